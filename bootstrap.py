@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Make `.venv` beside this file and install Nova Table into it (standard library only).
+
+    python3 bootstrap.py          # the app and what it needs
+    python3 bootstrap.py --test   # and what the tests need
+
+Works on a fresh Debian or Raspberry Pi OS with only Python 3.11+: where Debian left out
+`ensurepip` (the python3-venv package), pip itself is fetched from PyPI. On a Raspberry Pi
+the environment sees the system packages, so picamera2 and lgpio from apt are importable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PYTHON = VENV / "bin" / "python"
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def has_ensurepip() -> bool:
+    try:
+        import ensurepip  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def venv_works() -> bool:
+    if not PYTHON.exists():
+        return False
+    probe = subprocess.run([str(PYTHON), "-m", "pip", "--version"], capture_output=True)
+    return probe.returncode == 0
+
+
+def fetch_pip_wheel(folder: Path) -> Path:
+    """Download the newest pip wheel from PyPI (for Pythons whose ensurepip was removed)."""
+    with urllib.request.urlopen("https://pypi.org/pypi/pip/json", timeout=60) as reply:
+        release = json.load(reply)
+    wheel = next(f for f in release["urls"] if f["filename"].endswith(".whl"))
+    target = folder / wheel["filename"]
+    with urllib.request.urlopen(wheel["url"], timeout=120) as reply:
+        target.write_bytes(reply.read())
+    return target
+
+
+def make_venv() -> None:
+    system = on_raspberry_pi()
+    print(f"bootstrap: creating {VENV}" + (" (with system packages: picamera2, lgpio)" if system else ""))
+    if has_ensurepip():
+        venv.EnvBuilder(with_pip=True, clear=True, system_site_packages=system).create(VENV)
+        return
+    print("bootstrap: this Python has no ensurepip; fetching pip from PyPI")
+    venv.EnvBuilder(with_pip=False, clear=True, system_site_packages=system).create(VENV)
+    with tempfile.TemporaryDirectory() as tmp:
+        wheel = fetch_pip_wheel(Path(tmp))
+        subprocess.run([str(PYTHON), str(wheel / "pip"), "install", "--quiet", str(wheel)], check=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--test", action="store_true", help="also install what the tests need")
+    args = parser.parse_args()
+    if sys.version_info < (3, 11):
+        print(f"bootstrap: Nova Table needs Python 3.11 or newer, this is {sys.version.split()[0]}")
+        return 1
+    if not venv_works():
+        make_venv()
+    target = ".[test]" if args.test else "."
+    print(f"bootstrap: installing {target} into {VENV}")
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1")
+    subprocess.run(
+        [str(PYTHON), "-m", "pip", "install", "--quiet", "--editable", target], cwd=ROOT, env=env, check=True
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
