@@ -1,0 +1,125 @@
+"""Attacks: Heroes against Enemies and Enemies against Heroes, and what they do to the Perilium."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from assistant.rules.dice import Astro, astro, successes
+from assistant.rules.edition import Edition
+from assistant.rules.errors import RuleError
+from assistant.rules.perilium import ThreatCauses, threat_gain
+
+# Renaissance "Critical": physical attacks of Heroes have Critical 1: 3 or more wounds, one more.
+CRITICAL_AT = 3
+
+
+@dataclass(frozen=True)
+class Target:
+    """An Enemy model as an attack finds it."""
+
+    health: int
+    wounds: int = 0
+    immune_to_critical: bool = False
+
+    def __post_init__(self) -> None:
+        if self.health < 1:
+            raise RuleError("target.health", f"must be at least 1, not {self.health}")
+        if not 0 <= self.wounds < self.health:
+            raise RuleError("target.wounds", f"must be from 0 to health - 1 ({self.health - 1}), not {self.wounds}")
+
+
+@dataclass(frozen=True)
+class HeroAttackResult:
+    successes: int
+    succeeded: bool  # physical: at least 1 wound; psychic: all required successes
+    wounds: int  # inflicted, the excess over what defeats the target included
+    critical: bool
+    defeated: bool
+    threat: int  # Threat Level the attacking Hero gains
+
+
+def hero_physical_attack(
+    edition: Edition,
+    dice: Sequence[int],
+    defense: int,
+    target: Target,
+    modifier: int = 0,
+    bonus_successes: int = 0,
+    unblockable: bool = False,
+) -> HeroAttackResult:
+    """Renaissance "Heroes Attacks / Physical Attack" and "Critical"; first edition "Physical attack".
+
+    Each success against the target's Physical Defense is a wound. Renaissance: 3 or more wounds
+    are a Critical: one more wound (not against an Enemy immune to Critical) and +1 Threat
+    either way. `bonus_successes` are successes gained without dice (e.g. Stealth).
+    """
+    hits = successes(edition, dice, defense, modifier) + bonus_successes
+    critical = edition is Edition.RENAISSANCE and hits >= CRITICAL_AT
+    wounds = hits + (1 if critical and not target.immune_to_critical else 0)
+    defeated = target.wounds + wounds >= target.health
+    causes = ThreatCauses(wounds=wounds, unblockable=unblockable, critical=critical, defeated=int(defeated))
+    return HeroAttackResult(hits, wounds > 0, wounds, critical, defeated, threat_gain(edition, causes))
+
+
+def hero_psychic_attack(
+    edition: Edition,
+    dice: Sequence[int],
+    defense: int,
+    required: int,
+    effect_wounds: int,
+    target: Target,
+    modifier: int = 0,
+    bonus_successes: int = 0,
+    astro_wounds: Mapping[Astro, int] | None = None,
+) -> HeroAttackResult:
+    """Renaissance "Heroes Attacks / Psychic Attack"; first edition "Mental attack" (spells).
+
+    All the required successes against the target's Psychic Defense, or no effect at all (not even
+    the wounds an Astro Symbol would add: Renaissance "Astro Symbols", Rebecca's Arcane Arrow).
+    """
+    if required < 1:
+        raise RuleError("required", f"must be at least 1, not {required}")
+    hits = successes(edition, dice, defense, modifier) + bonus_successes
+    succeeded = hits >= required
+    wounds = 0
+    if succeeded:
+        symbols = astro(dice, edition)
+        wounds = effect_wounds + sum(per * symbols.of(symbol) for symbol, per in (astro_wounds or {}).items())
+    defeated = target.wounds + wounds >= target.health
+    causes = ThreatCauses(wounds=wounds, defeated=int(defeated))
+    return HeroAttackResult(hits, succeeded, wounds, False, defeated, threat_gain(edition, causes))
+
+
+@dataclass(frozen=True)
+class EnemyAttackResult:
+    successes: int
+    wounds: int
+    resisted: bool = field(default=False)  # psychic: the Hero's successes reached the Contrast
+
+
+def enemy_physical_attack(
+    edition: Edition, hits: int, threshold: int, dice: Sequence[int], modifier: int = 0
+) -> EnemyAttackResult:
+    """Renaissance "Enemies Attacks / Physical Attack"; first edition "Enemies attack / Physical attack".
+
+    The Hero's Defense Test: each success cancels one Hit; each Hit left is a Wound.
+    """
+    if hits < 0:
+        raise RuleError("hits", f"must be 0 or more, not {hits}")
+    saved = successes(edition, dice, threshold, modifier)
+    return EnemyAttackResult(saved, max(0, hits - saved))
+
+
+def enemy_psychic_attack(
+    edition: Edition, contrast: int, threshold: int, dice: Sequence[int], effect_wounds: int, modifier: int = 0
+) -> EnemyAttackResult:
+    """Renaissance "Enemies Attacks / Psychic Attack"; first edition "Mental attack" (Contrast).
+
+    Successes equal to or above the Contrast resist the whole Effect; otherwise it applies entirely.
+    """
+    if contrast < 0:
+        raise RuleError("contrast", f"must be 0 or more, not {contrast}")
+    saved = successes(edition, dice, threshold, modifier)
+    resisted = saved >= contrast
+    return EnemyAttackResult(saved, 0 if resisted else effect_wounds, resisted)

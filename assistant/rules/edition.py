@@ -1,0 +1,21 @@
+"""The two editions of Nova Aetas the rules serve, chosen per game."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from assistant.rules.errors import RuleError
+
+
+class Edition(Enum):
+    CLASSIC = "classic"  # Nova Aetas, first edition
+    RENAISSANCE = "renaissance"  # Nova Aetas Renaissance
+
+    @classmethod
+    def parse(cls, value: object, field: str = "edition") -> Edition:
+        if isinstance(value, Edition):
+            return value
+        for edition in cls:
+            if value == edition.value:
+                return edition
+        raise RuleError(field, f"must be 'classic' or 'renaissance', not {value!r}")
