@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
 from assistant.rules.errors import RuleError
-from assistant.wire import Fields, answer_enemy_attack, answer_forced_wait
+from assistant.rules.fields import Fields
+from assistant.wire import answer_enemy_attack, answer_forced_wait
 from assistant.wire import answer_hero_attack, answer_next_activation, answer_test
 
 OPERATIONS: Mapping[str, Callable[[Fields], dict[str, Any]]] = {

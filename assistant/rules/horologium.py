@@ -147,17 +147,21 @@ class Activation:
 def next_activation(clock: Clock, tokens: Sequence[Token], done: Iterable[str] = ()) -> Activation:
     """Where the minute hand stops next, and who acts there in what order.
 
-    Renaissance "Horologium": the hand moves to the next sector holding a token (the one it is on
-    counts while a token there has still to act; `done` are the tokens that already did in this
-    visit); the hour hand moves when the minute hand reaches or passes XII.
+    Renaissance "Horologium": the hand moves to the next sector holding a token, the one it is on
+    included while a token there has still to act (`done`: tokens that already acted in this
+    visit; a KO Hero's token stays put, so the hand meets it again a full turn later). The hour
+    hand moves when the minute hand reaches or passes XII.
     """
+    if not tokens:
+        raise RuleError("tokens", "there is no token on the Horologium")
     finished = set(done)
-    waiting = [t for t in tokens if t.id not in finished]
-    if not waiting:
-        raise RuleError("tokens", "there is no token on the Horologium left to act")
-    distance = min(ahead(clock.minute, t.sector) for t in waiting)
-    stop = clock.forward(distance)
-    order, ties = sector_order(t for t in waiting if t.sector == stop.minute)
+
+    def distance(token: Token) -> int:
+        return ahead(clock.minute, token.sector) or (SECTORS if token.id in finished else 0)
+
+    nearest = min(distance(t) for t in tokens)
+    stop = clock.forward(nearest)
+    order, ties = sector_order(t for t in tokens if t.sector == stop.minute and distance(t) == nearest)
     return Activation(stop, order, ties)
 
 

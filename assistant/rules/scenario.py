@@ -175,7 +175,7 @@ class Scenario:
     events: tuple[TimedEvent, ...] = ()
     end: EndTime | None = None
     victory: tuple[str, ...] = ()
-    defeat: tuple[str, ...] = ("At least 3 Heroes are KO.",)
+    defeat: tuple[str, ...] = ()
     example_values: bool = False
     """True when the card values are made up for the example (the rulebooks print none)."""
     description: str = ""

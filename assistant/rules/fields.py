@@ -1,0 +1,100 @@
+"""Reading a JSON object field by field, with errors that name the field at fault."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from assistant.rules.dice import check_dice
+from assistant.rules.edition import Edition
+from assistant.rules.errors import RuleError
+from assistant.rules.horologium import check_sector
+
+
+class Fields:
+    """The fields of one request object, read with checks; unknown fields are refused at the end."""
+
+    def __init__(self, data: Mapping[str, Any], prefix: str = "", known: set[str] | None = None) -> None:
+        self.data = data
+        self.prefix = prefix
+        self.used: set[str] = set(known or ())
+
+    def name(self, key: str) -> str:
+        return f"{self.prefix}{key}"
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def raw(self, key: str, default: Any = ..., required: bool = True) -> Any:
+        self.used.add(key)
+        if key in self.data:
+            return self.data[key]
+        if default is ... and required:
+            raise RuleError(self.name(key), "missing")
+        return None if default is ... else default
+
+    def integer(self, key: str, default: Any = ..., low: int | None = None, high: int | None = None) -> int:
+        value = self.raw(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError(self.name(key), f"must be a whole number, not {value!r}")
+        if low is not None and value < low:
+            raise RuleError(self.name(key), f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            raise RuleError(self.name(key), f"must be at most {high}, not {value}")
+        return value
+
+    def flag(self, key: str, default: Any = ...) -> bool:
+        value = self.raw(key, default)
+        if not isinstance(value, bool):
+            raise RuleError(self.name(key), f"must be true or false, not {value!r}")
+        return value
+
+    def text(self, key: str, default: Any = ...) -> str:
+        value = self.raw(key, default)
+        if not isinstance(value, str) or not value:
+            raise RuleError(self.name(key), f"must be a non-empty string, not {value!r}")
+        return value
+
+    def choice(self, key: str, options: tuple[str, ...], default: Any = ...) -> str:
+        value = self.raw(key, default)
+        if value not in options:
+            raise RuleError(self.name(key), f"must be one of {', '.join(options)}, not {value!r}")
+        return str(value)
+
+    def array(self, key: str, default: Any = ...) -> list[Any]:
+        value = self.raw(key, default)
+        if not isinstance(value, list):
+            raise RuleError(self.name(key), f"must be a list, not {value!r}")
+        return value
+
+    def dice(self, key: str = "dice", faces: int = 8) -> tuple[int, ...]:
+        return check_dice(self.array(key), faces, self.name(key))
+
+    def sector(self, key: str) -> int:
+        self.used.add(key)
+        if key not in self.data:
+            raise RuleError(self.name(key), "missing")
+        return check_sector(self.data[key], self.name(key))
+
+    def object(self, key: str, default: Any = ...) -> Fields | None:
+        value = self.raw(key, default)
+        if value is None and default is None:
+            return None
+        if not isinstance(value, dict):
+            raise RuleError(self.name(key), f"must be an object, not {value!r}")
+        return Fields(value, f"{self.name(key)}.")
+
+    def items(self, key: str) -> list[Fields]:
+        values = self.array(key)
+        for index, value in enumerate(values):
+            if not isinstance(value, dict):
+                raise RuleError(f"{self.name(key)}[{index}]", f"must be an object, not {value!r}")
+        return [Fields(value, f"{self.name(key)}[{index}].") for index, value in enumerate(values)]
+
+    def edition(self) -> Edition:
+        return Edition.parse(self.raw("edition", "renaissance"), self.name("edition"))
+
+    def finish(self) -> None:
+        unknown = sorted(set(self.data) - self.used)
+        if unknown:
+            raise RuleError(self.name(unknown[0]), "unknown field (expected: " + ", ".join(sorted(self.used)) + ")")
