@@ -1,0 +1,303 @@
+"""The game as a fold of events: the Horologium running on, attacks, KO, events, the end."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.rules.errors import RuleError
+from assistant.rules.game import apply, new_game
+from assistant.rules.horologium import Clock
+from assistant.rules.scenario import EndTime, TimedEvent
+from assistant.rules.state import GameState
+from tests.rules.scenarios import SOULFIRE, group, hero, skirmish
+
+
+def table(edition: str = "renaissance", **changes: Any) -> GameState:
+    options: dict[str, Any] = dict(
+        edition=edition,
+        heroes=(hero("valerio", 5), hero("sofia", 4), hero("rebecca", 3, health=4)),
+        enemies=(group("guards", 4, models=2, health=3), group("gipsy", 6, models=1, health=4, attack=SOULFIRE)),
+        placements=(("valerio", 12, "hero"), ("sofia", 1, "hero"), ("rebecca", 2, "hero"),
+                    ("guards", 5, "enemy"), ("gipsy", 9, "enemy")),
+        hour=1,
+        minute=11,
+    )
+    options.update(changes)
+    return new_game(skirmish(**options))
+
+
+def run(state: GameState, *events: dict[str, Any]) -> GameState:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def sectors(state: GameState) -> dict[str, int]:
+    return {t.id: t.sector for t in state.tokens}
+
+
+def test_the_hand_goes_to_the_first_token_and_it_activates() -> None:
+    state = table()
+    assert state.clock == Clock(2, 12)  # from XI to XII: the hour hand moves
+    assert state.active == "valerio"
+    assert state.turn is not None and state.turn.ap_left == 5
+
+
+def test_valerio_must_wait_to_reach_the_guards_token() -> None:
+    # Renaissance 2e example: Valerio in XII, Enemy tokens in V and IX; he moves 3 squares and
+    # must Wait with his 2 remaining AP to reach V.
+    state = run(table(), {"type": "spend_ap", "ap": 3, "action": "move"}, {"type": "end_activation"})
+    assert sectors(state)["valerio"] == 5
+    assert any("Wait 2" in note for note in state.notes)
+    assert state.active == "sofia"  # the hand moved on to I
+
+
+def test_enemies_move_their_token_by_swiftness_when_they_activate() -> None:
+    state = run(
+        table(),
+        {"type": "spend_ap", "ap": 5},
+        {"type": "end_activation"},
+        {"type": "spend_ap", "ap": 4},
+        {"type": "end_activation"},
+        {"type": "spend_ap", "ap": 3},
+        {"type": "end_activation"},
+    )
+    # sector V holds valerio (5), guards (4) and sofia (4): Valerio, then the guards (enemies first on a tie)
+    assert state.clock.minute == 5
+    assert state.active == "valerio"
+    assert state.queue == ("valerio", "guards", "sofia", "rebecca")
+    state = run(state, {"type": "spend_ap", "ap": 1}, {"type": "end_activation"})
+    assert state.active == "guards"
+    assert sectors(state)["guards"] == 9  # moved by its Swiftness 4 as it activated
+    state = run(state, {"type": "end_activation"})
+    assert state.active == "sofia"
+
+
+def test_a_tie_among_heroes_waits_for_the_players() -> None:
+    state = table(
+        heroes=(hero("valerio", 4), hero("sofia", 4)),
+        placements=(("valerio", 3, "hero"), ("sofia", 3, "hero"), ("guards", 8, "enemy"), ("gipsy", 9, "enemy")),
+    )
+    assert state.ties == (("valerio", "sofia"),)
+    assert state.active is None
+    with pytest.raises(RuleError, match="ids"):
+        apply(state, {"type": "order", "ids": ["valerio", "guards"]})
+    state = apply(state, {"type": "order", "ids": ["sofia", "valerio"]})
+    assert state.active == "sofia"
+    assert state.queue == ("sofia", "valerio")
+
+
+def test_timed_events_and_event_tokens_resolve_before_anyone_acts() -> None:
+    state = table(
+        placements=(("valerio", 3, "hero"), ("sofia", 1, "hero"), ("rebecca", 2, "hero"), ("bell", 3, "event"),
+                    ("guards", 5, "enemy"), ("gipsy", 9, "enemy")),
+        events=(TimedEvent("reinforcements", 2, 2, "The Swiss Guards arrive"),),
+    )
+    # first stop I (hour 2): Sofia
+    state = run(state, {"type": "spend_ap", "ap": 4}, {"type": "end_activation"})
+    # II of hour 2: the timed event falls due before Rebecca acts
+    assert state.clock == Clock(2, 2)
+    assert state.due == ("reinforcements",)
+    assert state.active is None
+    state = apply(state, {"type": "resolve_event", "event": "reinforcements"})
+    assert state.active == "rebecca"
+    state = run(state, {"type": "spend_ap", "ap": 3}, {"type": "end_activation"})
+    # III: the event token comes before Valerio
+    assert state.queue[0] == "bell" and state.active is None
+    with pytest.raises(RuleError, match="event"):
+        apply(state, {"type": "resolve_event", "event": "gong"})
+    state = apply(state, {"type": "resolve_event", "event": "bell"})
+    assert not state.has_token("bell")
+    assert state.active == "valerio"
+
+
+def test_the_hero_attack_wounds_defeats_and_raises_the_perilium() -> None:
+    state = run(table(), {"type": "hero_attack", "group": "guards", "model": 1, "ap": 3, "dice": [6, 6, 5, 2]})
+    # 3 successes vs defence 5: 3 wounds + Critical = 4 >= health 3: defeated; Threat +3
+    guards = state.group("guards")
+    assert guards.models[0].defeated and guards.standing == (2,)
+    assert state.hero("valerio").threat == 3
+    assert state.loot == ("elementum",)
+    assert state.turn is not None and state.turn.ap_left == 2
+    assert sectors(state)["valerio"] == 3
+    state = apply(state, {"type": "hero_attack", "group": "guards", "dice": [5, 2, 2]})
+    assert state.group("guards").models[1].wounds == 1
+    state = apply(state, {"type": "hero_attack", "group": "guards", "dice": [5, 5]})
+    assert state.group("guards").standing == ()
+    assert not state.has_token("guards")  # the last of their type: the token leaves the Horologium
+    assert state.hero("valerio").threat == 3 + 1 + 2
+
+
+def test_ko_lowers_the_perilium_turns_the_token_and_costs_an_injury() -> None:
+    state = run(table(), {"type": "threat", "hero": "rebecca", "delta": 3})
+    state = apply(state, {"type": "enemy_attack", "group": "gipsy", "hero": "rebecca", "dice": [2, 3, 4]})
+    # Soulfire: contrast 2 not reached -> 3 wounds; one more wound and Rebecca (health 4) is KO
+    assert state.hero("rebecca").wounds == 3
+    state = apply(state, {"type": "damage", "hero": "rebecca", "wounds": 1})
+    rebecca = state.hero("rebecca")
+    assert rebecca.ko and rebecca.threat == 1  # 3 - 2
+    assert state.token("rebecca").ko
+    with pytest.raises(RuleError, match="KO"):
+        apply(state, {"type": "enemy_attack", "group": "guards", "hero": "rebecca", "dice": [1]})
+    state = run(state, {"type": "spend_ap", "ap": 5}, {"type": "end_activation"})  # valerio
+    state = run(state, {"type": "spend_ap", "ap": 4}, {"type": "end_activation"})  # sofia
+    assert state.active == "rebecca"  # a KO Hero would activate: draws an Injury instead
+    with pytest.raises(RuleError, match="Injury"):
+        apply(state, {"type": "end_activation"})
+    with pytest.raises(RuleError, match="only draw an Injury"):
+        apply(state, {"type": "spend_ap", "ap": 1})
+    state = apply(state, {"type": "injury", "card": "Broken arm"})
+    assert state.hero("rebecca").injuries == ("Broken arm",)
+    assert sectors(state)["rebecca"] == 2  # the KO token never leaves its sector
+    assert state.active == "valerio"
+
+
+def test_healing_a_ko_hero_places_the_token_one_sector_ahead_of_the_active_model() -> None:
+    state = run(table(), {"type": "damage", "hero": "rebecca", "wounds": 4})
+    assert state.hero("rebecca").ko
+    state = apply(state, {"type": "heal", "hero": "rebecca", "wounds": 1, "by": "valerio"})
+    assert not state.hero("rebecca").ko and state.hero("rebecca").wounds == 3
+    assert state.token("rebecca").sector == 1 and not state.token("rebecca").ko  # Valerio is in XII
+    assert state.hero("valerio").threat == 1  # letting a Friendly Model discard wounds
+
+
+def test_three_heroes_ko_end_the_mission() -> None:
+    state = run(
+        table(),
+        {"type": "damage", "hero": "sofia", "wounds": 5},
+        {"type": "damage", "hero": "rebecca", "wounds": 4},
+    )
+    assert state.over is None
+    state = apply(state, {"type": "damage", "hero": "valerio", "wounds": 5})
+    assert state.over is not None and "KO" in state.over
+    with pytest.raises(RuleError, match="over"):
+        apply(state, {"type": "end_activation"})
+
+
+def test_the_mission_ends_when_the_hands_reach_its_time() -> None:
+    state = table(end=EndTime(2, 3))
+    state = run(state, {"type": "spend_ap", "ap": 5}, {"type": "end_activation"})  # valerio XII -> V
+    state = run(state, {"type": "spend_ap", "ap": 4}, {"type": "end_activation"})  # sofia I -> V
+    assert state.active == "rebecca" and state.clock == Clock(2, 2)
+    state = run(state, {"type": "spend_ap", "ap": 3}, {"type": "end_activation"})
+    assert state.over == "time"
+    assert state.clock == Clock(2, 3)
+
+
+def test_first_edition_out_of_action_heroes_leave_the_game_and_reactions_are_noted() -> None:
+    state = table("classic")
+    state = apply(state, {"type": "spend_ap", "ap": 5})  # XII -> V: passes nobody (guards in V)
+    assert state.reactions == ()
+    state = run(state, {"type": "end_activation"}, {"type": "spend_ap", "ap": 4})  # sofia I -> V
+    state = run(state, {"type": "end_activation"}, {"type": "spend_ap", "ap": 3})  # rebecca II -> V
+    state = apply(state, {"type": "end_activation"})
+    assert state.clock.minute == 5 and state.active == "valerio"
+    state = apply(state, {"type": "spend_ap", "ap": 5})  # V -> X: overtakes the guards (V) and the gipsy (IX)
+    assert set(state.reactions) == {"guards", "gipsy"}
+    state = apply(state, {"type": "damage", "hero": "sofia", "wounds": 5})
+    assert state.hero("sofia").ko and state.hero("sofia").threat == 0
+    state = run(state, {"type": "end_activation"})
+    # the guards act (enemy first on a Swiftness tie), then Sofia would: out of action, removed
+    assert state.active == "guards"
+    state = apply(state, {"type": "end_activation"})
+    assert state.hero("sofia").removed and not state.has_token("sofia")
+    assert state.active == "rebecca"
+
+
+def test_a_refused_event_names_the_field_and_changes_nothing() -> None:
+    state = table()
+    before = state.to_dict()
+    for event, field in [
+        ({"type": "spend_ap", "ap": 9}, "ap"),
+        ({"type": "spend_ap", "ap": 1, "hero": "sofia"}, "hero"),
+        ({"type": "hero_attack", "group": "dragons", "dice": [5]}, "group"),
+        ({"type": "hero_attack", "group": "guards", "dice": [5, 9]}, r"dice\[1\]"),
+        ({"type": "spend_ap", "ap": 1, "apx": 2}, "apx"),
+        ({"type": "fly"}, "type"),
+        ({"type": "move_token", "token": "nobody", "sector": 3}, "token"),
+    ]:
+        with pytest.raises(RuleError, match=field):
+            apply(state, event)
+    assert state.to_dict() == before
+
+
+def test_the_state_survives_json_and_back() -> None:
+    state = run(table(), {"type": "hero_attack", "group": "guards", "dice": [6, 6, 5, 2], "ap": 3})
+    again = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert again == state
+    assert apply(again, {"type": "end_activation"}) == apply(state, {"type": "end_activation"})
+    broken = state.to_dict()
+    broken["clock"]["minute"] = 13
+    with pytest.raises(RuleError, match="minute"):
+        GameState.from_dict(broken)
+
+
+def legal_events(state: GameState, data: st.DataObject) -> dict[str, Any]:
+    """One event the table could play now (drawn by hypothesis)."""
+    if state.ties:
+        group = list(state.ties[0])
+        return {"type": "order", "ids": data.draw(st.permutations(group))}
+    if state.due:
+        return {"type": "resolve_event", "event": state.due[0]}
+    turn = state.turn
+    assert turn is not None
+    if state.side_of(turn.token).value == "hero":
+        if state.hero(turn.token).ko:
+            return {"type": "injury", "card": f"injury-{len(state.hero(turn.token).injuries)}"}
+        options = ["end"]
+        if turn.ap_left:
+            options += ["spend", "attack"]
+        choice = data.draw(st.sampled_from(options))
+        if choice == "spend":
+            return {"type": "spend_ap", "ap": data.draw(st.integers(1, turn.ap_left))}
+        standing = [g.id for g in state.groups if g.standing]
+        if choice == "attack" and standing:
+            return {
+                "type": "hero_attack",
+                "group": data.draw(st.sampled_from(standing)),
+                "ap": data.draw(st.integers(0, turn.ap_left)),
+                "dice": data.draw(st.lists(st.integers(1, 8), min_size=1, max_size=5)),
+            }
+        return {"type": "end_activation"}
+    targets = [h.id for h in state.heroes if not h.ko and not h.removed]
+    if targets and data.draw(st.booleans()):
+        return {
+            "type": "enemy_attack",
+            "group": turn.token,
+            "hero": data.draw(st.sampled_from(targets)),
+            "dice": data.draw(st.lists(st.integers(1, 8), max_size=4)),
+        }
+    return {"type": "end_activation"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), edition=st.sampled_from(["renaissance", "classic"]))
+def test_any_game_keeps_its_tokens_and_its_time(data: st.DataObject, edition: str) -> None:
+    state = table(edition, end=EndTime(6, 12))
+    for _ in range(60):
+        if state.over:
+            break
+        event = legal_events(state, data)
+        after = apply(state, event)
+        assert after.clock.absolute >= state.clock.absolute  # the hour never goes back
+        lost = {t.id for t in state.tokens} - {t.id for t in after.tokens}
+        for token_id in lost:  # a token leaves only with the last model of its group or a removed hero
+            if state.side_of(token_id).value == "enemy":
+                assert not after.group(token_id).standing
+            else:
+                assert after.hero(token_id).removed
+        for h in after.heroes:
+            assert h.threat >= 0
+            assert 0 <= h.wounds <= after.scenario.hero(h.id).health
+            if h.ko and after.has_token(h.id):
+                assert after.token(h.id).ko
+                if state.has_token(h.id) and state.hero(h.id).ko:
+                    assert after.token(h.id).sector == state.token(h.id).sector  # KO tokens never move
+        assert after.count == state.count + 1
+        state = after
+    assert GameState.from_dict(state.to_dict()) == state

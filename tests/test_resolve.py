@@ -1,0 +1,116 @@
+"""`nova-table resolve`: JSON lines in, JSON lines out, through a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.machine import serve
+
+
+def resolve(*requests: Any) -> list[dict[str, Any]]:
+    lines = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests)
+    done = subprocess.run(
+        [sys.executable, "-m", "assistant", "resolve"], input=lines, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_the_issue_examples_through_the_command() -> None:
+    answers = resolve(
+        {"op": "test", "edition": "renaissance", "dice": [6, 6, 5, 2], "threshold": 5, "modifier": 0},
+        {"op": "hero_attack", "edition": "renaissance", "kind": "physical", "dice": [5, 7, 3], "defense": 5,
+         "target": {"health": 3, "wounds": 0, "immune_to_critical": False}},
+        {"op": "enemy_attack", "edition": "classic", "kind": "physical", "hits": 2, "threshold": 5, "dice": [3, 1, 6]},
+        {"op": "enemy_attack", "edition": "classic", "kind": "psychic", "contrast": 2, "threshold": 5,
+         "dice": [2, 4, 5], "effect_wounds": 3},
+        {"op": "next_activation", "edition": "renaissance", "minute": 11, "hour": 1,
+         "tokens": [{"id": "gipsy", "side": "enemy", "sector": 5, "swiftness": 6, "ko": False}]},
+        {"op": "forced_wait", "start": 12, "position": 3, "ap_left": 2, "enemy_sectors": [5, 9]},
+    )
+    assert answers == [
+        {"successes": 3, "astro": {"sun": 2, "star": 1, "moon": 0}},
+        {"successes": 2, "wounds": 2, "critical": False, "defeated": False, "threat": 1},
+        {"successes": 1, "wounds": 1},
+        {"successes": 1, "resisted": False, "wounds": 3},
+        {"minute": 5, "hour": 2, "order": ["gipsy"], "ties": []},
+        {"wait": 2, "end": 5},
+    ]
+
+
+def test_psychic_hero_attack_all_or_nothing() -> None:
+    base = {"op": "hero_attack", "kind": "psychic", "defense": 5, "required": 2, "effect_wounds": 1,
+            "target": {"health": 2}, "astro_wounds": {"moon": 1}}
+    missed, hit = resolve({**base, "dice": [7, 4, 1, 1]}, {**base, "dice": [7, 5, 1, 1]})
+    assert missed == {"successes": 1, "wounds": 0, "critical": False, "defeated": False, "threat": 0}
+    assert hit == {"successes": 2, "wounds": 3, "critical": False, "defeated": True, "threat": 2}
+
+
+def test_order_and_ties_in_a_sector() -> None:
+    (answer,) = resolve(
+        {"op": "next_activation", "edition": "classic", "minute": 3, "hour": 1, "tokens": [
+            {"id": "apprentice", "side": "hero", "sector": 5, "swiftness": 5},
+            {"id": "squire", "side": "hero", "sector": 5, "swiftness": 5},
+            {"id": "crossbowman", "side": "enemy", "sector": 5, "swiftness": 4},
+            {"id": "gipsy", "side": "enemy", "sector": 5, "swiftness": 6},
+            {"id": "plague", "side": "event", "sector": 5},
+            {"id": "later", "side": "enemy", "sector": 7, "swiftness": 9},
+        ]}
+    )
+    assert answer == {
+        "minute": 5, "hour": 1,
+        "order": ["plague", "gipsy", "apprentice", "squire", "crossbowman"],
+        "ties": [["apprentice", "squire"]],
+    }
+
+
+def test_bad_lines_get_an_error_naming_the_field_and_the_next_line_is_served() -> None:
+    answers = resolve(
+        "this is not json",
+        "[1, 2]",
+        {"dice": [1]},
+        {"op": "juggle"},
+        {"op": "test", "dice": [3, 9]},
+        {"op": "test", "dice": [3], "edition": "third"},
+        {"op": "test", "dice": [3], "treshold": 4},
+        {"op": "hero_attack", "kind": "physical", "dice": [5], "defense": 5, "target": {"health": 0}},
+        {"op": "hero_attack", "kind": "magical", "dice": [5], "defense": 5, "target": {"health": 2}},
+        {"op": "enemy_attack", "kind": "physical", "threshold": 5, "dice": [5]},
+        {"op": "next_activation", "minute": 13, "hour": 1, "tokens": []},
+        {"op": "next_activation", "minute": 3, "hour": 1, "tokens": [{"id": "a", "side": "dragon", "sector": 2}]},
+        {"op": "forced_wait", "start": 12, "position": 3, "ap_left": -1, "enemy_sectors": [5]},
+        {"op": "test", "dice": [6]},
+    )
+    assert all("error" in a for a in answers[:-1])
+    fields = ["request", "request", "op", "op", r"dice[1]", "edition", "treshold", "target.health", "kind",
+              "hits", "minute", "tokens[0].side", "ap_left"]
+    for answer, field in zip(answers, fields):
+        assert answer["error"].startswith(field), (field, answer)
+    assert answers[-1] == {"successes": 1, "astro": {"sun": 1, "star": 0, "moon": 0}}
+
+
+@settings(max_examples=200)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["op", "dice", "edition", "kind", "tokens", "minute", "hour", "target", "x"]), inner, max_size=5),
+    max_leaves=12,
+))
+def test_any_json_gets_an_answer_never_a_crash(request: Any) -> None:
+    answer = serve(json.dumps(request))
+    assert isinstance(answer, dict)
+    if "error" in answer:
+        assert isinstance(answer["error"], str) and ":" in answer["error"]
+
+
+@pytest.mark.parametrize("op", ["test", "hero_attack", "enemy_attack", "next_activation", "forced_wait"])
+def test_each_operation_names_a_missing_field(op: str) -> None:
+    answer = serve(json.dumps({"op": op}))
+    assert answer["error"].split(":")[0] in {"dice", "kind", "hour", "minute", "start", "position", "enemy_sectors"}

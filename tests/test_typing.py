@@ -1,0 +1,36 @@
+"""The rules core is typed to `mypy --strict` and imports nothing of pygame, cv2 or I/O."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+RULES = Path(__file__).resolve().parents[1] / "assistant" / "rules"
+ALLOWED = {
+    "__future__", "collections", "dataclasses", "enum", "functools", "itertools", "math", "types",
+    "typing", "assistant",
+}
+
+
+def test_mypy_strict_passes_on_the_rules() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(RULES)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_rules_import_only_pure_modules() -> None:
+    for path in RULES.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] in ALLOWED, f"{path.name} imports {name}"
+                if name.startswith("assistant"):
+                    assert name.startswith("assistant.rules"), f"{path.name} imports {name}"
