@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import types
 import typing
+from functools import cache
 from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -30,6 +31,11 @@ def from_data(kind: type[T], data: Any, path: str = "state") -> T:
     """Rebuild a value of type `kind` from `to_data`'s output; RuleError names the path at fault."""
     result: T = _build(kind, data, path)
     return result
+
+
+@cache
+def _shape(kind: type) -> tuple[dict[str, Any], frozenset[str]]:
+    return get_type_hints(kind), frozenset(f.name for f in fields(kind))
 
 
 def _build(kind: Any, data: Any, path: str) -> Any:
@@ -73,8 +79,7 @@ def _build(kind: Any, data: Any, path: str) -> Any:
     if isinstance(kind, type) and is_dataclass(kind):
         if not isinstance(data, dict):
             raise RuleError(path, f"must be an object, not {data!r}")
-        hints = get_type_hints(kind)
-        names = {f.name for f in fields(kind)}
+        hints, names = _shape(kind)
         unknown = sorted(set(data) - names)
         if unknown:
             raise RuleError(f"{path}.{unknown[0]}", "unknown field")
