@@ -1,0 +1,215 @@
+"""Saved games: start, play (events as JSON lines), undo, redo, show, list, archive, delete, export, import.
+
+Every game lives in one SQLite state file (--state), beside the Renaissance campaign sheet
+(--game campaign). Examples:
+
+  nova-table session new --scenario assistant/demo/skirmish.toml --state games.db
+  echo '{"type": "spend_ap", "ap": 2, "action": "move"}' | nova-table session apply --state games.db
+  nova-table session undo --state games.db
+  nova-table session show --state games.db
+  nova-table session export --state games.db --game 1 --out game1.jsonl
+  nova-table session import --state other.db game1.jsonl
+
+Output is JSON (one object a line). A refused event or a file that cannot be used gets a
+message that says what and where; nothing stored is ever lost or changed by it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+PROG = "nova-table session"
+
+
+def default_state() -> str:
+    """$NOVA_TABLE_STATE, or state.db under $XDG_DATA_HOME/nova-table (~/.local/share/nova-table)."""
+    if os.environ.get("NOVA_TABLE_STATE"):
+        return os.environ["NOVA_TABLE_STATE"]
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "nova-table", "state.db")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # keep the examples' lines
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def action(name: str, summary: str, game: str | None = "optional") -> argparse.ArgumentParser:
+        command = sub.add_parser(name, help=summary, description=summary)
+        command.add_argument("--state", metavar="DB", default=None,
+                             help="the state file (default: $NOVA_TABLE_STATE or ~/.local/share/nova-table/state.db)")  # fmt: skip
+        if game == "optional":
+            command.add_argument("--game", metavar="ID", help='a game number from `list`, or "campaign" (default: the current game)')
+        elif game == "required":
+            command.add_argument("--game", metavar="ID", required=True, help='a game number from `list`, or "campaign"')
+        return command
+
+    new = action("new", "start a game from a scenario file; it becomes the current game", game=None)
+    new.add_argument("--scenario", metavar="FILE", required=True, help="a scenario TOML file (see docs/scenario.md)")
+    action("apply", "apply events read from stdin, one JSON object a line; one answer a line")
+    action("undo", "take back the last event (redo brings it back)")
+    action("redo", "bring back the last undone event")
+    action("show", "the state of the game as one JSON object")
+    listing = action("list", "the saved games, one JSON object a line", game=None)
+    listing.add_argument("--active", action="store_true", help="leave out archived games")
+    action("resume", "make a game the current one (bringing it back from the archive)", game="required")
+    action("archive", "put a game away (it stays in the file; `resume` brings it back)", game="required")
+    action("delete", "delete a game and its whole journal (export it first to keep a copy)", game="required")
+    export = action("export", "write a game as JSON lines (to import on another device)")
+    export.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
+    importing = action("import", "add a game from an export file as a new game", game=None)
+    importing.add_argument("file", metavar="FILE", nargs="?", default="-", help="the export file (default: stdin)")
+
+
+def _print(value: Any, out: TextIO | None = None) -> None:
+    stream = out or sys.stdout
+    stream.write(json.dumps(value, ensure_ascii=False) + "\n")
+    stream.flush()
+
+
+def _game_ref(args: argparse.Namespace) -> int | str | None:
+    return getattr(args, "game", None)
+
+
+def _new(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.fold import default_folds
+    from assistant.session.games import StateFile
+    from assistant.session.scenario_file import read_scenario_text
+
+    text = read_scenario_text(args.scenario)
+    default_folds("mission", text, args.scenario)  # the scenario is checked whole before the file is made
+    Path(state).parent.mkdir(parents=True, exist_ok=True)
+    with StateFile(state, create=True) as games:
+        info = games.new_game(text, args.scenario)
+    _print(info.to_dict())
+    return 0
+
+
+def _apply(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.errors import EventRefused
+    from assistant.session.games import StateFile
+
+    refused = 0
+    with StateFile(state) as games:
+        journal = games.journal(_game_ref(args))
+        for number, line in enumerate(sys.stdin, start=1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as error:
+                refused += 1
+                _print({"line": number, "error": f"not JSON ({error.msg}, column {error.colno}); not stored"})
+                continue
+            try:
+                seq = journal.append(event)
+            except EventRefused as error:
+                refused += 1
+                _print({"line": number, "error": f"{error}; not stored"})
+                continue
+            _print({"line": number, "seq": seq, "type": event.get("type")})
+    return 1 if refused else 0
+
+
+def _undo_redo(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.games import StateFile
+
+    with StateFile(state) as games:
+        journal = games.journal(_game_ref(args))
+        if args.action == "undo":
+            event = journal.undo()
+            _print({"undone": event, "seq": journal.head + 1, "events": journal.head, "can_redo": True})
+        else:
+            event = journal.redo()
+            _print({"redone": event, "seq": journal.head, "events": journal.head, "can_redo": journal.can_redo()})
+    return 0
+
+
+def _show(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.games import StateFile
+
+    with StateFile(state) as games:
+        journal = games.journal(_game_ref(args))
+        _print(journal.fold.dump(journal.state))
+    return 0
+
+
+def _list(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.games import StateFile
+
+    with StateFile(state) as games:
+        for info in games.games(archived=not args.active, campaign=True):
+            _print(info.to_dict())
+    return 0
+
+
+def _manage(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.games import StateFile
+
+    with StateFile(state) as games:
+        change: Callable[[int | str | None], Any] = {
+            "resume": games.resume, "archive": games.archive, "delete": games.delete,
+        }[args.action]  # fmt: skip
+        info = change(args.game)
+        _print(dict(info.to_dict(), **({"deleted": True} if args.action == "delete" else {})))
+    return 0
+
+
+def _export(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.exchange import export_game
+    from assistant.session.games import StateFile
+
+    with StateFile(state) as games:
+        if args.out is None:
+            export_game(games, _game_ref(args), sys.stdout)
+            return 0
+        target = Path(args.out)
+        partial = target.with_name(target.name + ".partial")
+        with partial.open("w", encoding="utf-8") as out:
+            count = export_game(games, _game_ref(args), out)
+            out.flush()
+            os.fsync(out.fileno())
+        partial.replace(target)  # never a half-written export under the real name
+    _print({"exported": str(target), "events": count})
+    return 0
+
+
+def _import(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.errors import ExchangeError
+    from assistant.session.exchange import import_game
+    from assistant.session.games import StateFile
+
+    if args.file == "-":
+        lines, source = sys.stdin.readlines(), "<stdin>"
+    else:
+        try:
+            lines, source = Path(args.file).read_text(encoding="utf-8").splitlines(), args.file
+        except (OSError, UnicodeDecodeError) as error:
+            raise ExchangeError(f"{args.file}: cannot read ({error})") from None
+    Path(state).parent.mkdir(parents=True, exist_ok=True)
+    with StateFile(state, create=True) as games:
+        info = import_game(games, lines, source)
+    _print(info.to_dict())
+    return 0
+
+
+ACTIONS: dict[str, Callable[[argparse.Namespace, str], int]] = {
+    "new": _new, "apply": _apply, "undo": _undo_redo, "redo": _undo_redo, "show": _show, "list": _list,
+    "resume": _manage, "archive": _manage, "delete": _manage, "export": _export, "import": _import,
+}  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.session.errors import SessionError
+
+    state = args.state or default_state()
+    try:
+        return ACTIONS[args.action](args, state)
+    except SessionError as error:
+        sys.stderr.write(f"{PROG} {args.action}: {error}\n")
+        return 1

@@ -1,0 +1,142 @@
+"""Open a state file safely: check it is an intact Nova Table file, set WAL and synchronous=FULL, migrate.
+
+A file that is missing, empty, all zeros, truncated, damaged, another program's database or
+written by a newer Nova Table is refused with a StateFileError naming it and saying what is
+wrong; such a file is never written to.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+from assistant.session import schema
+from assistant.session.errors import StateFileError
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+LEFT_AS_IS = "it was left as it is"
+
+
+def _describe_header(path: Path, header: bytes, size: int) -> str | None:
+    """Why these first bytes are not an intact SQLite file, or None if they look right."""
+    if not header.startswith(SQLITE_MAGIC):
+        if size and not header.strip(b"\x00"):
+            return f"{path} is all zeros (a write that never reached the disk?), not a Nova Table state file; {LEFT_AS_IS}"
+        return f"{path} is not a Nova Table state file (it is not an SQLite database); {LEFT_AS_IS}"
+    if len(header) < 100:
+        return f"{path} is truncated: only {size} bytes, shorter than an SQLite header; {LEFT_AS_IS}"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    size_is_valid = pages > 0 and header[24:28] == header[92:96]
+    wal = Path(f"{path}-wal")
+    checkpoint_pending = wal.exists() and wal.stat().st_size > 0
+    if size_is_valid and not checkpoint_pending and size < pages * page_size:
+        return (
+            f"{path} is truncated: its header says {pages} pages of {page_size} bytes ({pages * page_size} bytes)"
+            f" but the file has {size} bytes; {LEFT_AS_IS}"
+        )
+    return None
+
+
+def _check_file(path: Path, create: bool) -> None:
+    if not path.exists():
+        if create:
+            return
+        raise StateFileError(f"{path}: no such state file (start a game with: nova-table session new --state {path})")
+    if not path.is_file():
+        raise StateFileError(f"{path} is not a file")
+    size = path.stat().st_size
+    if size == 0:
+        if create:
+            return
+        raise StateFileError(f"{path} is empty: it holds no game")
+    with path.open("rb") as handle:
+        header = handle.read(100)
+    problem = _describe_header(path, header, size)
+    if problem:
+        raise StateFileError(problem)
+
+
+def _damaged(path: Path, error: sqlite3.Error | str) -> StateFileError:
+    return StateFileError(f"{path} is damaged (SQLite says: {error}); {LEFT_AS_IS}")
+
+
+def _single(connection: sqlite3.Connection, sql: str) -> int:
+    row = connection.execute(sql).fetchone()
+    return int(row[0])
+
+
+def _migrate(connection: sqlite3.Connection, path: Path) -> None:
+    """Bring the file to the schema version of this code, in one transaction."""
+    target = len(schema.MIGRATIONS)
+    version = _single(connection, "PRAGMA user_version")
+    if version > 0:
+        backup = sqlite3.connect(f"{path}.schema-{version}.bak")
+        try:
+            connection.backup(backup)
+        finally:
+            backup.close()
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        version = _single(connection, "PRAGMA user_version")
+        for step in range(version, target):
+            schema.MIGRATIONS[step](connection)
+        connection.execute(f"PRAGMA user_version = {target}")
+        connection.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+        connection.execute("COMMIT")
+    except BaseException as error:
+        connection.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error):
+            raise StateFileError(f"{path}: cannot bring the file to schema {target} ({error}); {LEFT_AS_IS}") from error
+        raise
+
+
+def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check: bool = True) -> sqlite3.Connection:
+    """An open connection (autocommit: the caller runs its own transactions) to a checked state file.
+
+    `create` makes the file if it does not exist (or is empty); `check` runs SQLite's quick_check.
+    """
+    file = Path(path)
+    _check_file(file, create)
+    mode = "rwc" if create else "rw"
+    try:
+        connection = sqlite3.connect(
+            f"file:{quote(str(file.absolute()))}?mode={mode}", uri=True, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error as error:
+        raise StateFileError(f"{path}: cannot open ({error})") from error
+    try:
+        connection.execute("PRAGMA busy_timeout = 10000")
+        version = _single(connection, "PRAGMA user_version")
+        target = len(schema.MIGRATIONS)
+        if version > target:
+            raise StateFileError(
+                f"{path} was written by a newer Nova Table (schema version {version}; this one reads up to"
+                f" {target}): update Nova Table to open it; {LEFT_AS_IS}"
+            )
+        application = _single(connection, "PRAGMA application_id")
+        tables = _single(connection, "SELECT count(*) FROM sqlite_master")
+        if application != schema.APPLICATION_ID and (tables or version):
+            raise StateFileError(f"{path} is an SQLite database of another program, not a Nova Table state file; {LEFT_AS_IS}")
+        if version == 0 and not create:
+            raise StateFileError(f"{path} holds no game (an empty database); {LEFT_AS_IS}")
+        if check:
+            verdict = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
+            if verdict != ["ok"]:
+                raise _damaged(file, "; ".join(verdict))
+        if connection.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
+            raise StateFileError(f"{path}: SQLite cannot use write-ahead logging here")
+        connection.execute("PRAGMA synchronous = FULL")
+        connection.execute("PRAGMA foreign_keys = ON")
+        if version < target:
+            _migrate(connection, file)
+    except StateFileError:
+        connection.close()
+        raise
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        raise _damaged(file, error) from error
+    return connection

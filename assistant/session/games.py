@@ -1,0 +1,222 @@
+"""The saved games of one state file: start, list, resume, archive, delete, and the campaign sheet beside them."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from assistant.session.database import open_state_file
+from assistant.session.errors import NoSuchGame, ScenarioError, Problem
+from assistant.session.fold import Fold, FoldFactory, default_folds
+from assistant.session.journal import SNAPSHOT_EVERY, Journal, now
+
+CAMPAIGN = "campaign"
+"""The game reference of the campaign sheet (`--game campaign`)."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One saved game as `list` shows it."""
+
+    id: int
+    kind: str
+    title: str
+    edition: str | None
+    status: str
+    head: int
+    length: int
+    created_at: str
+    updated_at: str
+    scenario_source: str | None
+    current: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": CAMPAIGN if self.kind == CAMPAIGN else self.id,
+            "title": self.title,
+            "edition": self.edition,
+            "status": self.status,
+            "events": self.head,
+            "undone": self.length - self.head,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "scenario": self.scenario_source,
+            "current": self.current,
+        }
+
+
+_SELECT = """
+    SELECT g.id, g.kind, g.title, g.edition, g.status, g.head,
+           (SELECT coalesce(max(seq), 0) FROM events e WHERE e.game_id = g.id),
+           g.created_at, g.updated_at, g.scenario_source
+    FROM games g
+"""
+
+
+class StateFile:
+    """An open state file: the saved games and the campaign sheet, each with its journal."""
+
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = False, folds: FoldFactory = default_folds,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:  # fmt: skip
+        self.path = str(path)
+        self.db = open_state_file(path, create=create)
+        self.folds = folds
+        self.snapshot_every = snapshot_every
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> StateFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        self.close()
+
+    # -- games -----------------------------------------------------------------------------------
+
+    def new_game(self, scenario_text: str, source: str) -> GameInfo:
+        """Start a mission from a scenario's text (checked whole first) and make it the current game."""
+        fold = self.folds("mission", scenario_text, source)
+        try:
+            fold.initial()
+        except ValueError as error:
+            raise ScenarioError(source, [Problem(None, "", f"the rules cannot set up this scenario: {error}")]) from None
+        title, edition = _title_and_edition(fold, source)
+        with _transaction(self.db):
+            stamp = now()
+            cursor = self.db.execute(
+                "INSERT INTO games (kind, title, edition, scenario_source, scenario_text, created_at, updated_at)"
+                " VALUES ('mission', ?, ?, ?, ?, ?, ?)",
+                (title, edition, source, scenario_text, stamp, stamp),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            self._set_current(game_id)
+        return self.game(game_id)
+
+    def games(self, *, archived: bool = True, campaign: bool = False) -> list[GameInfo]:
+        """The saved games, oldest first."""
+        current = self._current_id()
+        rows = self.db.execute(_SELECT + " ORDER BY g.id")
+        games = [_info(row, current) for row in rows]
+        return [g for g in games if (archived or g.status == "active") and (campaign or g.kind != CAMPAIGN)]
+
+    def game(self, ref: int | str | None = None) -> GameInfo:
+        """The game `ref` (an id, "campaign", or None for the current game)."""
+        game_id = self._resolve(ref)
+        row = self.db.execute(_SELECT + " WHERE g.id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise NoSuchGame(f"{self.path}: no game {ref} (see: nova-table session list --state {self.path})")
+        return _info(row, self._current_id())
+
+    def journal(self, ref: int | str | None = None) -> Journal[Any]:
+        """The journal of game `ref`, with its state resumed."""
+        game_id = self._resolve(ref)
+        row = self.db.execute("SELECT kind, scenario_text, scenario_source FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise NoSuchGame(f"{self.path}: no game {ref} (see: nova-table session list --state {self.path})")
+        kind, text, source = row
+        fold: Fold[Any] = self.folds(kind, text, f"{self.path} (game {game_id}, scenario {source})")
+        return Journal(self.db, game_id, fold, self.snapshot_every)
+
+    def resume(self, ref: int | str | None) -> GameInfo:
+        """Make game `ref` the current one (bringing it back from the archive)."""
+        game_id = self._resolve(ref)
+        with _transaction(self.db):
+            self.db.execute("UPDATE games SET status = 'active' WHERE id = ?", (game_id,))
+            self._set_current(game_id)
+        return self.game(game_id)
+
+    def archive(self, ref: int | str | None) -> GameInfo:
+        """Put game `ref` away: it stays in the file, listed as archived, and `resume` brings it back."""
+        game_id = self._resolve(ref)
+        with _transaction(self.db):
+            self.db.execute("UPDATE games SET status = 'archived' WHERE id = ?", (game_id,))
+            if self._current_id() == game_id:
+                self._set_current(self._latest_active(excluding=game_id))
+        return self.game(game_id)
+
+    def delete(self, ref: int | str | None) -> GameInfo:
+        """Delete game `ref` and its whole journal (export it first to keep a copy)."""
+        info = self.game(ref)
+        with _transaction(self.db):
+            self.db.execute("DELETE FROM games WHERE id = ?", (info.id,))
+            if info.current:
+                self._set_current(self._latest_active(excluding=info.id))
+        return info
+
+    def campaign_id(self) -> int:
+        """The id of the campaign sheet's journal, made on first use."""
+        row = self.db.execute("SELECT id FROM games WHERE kind = 'campaign'").fetchone()
+        if row is not None:
+            return int(row[0])
+        with _transaction(self.db):
+            row = self.db.execute("SELECT id FROM games WHERE kind = 'campaign'").fetchone()
+            if row is not None:
+                return int(row[0])
+            stamp = now()
+            cursor = self.db.execute(
+                "INSERT INTO games (kind, title, edition, created_at, updated_at)"
+                " VALUES ('campaign', 'Campaign sheet', 'renaissance', ?, ?)",
+                (stamp, stamp),
+            )
+            return int(cursor.lastrowid or 0)
+
+    # -- inside ----------------------------------------------------------------------------------
+
+    def _resolve(self, ref: int | str | None) -> int:
+        if ref == CAMPAIGN:
+            return self.campaign_id()
+        if ref is None:
+            current = self._current_id()
+            if current is None:
+                raise NoSuchGame(
+                    f"{self.path}: no current game (start one with: nova-table session new --scenario FILE --state {self.path})"
+                )
+            return current
+        try:
+            return int(ref)
+        except ValueError:
+            raise NoSuchGame(f"{self.path}: no game {ref!r}: a game is a number from `list`, or \"campaign\"") from None
+
+    def _current_id(self) -> int | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'current_game'").fetchone()
+        return int(row[0]) if row is not None and row[0] != "" else None
+
+    def _set_current(self, game_id: int | None) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)", ("" if game_id is None else str(game_id),)
+        )
+
+    def _latest_active(self, excluding: int) -> int | None:
+        row = self.db.execute(
+            "SELECT id FROM games WHERE kind = 'mission' AND status = 'active' AND id != ? ORDER BY updated_at DESC, id DESC",
+            (excluding,),
+        ).fetchone()
+        return int(row[0]) if row is not None else None
+
+
+def _info(row: tuple[Any, ...], current: int | None) -> GameInfo:
+    game_id, kind, title, edition, status, head, length, created, updated, source = row
+    return GameInfo(game_id, kind, title, edition, status, head, length, created, updated, source, game_id == current)
+
+
+def _title_and_edition(fold: Fold[Any], source: str) -> tuple[str, str | None]:
+    scenario = getattr(fold, "scenario", None)
+    title = getattr(scenario, "title", None) or source
+    return str(title), getattr(scenario, "edition", None)
+
+
+class _transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")

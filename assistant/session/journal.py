@@ -1,0 +1,234 @@
+"""The event journal of one saved game: append, undo, redo, and the state as the fold of the surviving events.
+
+Events are rows `(game_id, seq)` numbered from 1; the game's `head` says how many of them
+survive (the rest were undone and can be redone). Branch policy: a new event after an undo
+drops the undone events (the redo branch) in the same transaction that stores it, as every
+editor does. Every change is one SQLite transaction (WAL, synchronous=FULL), so after a crash
+the file holds exactly the changes whose call returned. A snapshot of the state is stored
+every `snapshot_every` events so that resuming folds at most that many events.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any, Generic, TypeVar
+
+from assistant.session.errors import EventRefused, NoSuchGame, NothingToUndo, SessionError
+from assistant.session.fold import Fold
+
+S = TypeVar("S")
+
+SNAPSHOT_EVERY = 100
+"""Events between two snapshots: resuming folds at most this many events after the last one."""
+
+
+def encode_event(event: Mapping[str, Any]) -> str:
+    """The stored form of an event: compact JSON with sorted keys."""
+    if not isinstance(event, Mapping):
+        raise EventRefused(f"an event is a JSON object, got {type(event).__name__}")
+    try:
+        return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise EventRefused(f"the event cannot be stored as JSON: {error}") from None
+
+
+def now() -> str:
+    """The time an event is recorded, UTC, ISO 8601 to the millisecond."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Journal(Generic[S]):
+    """One game's journal in an open state file; its `state` is always the fold of the surviving events."""
+
+    def __init__(self, connection: sqlite3.Connection, game_id: int, fold: Fold[S],
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:  # fmt: skip
+        self._db = connection
+        self.game_id = game_id
+        self.fold = fold
+        self.snapshot_every = snapshot_every
+        self._revision = -1
+        self._head = 0
+        self._length = 0
+        self._state: S | None = None
+        self._sync()
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> S:
+        """The state after the surviving events (re-read if another process changed the game)."""
+        self._sync()
+        assert self._state is not None
+        return self._state
+
+    @property
+    def head(self) -> int:
+        """How many events survive (the seq of the last one, 0 for none)."""
+        self._sync()
+        return self._head
+
+    @property
+    def length(self) -> int:
+        """How many events are stored, the undone ones (which redo brings back) included."""
+        self._sync()
+        return self._length
+
+    def can_undo(self) -> bool:
+        return self.head > 0
+
+    def can_redo(self) -> bool:
+        return self.length > self.head
+
+    def events(self, start: int = 1, stop: int | None = None) -> list[dict[str, Any]]:
+        """The events with seq from `start` to `stop` (default: the surviving ones)."""
+        stop = self.head if stop is None else stop
+        rows = self._db.execute(
+            "SELECT body FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            (self.game_id, start, stop),
+        )
+        return [json.loads(body) for (body,) in rows]
+
+    # -- changing ------------------------------------------------------------------------------
+
+    def append(self, event: Mapping[str, Any]) -> int:
+        """Store `event` if the fold accepts it; its seq. EventRefused (nothing stored) otherwise."""
+        body = encode_event(event)
+        decoded = json.loads(body)  # the fold sees exactly what a replay will see
+        with self._write():
+            state = self._state
+            assert state is not None
+            try:
+                new_state = self.fold.apply(state, decoded)
+            except ValueError as error:
+                raise EventRefused(str(error)) from None
+            seq = self._head + 1
+            db, game = self._db, self.game_id
+            if self._length > self._head:  # drop the redo branch
+                db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game, seq))
+                db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game, seq))
+            db.execute("INSERT INTO events (game_id, seq, body, recorded_at) VALUES (?, ?, ?, ?)", (game, seq, body, now()))
+            if seq % self.snapshot_every == 0:
+                self._store_snapshot(seq, new_state)
+            self._move_head(seq)
+        self._state, self._head, self._length = new_state, seq, seq
+        return seq
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the last surviving event (it stays stored for redo); that event."""
+        with self._write():
+            if self._head == 0:
+                raise NothingToUndo("nothing to undo: the game is at its start")
+            undone = self._event(self._head)
+            state = self._state_at(self._head - 1)
+            self._move_head(self._head - 1)
+        self._state, self._head = state, self._head - 1
+        return undone
+
+    def redo(self) -> dict[str, Any]:
+        """Bring back the last undone event; that event."""
+        with self._write():
+            if self._head >= self._length:
+                raise NothingToUndo("nothing to redo")
+            seq = self._head + 1
+            redone = self._event(seq)
+            assert self._state is not None
+            try:
+                state = self.fold.apply(self._state, redone)
+            except ValueError as error:
+                raise EventRefused(f"event {seq} cannot be redone: {error}") from None
+            self._move_head(seq)
+        self._state, self._head = state, seq
+        return redone
+
+    # -- inside --------------------------------------------------------------------------------
+
+    def _write(self) -> _WriteTransaction:
+        return _WriteTransaction(self)
+
+    def _move_head(self, head: int) -> None:
+        self._db.execute(
+            "UPDATE games SET head = ?, revision = revision + 1, updated_at = ? WHERE id = ?", (head, now(), self.game_id)
+        )
+        self._revision += 1
+
+    def _event(self, seq: int) -> dict[str, Any]:
+        row = self._db.execute("SELECT body FROM events WHERE game_id = ? AND seq = ?", (self.game_id, seq)).fetchone()
+        if row is None:
+            raise SessionError(f"game {self.game_id}: event {seq} is missing from the journal")
+        result: dict[str, Any] = json.loads(row[0])
+        return result
+
+    def _sync(self) -> None:
+        """Re-read head and length, and the state, if the game changed since we last looked."""
+        row = self._db.execute("SELECT head, revision FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        if row is None:
+            raise NoSuchGame(f"no game {self.game_id} in this state file")
+        head, revision = row
+        if revision == self._revision and self._state is not None:
+            return
+        (length,) = self._db.execute("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (self.game_id,)).fetchone()
+        self._state = self._state_at(head)
+        self._head, self._length, self._revision = head, length, revision
+
+    def _state_at(self, head: int) -> S:
+        """The fold of events 1..head, from the nearest snapshot that this fold wrote."""
+        state: S | None = None
+        start = 0
+        row = self._db.execute(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? AND fold = ? ORDER BY seq DESC LIMIT 1",
+            (self.game_id, head, self.fold.tag),
+        ).fetchone()
+        if row is not None:
+            try:
+                state = self.fold.load(json.loads(row[1]))
+                start = row[0]
+            except (ValueError, KeyError, TypeError):
+                state = None  # a snapshot this code cannot read: replay from the start
+        if state is None:
+            state, start = self.fold.initial(), 0
+        rows = self._db.execute(
+            "SELECT seq, body FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            (self.game_id, start, head),
+        )
+        for seq, body in rows:
+            try:
+                state = self.fold.apply(state, json.loads(body))
+            except ValueError as error:
+                raise SessionError(
+                    f"game {self.game_id}: stored event {seq} is refused by this version of the rules ({error});"
+                    " the journal was left as it is"
+                ) from None
+        return state
+
+    def _store_snapshot(self, seq: int, state: S) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, seq, fold, state) VALUES (?, ?, ?, ?)",
+            (self.game_id, seq, self.fold.tag, json.dumps(self.fold.dump(state), separators=(",", ":"))),
+        )
+
+
+class _WriteTransaction:
+    """BEGIN IMMEDIATE (the write lock), bring the journal up to date, COMMIT or ROLLBACK."""
+
+    def __init__(self, journal: Journal[Any]) -> None:
+        self.journal = journal
+        self.revision = -1
+
+    def __enter__(self) -> None:
+        self.journal._db.execute("BEGIN IMMEDIATE")
+        try:
+            self.journal._sync()
+        except BaseException:
+            self.journal._db.execute("ROLLBACK")
+            raise
+        self.revision = self.journal._revision
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> None:
+        if kind is None:
+            self.journal._db.execute("COMMIT")
+            return
+        self.journal._db.execute("ROLLBACK")
+        self.journal._revision = self.revision

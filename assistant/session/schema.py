@@ -1,0 +1,66 @@
+"""The state file's tables, its schema version and the migrations that bring an older file up to date.
+
+`MIGRATIONS[v]` turns a file at schema version `v` into version `v + 1`; a new file runs them
+all from 0. The version is SQLite's `user_version`, and `application_id` marks the file as
+Nova Table's. See `docs/session.md` for what each table holds.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+
+APPLICATION_ID = 0x4E4F5641
+"""'NOVA': SQLite's application_id of a Nova Table state file."""
+
+_V1 = (
+    """CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) WITHOUT ROWID""",
+    """CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('mission', 'campaign')),
+        title TEXT NOT NULL,
+        edition TEXT,
+        scenario_source TEXT,
+        scenario_text TEXT,
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived')),
+        head INTEGER NOT NULL DEFAULT 0 CHECK (head >= 0),
+        revision INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    "CREATE UNIQUE INDEX one_campaign ON games (kind) WHERE kind = 'campaign'",
+    """CREATE TABLE events (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        body TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE snapshots (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        fold TEXT NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID""",
+)
+
+
+def _statements(sql: Sequence[str]) -> Callable[[sqlite3.Connection], None]:
+    """A migration made of plain SQL statements (run one by one: executescript would commit)."""
+
+    def run(connection: sqlite3.Connection) -> None:
+        for statement in sql:
+            connection.execute(statement)
+
+    return run
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _statements(_V1),  # 0 -> 1: meta, games, events, snapshots
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The schema version this Nova Table writes; it reads every version up to this one."""
