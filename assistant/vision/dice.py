@@ -1,0 +1,65 @@
+"""The values the reader hands out: one `Die` per die seen, one `Reading` per frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("d6", "d8")
+FACES = {"d6": 6, "d8": 8}
+
+# Nova Aetas Renaissance d8: the astro symbol printed beside each numeral.
+ASTRO_BY_VALUE = {1: "moon", 2: None, 3: None, 4: "sun", 5: "star", 6: "sun", 7: "star", 8: "sun"}
+ASTRO_SYMBOLS = ("sun", "star", "moon")
+
+
+def values_with_symbol(symbol: str | None) -> tuple[int, ...]:
+    """The d8 values that carry `symbol` (None: the values with no symbol)."""
+    return tuple(v for v, s in ASTRO_BY_VALUE.items() if s == symbol)
+
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die: its kind, its value (None when it could not be read), a confidence in 0..1, its box."""
+
+    kind: str
+    value: int | None
+    confidence: float
+    box: Box
+    symbol: str | None = None  # the astro symbol read on a Renaissance d8, when any
+    note: str = ""  # why a die is unreadable, for logs; not part of the JSON
+
+    @property
+    def readable(self) -> bool:
+        return self.value is not None
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y, w, h = self.box
+        return (x + w / 2.0, y + h / 2.0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "value": self.value,
+            "confidence": round(float(self.confidence), 3),
+            "box": [int(v) for v in self.box],
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every die read in one frame, in reading order (top to bottom, left to right)."""
+
+    dice: tuple[Die, ...] = field(default_factory=tuple)
+
+    @property
+    def values(self) -> tuple[int | None, ...]:
+        return tuple(d.value for d in self.dice)
+
+    @property
+    def all_readable(self) -> bool:
+        return all(d.readable for d in self.dice)

@@ -1,0 +1,23 @@
+"""The exceptions of dice vision, each with a message a player or a developer can act on."""
+
+from __future__ import annotations
+
+
+class VisionError(Exception):
+    """Base of every dice-vision error."""
+
+
+class ImageError(VisionError):
+    """An image could not be used: missing, unreadable, corrupt, empty or not a picture."""
+
+
+class ManifestError(VisionError):
+    """A manifest line could not be understood."""
+
+
+class ProfileError(VisionError):
+    """A dice profile file is missing, corrupt or of another version."""
+
+
+class SourceError(VisionError):
+    """A frame source could not be opened or stopped delivering frames."""

@@ -1,0 +1,100 @@
+"""Describe the numerals and symbols on a die so that any rotation of one looks the same.
+
+A glyph's pixels are unrolled around their centre with `cv2.warpPolar`; the magnitudes of the
+Fourier transform along the angle (`numpy.fft`) do not change when the glyph turns. Profiles
+keep labelled descriptors; a glyph is read as its nearest labelled neighbours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+RINGS = 12  # radial samples of the unrolled glyph
+RAYS = 64  # angular samples
+HARMONICS = 10  # Fourier magnitudes kept per ring
+SIDE = 48  # glyphs are drawn at this size before unrolling
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """A group of marks read as one sign: its pixels (crop of the die) and where it sits."""
+
+    mask: np.ndarray  # uint8 0/255, the glyph's bounding box
+    box: tuple[int, int, int, int]  # in the die crop's pixels
+    area: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y, w, h = self.box
+        return (x + w / 2.0, y + h / 2.0)
+
+    @property
+    def extent(self) -> float:
+        return float(max(self.box[2], self.box[3]))
+
+
+def group_marks(mask: np.ndarray, die_side: float, min_area: float) -> list[Glyph]:
+    """The glyphs of a mark mask: marks closer than a stroke's gap are one glyph (a sun's rays)."""
+    gap = max(1, int(round(die_side * 0.04)))
+    joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    glyphs = []
+    for i in range(1, n):
+        x, y, w, h, _ = (int(v) for v in stats[i])
+        own = np.where(labels[y : y + h, x : x + w] == i, mask[y : y + h, x : x + w], 0).astype(np.uint8)
+        area = float(np.count_nonzero(own))
+        if area < min_area:
+            continue
+        ys, xs = np.nonzero(own)
+        x0, y0 = int(xs.min()), int(ys.min())
+        tight = own[y0 : int(ys.max()) + 1, x0 : int(xs.max()) + 1]
+        glyphs.append(Glyph(tight, (x + x0, y + y0, tight.shape[1], tight.shape[0]), area))
+    return glyphs
+
+
+def describe(glyph_mask: np.ndarray) -> np.ndarray:
+    """A rotation-invariant descriptor (float32, unit length) of a 0/255 glyph mask."""
+    h, w = glyph_mask.shape[:2]
+    side = max(h, w)
+    square = np.zeros((side, side), np.uint8)
+    square[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = glyph_mask
+    m = cv2.moments(square, binaryImage=True)
+    if m["m00"] <= 0:
+        return np.zeros(RINGS * HARMONICS + 4, np.float32)
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    scale = SIDE / float(side)
+    big8 = cv2.resize(square, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+    big = big8.astype(np.float32) / 255.0
+    cx, cy = cx * scale, cy * scale
+    ys, xs = np.nonzero(big > 0.3)
+    radius = float(np.sqrt(((xs - cx) ** 2 + (ys - cy) ** 2).max())) + 1.0 if xs.size else SIDE / 2.0
+    # uint8 in: OpenCV 5's warpPolar leaves garbage outside the source on float32 pictures
+    polar = cv2.warpPolar(big8, (RINGS, RAYS), (cx, cy), radius,
+                          cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR + cv2.WARP_FILL_OUTLIERS)
+    spectrum = np.abs(np.fft.rfft(polar.astype(np.float64) / 255.0, axis=0))[:HARMONICS].T  # rings x harmonics
+    ring_mass = spectrum[:, :1].sum() + 1e-6
+    shape = (spectrum / ring_mass).ravel()
+    hu = cv2.HuMoments(cv2.moments(big)).ravel()[:3]
+    hu = -np.sign(hu) * np.log10(np.abs(hu) + 1e-12) / 10.0
+    fill = float((big > 0.3).mean())
+    vec = np.concatenate([shape * 4.0, hu, [fill]]).astype(np.float32)
+    return vec / (np.linalg.norm(vec) + 1e-9)
+
+
+def nearest(descriptor: np.ndarray, examples: np.ndarray, labels: list[str], k: int = 5) -> tuple[str, float]:
+    """The label most of the `k` nearest examples carry, and how sure (0..1) that vote is."""
+    if len(labels) == 0:
+        return "", 0.0
+    d = np.sqrt(((examples - descriptor) ** 2).sum(axis=1))
+    order = np.argsort(d)[: min(k, len(labels))]
+    weights: dict[str, float] = {}
+    for i in order:
+        weights[labels[i]] = weights.get(labels[i], 0.0) + 1.0 / (d[i] + 0.05)
+    best = max(weights, key=lambda key: weights[key])
+    share = weights[best] / sum(weights.values())
+    # a glyph far from every example is doubtful whatever the vote
+    closeness = float(np.exp(-max(float(d[order[0]]) - 0.15, 0.0) * 4.0))
+    return best, float(share * closeness)

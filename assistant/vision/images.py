@@ -1,0 +1,49 @@
+"""Load a picture from disk, turning every way it can fail into an `ImageError` with a reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.vision.errors import ImageError
+
+MIN_SIDE = 16
+MAX_PIXELS = 50_000_000
+
+
+def load_image(path: Path) -> np.ndarray:
+    """The image at `path` as a BGR uint8 array, or `ImageError` saying what is wrong."""
+    if not path.exists():
+        raise ImageError(f"{path}: no such file")
+    if path.is_dir():
+        raise ImageError(f"{path}: is a folder, not an image")
+    try:
+        data = np.fromfile(str(path), dtype=np.uint8)
+    except OSError as bad:
+        raise ImageError(f"{path}: cannot read ({bad.strerror or bad})") from None
+    if data.size == 0:
+        raise ImageError(f"{path}: empty file")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        raise ImageError(f"{path}: not a picture OpenCV can decode (corrupt or another format)")
+    return check_frame(image, str(path))
+
+
+def check_frame(image: np.ndarray, name: str = "frame") -> np.ndarray:
+    """`image` as 3-channel BGR uint8, or `ImageError` if it is too small, too big or blank."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ImageError(f"{name}: unsupported image shape {image.shape}")
+    if image.dtype != np.uint8:
+        raise ImageError(f"{name}: unsupported pixel type {image.dtype}")
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_SIDE:
+        raise ImageError(f"{name}: too small ({w}x{h} pixels) to hold a die")
+    if h * w > MAX_PIXELS:
+        raise ImageError(f"{name}: too large ({w}x{h} pixels)")
+    return image

@@ -1,0 +1,73 @@
+"""Learn a dice profile from labelled photos: the signs the reader cannot already read by method."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.vision import glyphs as G
+from assistant.vision import segment as S
+from assistant.vision.errors import ImageError, ManifestError
+from assistant.vision.images import load_image
+from assistant.vision.manifest import Entry, read_manifest
+from assistant.vision.matching import match
+from assistant.vision.profile import Profile
+from assistant.vision.reader import DiceReader, DieView, die_views, scale_for
+
+
+def _views(image: np.ndarray) -> tuple[list[DieView], float, int, int]:
+    top, bottom, left, right = S.content_window(image)
+    image = image[top:bottom, left:right]
+    scale = scale_for(image.shape)
+    work = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return die_views(work, S.is_tile(image.shape)), scale, left, top
+
+
+def learn_entry(entry: Entry, image: np.ndarray, reader: DiceReader, profile: Profile) -> int:
+    """Add what `entry`'s labelled dice teach to `profile`; return how many examples were added."""
+    views, scale, left, top = _views(image)
+    boxes = [
+        (v.box[0] / scale + left, v.box[1] / scale + top, v.box[2] / scale, v.box[3] / scale) for v in views
+    ]
+    pairs = match([d.box for d in entry.dice], boxes)
+    added = 0
+    for i, j in pairs.items():
+        label, view = entry.dice[i], views[j]
+        known = reader.read_view(view)
+        if known is not None and known.value == label.value and known.kind == label.kind:
+            continue  # already read right by method (pips) or by the profile: nothing to teach
+        numeral, symbol = reader.glyphs_of(view)
+        if numeral is None:
+            continue
+        profile.add(f"n:{label.value}", G.describe(numeral.mask))
+        added += 1
+        if symbol is not None and label.symbol:
+            profile.add(f"sym:{label.symbol}", G.describe(symbol.mask))
+            added += 1
+    return added
+
+
+def learn(manifest: Path, use_built_in: bool = True,
+          report: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> Profile:
+    """A profile learned from every usable line of `manifest`; problems are reported, then skipped.
+
+    With `use_built_in`, only what the rendered-dice profile does not already read right is
+    learned; the profile written holds just those new examples (the reader adds the built-in).
+    """
+    reader = DiceReader(use_built_in=use_built_in)
+    profile = Profile(learned_from=[str(manifest)])
+    for item in read_manifest(manifest):
+        if isinstance(item, ManifestError):
+            report(f"skipped: {item}")
+            continue
+        try:
+            image = load_image(item.image)
+        except ImageError as bad:
+            report(f"skipped: {bad}")
+            continue
+        learn_entry(item, image, reader, profile)
+    return profile

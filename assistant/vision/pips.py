@@ -1,0 +1,125 @@
+"""Find the pips on a die: round marks of one size (OpenCV's SimpleBlobDetector), in a d6 layout."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PAD = 2  # blank pixels around a die's contrast map, so pips at its edge still close
+
+
+@dataclass(frozen=True)
+class Pip:
+    centre: tuple[float, float]  # in the die crop's pixels
+    size: float  # diameter in pixels
+
+
+def detector(die_area: float) -> cv2.SimpleBlobDetector:
+    """A blob detector for bright round marks on a contrast map, sized for a die of `die_area` px."""
+    p = cv2.SimpleBlobDetector_Params()
+    p.filterByColor = True
+    p.blobColor = 255
+    p.minThreshold = 30
+    p.maxThreshold = 150
+    p.thresholdStep = 15
+    p.minRepeatability = 2
+    p.filterByArea = True
+    p.minArea = max(3.0, 0.002 * die_area)
+    p.maxArea = max(p.minArea + 1.0, 0.12 * die_area)
+    p.filterByCircularity = True
+    p.minCircularity = 0.6
+    p.filterByInertia = True
+    p.minInertiaRatio = 0.3
+    p.filterByConvexity = True
+    p.minConvexity = 0.8
+    p.minDistBetweenBlobs = 2
+    return cv2.SimpleBlobDetector_create(p)
+
+
+def find_pips(contrast: np.ndarray, die_area: float, cut: np.ndarray | None = None) -> list[Pip]:
+    """The pips of one size on `contrast` (uint8, bright = unlike the die's colour).
+
+    `cut` (same size, nonzero) marks where the die is cut off by the picture's edge: a pip there
+    may show only in part, so a smaller one is accepted.
+    """
+    padded = cv2.copyMakeBorder(contrast, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=0)
+    found = [
+        Pip((k.pt[0] - PAD, k.pt[1] - PAD), float(k.size)) for k in detector(die_area).detect(padded)
+    ]
+    if not found:
+        return []
+    sizes = sorted((p.size for p in found), reverse=True)
+    ref = float(np.median([s for s in sizes[:6] if s >= 0.6 * sizes[0]]))
+    kept = []
+    for pip in found:
+        if 0.6 * ref <= pip.size <= 1.5 * ref:
+            kept.append(pip)
+        elif cut is not None and 0.3 * ref <= pip.size < 0.6 * ref and _near(cut, pip.centre, 0.7 * ref):
+            kept.append(pip)
+    return kept
+
+
+def _near(mask: np.ndarray, point: tuple[float, float], radius: float) -> bool:
+    h, w = mask.shape[:2]
+    x, y = int(round(point[0])), int(round(point[1]))
+    r = int(np.ceil(radius))
+    return bool(mask[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)].any())
+
+
+def _line_fit(pts: np.ndarray) -> float:
+    """2 or 3 points: on one line, evenly spaced (affine-invariant)."""
+    if len(pts) == 2:
+        return 1.0
+    ends = max(itertools.combinations(range(3), 2), key=lambda ij: np.hypot(*(pts[ij[0]] - pts[ij[1]])))
+    a, b = pts[ends[0]], pts[ends[1]]
+    mid = pts[3 - ends[0] - ends[1]]
+    span = float(np.hypot(*(b - a)))
+    return float(np.clip(1.0 - 2.5 * np.hypot(*(mid - (a + b) / 2.0)) / max(span, 1e-6), 0.0, 1.0))
+
+
+def _parallelogram(corners: np.ndarray) -> tuple[float, np.ndarray, float]:
+    """How far 4 points are from a parallelogram (0 = exact), its centre, and its size."""
+    best = (np.inf, corners.mean(axis=0), 1.0)
+    for i, j, k, m in ((0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2)):
+        # diagonals (i, j) and (k, m) bisect each other in a parallelogram
+        c1, c2 = (corners[i] + corners[j]) / 2.0, (corners[k] + corners[m]) / 2.0
+        size = min(np.hypot(*(corners[i] - corners[j])), np.hypot(*(corners[k] - corners[m])))
+        err = float(np.hypot(*(c1 - c2))) / max(size, 1e-6)
+        if err < best[0]:
+            best = (err, (c1 + c2) / 2.0, float(size))
+    return best
+
+
+def layout_fit(pips: list[Pip]) -> float:
+    """How well the pip centres sit in a d6 layout, 0..1; affine-invariant, so it holds when oblique."""
+    n = len(pips)
+    if n == 1:
+        return 1.0
+    if n == 0 or n > 6:
+        return 0.0
+    pts = np.array([p.centre for p in pips], dtype=np.float64)
+    if n in (2, 3):
+        return _line_fit(pts)
+    best = 0.0
+    for corners in itertools.combinations(range(n), 4):
+        err, centre, size = _parallelogram(pts[list(corners)])
+        rest = [i for i in range(n) if i not in corners]
+        if n == 5:
+            err += float(np.hypot(*(pts[rest[0]] - centre))) / size
+        elif n == 6:
+            # the two middle pips: each halfway along a side, on opposite sides of the centre
+            mids = (pts[rest[0]] + pts[rest[1]]) / 2.0
+            err += float(np.hypot(*(mids - centre))) / size
+            quad = pts[list(corners)]
+            for r in rest:
+                # the nearest midpoint of two corners
+                best_mid = min(
+                    float(np.hypot(*((quad[a] + quad[b]) / 2.0 - pts[r])))
+                    for a, b in itertools.combinations(range(4), 2)
+                )
+                err += best_mid / size
+        best = max(best, 1.0 - 2.5 * err)
+    return float(np.clip(best, 0.0, 1.0))

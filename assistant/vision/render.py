@@ -1,0 +1,288 @@
+"""Render synthetic dice with exact labels: d6 with pips or numerals, d8 with numerals and astro symbols.
+
+Each die is drawn face-on from above (a d6 shows a rounded square; a d8 resting on a face shows a
+hexagon with its top face a triangle in the middle), then turned, placed on a plain background,
+and the whole picture is tilted, lit unevenly, blurred and given sensor noise. Labels are exact:
+the renderer knows what it drew.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.vision.dice import ASTRO_BY_VALUE, FACES
+
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX)
+STYLES = ("pips", "numerals", "astro")  # d6 pips, numerals (d6 or d8), Nova Aetas d8 with symbols
+
+# (body, ink) colour pairs, BGR: white/black, red/white, black/white, green/white, blue/white, ivory/red ...
+PALETTE = (
+    ((235, 235, 235), (20, 20, 20)),
+    ((40, 40, 190), (240, 240, 240)),
+    ((30, 30, 30), (235, 235, 235)),
+    ((60, 140, 40), (245, 245, 245)),
+    ((170, 90, 30), (245, 245, 245)),
+    ((200, 230, 240), (30, 30, 170)),
+    ((40, 170, 230), (20, 20, 20)),
+    ((120, 60, 120), (230, 230, 230)),
+)
+BACKGROUNDS = ((60, 120, 50), (200, 200, 200), (90, 90, 95), (160, 190, 210), (120, 60, 40), (45, 45, 50))
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What one rendered die shows."""
+
+    kind: str
+    value: int
+    style: str
+    body: tuple[int, int, int]
+    ink: tuple[int, int, int]
+
+    @property
+    def symbol(self) -> str | None:
+        return ASTRO_BY_VALUE[self.value] if self.style == "astro" else None
+
+
+def draw_symbol(canvas: np.ndarray, symbol: str, centre: tuple[float, float], r: float, colour: tuple[int, ...]) -> None:
+    """Draw a Sun (disc and rays), a Star (five points) or a Moon (crescent) of radius `r`."""
+    cx, cy = centre
+    s = 16  # fixed-point shift for sub-pixel drawing
+    def pt(x: float, y: float) -> tuple[int, int]:
+        return (int(round(x * s)), int(round(y * s)))
+    if symbol == "sun":
+        cv2.circle(canvas, pt(cx, cy), int(r * 0.5 * s), colour, -1, cv2.LINE_AA, 4)
+        for k in range(8):
+            a = k * np.pi / 4
+            cv2.line(canvas, pt(cx + np.cos(a) * r * 0.68, cy + np.sin(a) * r * 0.68),
+                     pt(cx + np.cos(a) * r, cy + np.sin(a) * r), colour, max(1, int(r * 0.16)), cv2.LINE_AA, 4)
+    elif symbol == "star":
+        points = []
+        for k in range(10):
+            a = -np.pi / 2 + k * np.pi / 5
+            rr = r if k % 2 == 0 else r * 0.42
+            points.append(pt(cx + np.cos(a) * rr, cy + np.sin(a) * rr))
+        cv2.fillPoly(canvas, [np.array(points, np.int32)], colour, cv2.LINE_AA, 4)
+    elif symbol == "moon":
+        mask = np.zeros(canvas.shape[:2], np.uint8)
+        cv2.circle(mask, pt(cx, cy), int(r * s), 255, -1, cv2.LINE_AA, 4)
+        cv2.circle(mask, pt(cx + r * 0.55, cy - r * 0.25), int(r * 0.85 * s), 0, -1, cv2.LINE_AA, 4)
+        canvas[mask > 127] = colour
+    else:
+        raise ValueError(f"unknown symbol {symbol!r}")
+
+
+def draw_numeral(canvas: np.ndarray, value: int, centre: tuple[float, float], height: float,
+                 colour: tuple[int, ...], font: int, angle: float = 0.0) -> None:
+    """Draw `value` centred at `centre`, `height` pixels tall, turned by `angle` degrees."""
+    text = str(value)
+    thickness = max(1, int(round(height / 9)))
+    scale = cv2.getFontScaleFromHeight(font, int(round(height)), thickness)
+    (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
+    side = int(max(tw, th + base) * 1.6) + 4
+    patch = np.zeros((side, side), np.uint8)
+    cv2.putText(patch, text, ((side - tw) // 2, (side + th) // 2), font, scale, 255, thickness, cv2.LINE_AA)
+    if value in (6, 9):  # the bar under 6 and 9 that tells them apart
+        y = (side + th) // 2 + max(2, thickness + 1)
+        cv2.line(patch, ((side - tw) // 2, y), ((side + tw) // 2, y), 255, thickness, cv2.LINE_AA)
+    if angle:
+        m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+        patch = cv2.warpAffine(patch, m, (side, side))
+    x0, y0 = int(round(centre[0] - side / 2)), int(round(centre[1] - side / 2))
+    blend(canvas, patch, (x0, y0), colour)
+
+
+def blend(canvas: np.ndarray, alpha: np.ndarray, at: tuple[int, int], colour: tuple[int, ...]) -> None:
+    """Paint `colour` onto `canvas` through the 0..255 `alpha` patch placed with its corner at `at`."""
+    x0, y0 = at
+    h, w = alpha.shape
+    H, W = canvas.shape[:2]
+    ax0, ay0 = max(0, -x0), max(0, -y0)
+    cx0, cy0 = max(0, x0), max(0, y0)
+    cx1, cy1 = min(W, x0 + w), min(H, y0 + h)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return
+    a = alpha[ay0 : ay0 + cy1 - cy0, ax0 : ax0 + cx1 - cx0].astype(np.float32)[..., None] / 255.0
+    region = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
+    canvas[cy0:cy1, cx0:cx1] = (region * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
+
+
+PIP_CELLS = {
+    1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+
+
+def sprite(spec: Spec, side: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The die drawn face-on from above: a BGR picture `side` pixels square and its 0/255 mask."""
+    img = np.zeros((side, side, 3), np.uint8)
+    mask = np.zeros((side, side), np.uint8)
+    body = np.array(spec.body, np.float32)
+    c = side / 2.0
+    font = FONTS[int(rng.integers(len(FONTS)))]
+    if spec.kind == "d6":
+        half = side * 0.46
+        radius = int(side * rng.uniform(0.06, 0.14))
+        r = cv2.boxPoints(((c, c), (2 * half - 2 * radius, 2 * half - 2 * radius), 0))
+        for (x, y) in r:
+            cv2.circle(mask, (int(x), int(y)), radius, 255, -1, cv2.LINE_AA)
+        cv2.rectangle(mask, (int(c - half + radius), int(c - half)), (int(c + half - radius), int(c + half)), 255, -1)
+        cv2.rectangle(mask, (int(c - half), int(c - half + radius)), (int(c + half), int(c + half - radius)), 255, -1)
+        img[:] = body.astype(np.uint8)
+        if spec.style == "pips":
+            step = half * rng.uniform(0.5, 0.58)
+            pr = half * rng.uniform(0.14, 0.2)
+            for (i, j) in PIP_CELLS[spec.value]:
+                cv2.circle(img, (int((c + i * step) * 16), int((c + j * step) * 16)), int(pr * 16), spec.ink, -1,
+                           cv2.LINE_AA, 4)
+        else:
+            draw_numeral(img, spec.value, (c, c), half * rng.uniform(0.8, 1.0), spec.ink, font)
+    else:
+        R = side * 0.48
+        hexagon = np.array([(c + R * np.cos(a), c + R * np.sin(a)) for a in np.arange(6) * np.pi / 3 + np.pi / 6])
+        cv2.fillPoly(mask, [hexagon.astype(np.int32)], 255, cv2.LINE_AA)
+        top = hexagon[::2]  # alternate corners: the triangle facing the camera
+        img[:] = (body * 0.72).astype(np.uint8)  # the three slanted side faces, in shade
+        cv2.fillPoly(img, [top.astype(np.int32)], spec.body, cv2.LINE_AA)
+        # side faces show their own numerals, foreshortened, as a real d8 does
+        others = [v for v in range(1, 9) if v != spec.value]
+        for k in range(3):
+            a, b = hexagon[2 * k], hexagon[(2 * k + 2) % 6]
+            mid = (a + b) / 2.0
+            out = hexagon[2 * k + 1]
+            centre = mid * 0.35 + out * 0.65
+            v = int(rng.choice(others))
+            angle = float(np.degrees(np.arctan2(out[1] - c, out[0] - c))) - 90
+            draw_numeral(img, v, (centre[0], centre[1]), R * 0.22, tuple(int(x * 0.8) for x in spec.ink), font, -angle)
+        tri_centre = top.mean(axis=0)
+        if spec.symbol is None and spec.style == "astro" or spec.style == "numerals":
+            draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1]), R * 0.42, spec.ink, font)
+        else:
+            draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1] - R * 0.08), R * 0.36, spec.ink, font)
+            draw_symbol(img, str(spec.symbol), (tri_centre[0], tri_centre[1] + R * 0.27), R * 0.11, spec.ink)
+    # light from above: a soft gradient over the die
+    g = np.linspace(rng.uniform(0.85, 1.0), rng.uniform(1.0, 1.12), side, dtype=np.float32)
+    shade = np.outer(g, np.ones(side, np.float32)) if rng.random() < 0.5 else np.outer(np.ones(side, np.float32), g)
+    img = np.clip(img.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+    return img, mask
+
+
+def random_spec(rng: np.random.Generator, style: str | None = None, kind: str | None = None) -> Spec:
+    style = style or str(rng.choice(STYLES))
+    if style == "pips":
+        kind = "d6"
+    elif style == "astro":
+        kind = "d8"
+    else:
+        kind = kind or str(rng.choice(["d6", "d8"]))
+    value = int(rng.integers(1, FACES[kind] + 1))
+    body, ink = PALETTE[int(rng.integers(len(PALETTE)))]
+    jitter = rng.integers(-15, 16, 3)
+    body = tuple(int(np.clip(v + j, 0, 255)) for v, j in zip(body, jitter))
+    return Spec(kind, value, style, body, ink)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    image: np.ndarray
+    dice: list[dict[str, object]]  # manifest-style labels: kind, value, box (whole die), symbol
+
+
+def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: int | None = None,
+          style: str | None = None, kind: str | None = None, die_side: int | None = None,
+          tilt: float = 0.12, blur: float = 1.2, noise: float = 4.0) -> Rendered:
+    """A picture of `count` dice (1..6 when None) on a plain background, with exact labels."""
+    w, h = size
+    count = int(rng.integers(1, 7)) if count is None else count
+    bg = np.array(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32) + rng.uniform(-20, 20, 3)
+    image = np.empty((h, w, 3), np.float32)
+    image[:] = bg
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 1.0 + rng.uniform(-0.15, 0.15) * (xx / w - 0.5) + rng.uniform(-0.15, 0.15) * (yy / h - 0.5)
+    image *= light[..., None]
+    image += rng.normal(0, 3.0, (h, w, 1)).astype(np.float32)  # the tray's own texture
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    side = die_side or int(rng.integers(int(min(w, h) * 0.1), int(min(w, h) * 0.2)))
+    placed: list[tuple[float, float, float]] = []
+    dice: list[dict[str, object]] = []
+    label_masks: list[np.ndarray] = []
+    for _ in range(count):
+        spec = random_spec(rng, style, kind)
+        art, mask = sprite(spec, side, rng)
+        for _attempt in range(40):
+            cx, cy = rng.uniform(side, w - side), rng.uniform(side, h - side)
+            if all((cx - px) ** 2 + (cy - py) ** 2 > (0.8 * (side + ps)) ** 2 for px, py, ps in placed):
+                break
+        else:
+            continue
+        placed.append((cx, cy, side))
+        angle = rng.uniform(0, 360)
+        m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+        m[:, 2] += (cx - side / 2, cy - side / 2)
+        warped = cv2.warpAffine(art, m, (w, h), flags=cv2.INTER_LINEAR)
+        wmask = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)
+        # a soft shadow, down and to the side of the light
+        shadow = cv2.GaussianBlur(wmask, (0, 0), side * 0.08)
+        shadow = np.roll(shadow, (int(side * 0.06), int(side * 0.04)), axis=(0, 1)).astype(np.float32) / 255.0
+        image = (image.astype(np.float32) * (1 - 0.45 * shadow[..., None])).astype(np.uint8)
+        a = wmask.astype(np.float32)[..., None] / 255.0
+        image = (image.astype(np.float32) * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
+        label_masks.append(wmask)
+        dice.append({"kind": spec.kind, "value": spec.value, "symbol": spec.symbol, "style": spec.style})
+    # the camera: a slight tilt (perspective), focus blur and sensor noise
+    d = tilt * min(w, h)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src + rng.uniform(-d, d, (4, 2)).astype(np.float32) * np.float32([[0, 0], [0, 0], [1, 0], [1, 0]]) * 0.5
+    dst[:2, 0] += rng.uniform(0, d) * np.float32([1, -1])
+    H = cv2.getPerspectiveTransform(src, dst)
+    image = cv2.warpPerspective(image, H, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    for label, mask in zip(dice, label_masks):
+        warped = cv2.warpPerspective(mask, H, (w, h))
+        x, y, bw, bh = cv2.boundingRect((warped > 127).astype(np.uint8))
+        label["box"] = [int(x), int(y), int(bw), int(bh)]
+    if blur > 0:
+        sigma = rng.uniform(0.3, blur)
+        image = cv2.GaussianBlur(image, (0, 0), sigma)
+    if noise > 0:
+        image = np.clip(image.astype(np.float32) + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    return Rendered(image, dice)
+
+
+def tile(rng: np.random.Generator, style: str | None = None, kind: str | None = None, side: int = 90) -> Rendered:
+    """One die cropped close, like a tile: `side` pixels square."""
+    big = scene(rng, (side * 2, side * 2), count=1, style=style, kind=kind, die_side=int(side * 0.75),
+                tilt=0.05)
+    if not big.dice:
+        return big
+    x, y, w, h = big.dice[0]["box"]  # type: ignore[misc]
+    cx, cy = x + w // 2, y + h // 2
+    x0 = int(np.clip(cx - side // 2, 0, side))
+    y0 = int(np.clip(cy - side // 2, 0, side))
+    crop = big.image[y0 : y0 + side, x0 : x0 + side].copy()
+    label = dict(big.dice[0])
+    label["box"] = [0, 0, side, side]
+    return Rendered(crop, [label])
+
+
+def write_set(folder: Path, count: int, seed: int, *, tiles: bool = False, style: str | None = None,
+              kind: str | None = None, size: tuple[int, int] = (640, 480)) -> Path:
+    """Render `count` labelled pictures into `folder`/images with a manifest.jsonl; return its path."""
+    rng = np.random.default_rng(seed)
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    lines = []
+    for i in range(count):
+        shot = tile(rng, style, kind) if tiles else scene(rng, size, style=style, kind=kind)
+        name = f"images/render_{seed}_{i:05d}.png"
+        cv2.imwrite(str(folder / name), shot.image)
+        dice = [{k: v for k, v in d.items() if k != "style" and v is not None} for d in shot.dice]
+        lines.append(json.dumps({"image": name, "dice": dice, "complete": True,
+                                 "box": "tile" if tiles else "whole_die"}))
+    manifest = folder / "manifest.jsonl"
+    manifest.write_text("\n".join(lines) + "\n")
+    return manifest

@@ -1,0 +1,109 @@
+"""Find the dice in a frame: where the picture differs from its plain background."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 640  # frames are read at most this many pixels on their longer side
+TILE_SIDE = 200  # a picture this small or smaller, roughly square, is one cropped die
+L_WEIGHT = 0.5  # lightness counts less than colour: shadows and light falloff change lightness
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A region of the working image that stands out from the background: maybe a die."""
+
+    box: tuple[int, int, int, int]  # in working-image pixels
+    mask: np.ndarray  # uint8 0/255, the size of `box`, holes filled
+    contour: np.ndarray  # outer contour in working-image pixels
+    area: float
+
+
+def to_lab(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def colour_distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Per-pixel distance in Lab from `reference` (a colour or an image), lightness weighted down."""
+    d = lab - reference
+    return np.sqrt(L_WEIGHT * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def is_tile(shape: tuple[int, ...]) -> bool:
+    """A small, roughly square picture: one die cropped close."""
+    h, w = shape[:2]
+    return max(h, w) <= TILE_SIDE and 0.7 <= w / h <= 1.43
+
+
+def border_colour(lab: np.ndarray, width: int = 3) -> np.ndarray:
+    """The median Lab colour of the picture's left, right and bottom edges (tiles' background)."""
+    ring = np.concatenate(
+        [lab[-width:].reshape(-1, 3), lab[:, :width].reshape(-1, 3), lab[:, -width:].reshape(-1, 3)]
+    )
+    return np.median(ring, axis=0)
+
+
+def background(image: np.ndarray) -> np.ndarray:
+    """A smooth estimate of the plain background behind the dice, as Lab, the size of `image`."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(w // 8, 8), max(h // 8, 8)), interpolation=cv2.INTER_AREA)
+    k = max(3, (min(small.shape[:2]) // 4) | 1)
+    small = cv2.medianBlur(small, min(k, 15))
+    return to_lab(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """`mask` with every hole that does not reach the border filled (pips, numerals, glare)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    return filled
+
+
+def foreground(image: np.ndarray, lab: np.ndarray, tile: bool, threshold: float = 16.0) -> np.ndarray:
+    """The 0/255 mask of pixels that are not background, holes filled, specks removed."""
+    bg = border_colour(lab) if tile else background(image)
+    diff = colour_distance(lab, bg)
+    mask = (diff > threshold).astype(np.uint8) * 255
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    return fill_holes(mask)
+
+
+def blobs(mask: np.ndarray, min_area: float, max_area: float) -> list[Blob]:
+    """The connected regions of `mask` whose area is plausible for a die."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if not min_area <= area <= max_area:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        crop = np.zeros((h, w), np.uint8)
+        cv2.drawContours(crop, [contour - (x, y)], -1, 255, thickness=cv2.FILLED)
+        found.append(Blob((x, y, w, h), crop, contour, area))
+    return found
+
+
+def content_window(image: np.ndarray) -> tuple[int, int, int, int]:
+    """(top, bottom, left, right) bounds of the picture without uniform masked bands at its edges."""
+    h, w = image.shape[:2]
+    rows = (image == image[:, :1]).all(axis=(1, 2))
+    cols = (image == image[:1, :]).all(axis=(0, 2))
+    top = 0
+    while top < h - 1 and rows[top]:
+        top += 1
+    bottom = h
+    while bottom > top + 1 and rows[bottom - 1]:
+        bottom -= 1
+    left = 0
+    while left < w - 1 and cols[left]:
+        left += 1
+    right = w
+    while right > left + 1 and cols[right - 1]:
+        right -= 1
+    return top, bottom, left, right

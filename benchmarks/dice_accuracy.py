@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Dice reader accuracy and speed, per set, over folders in the manifest format of ../shared/dice.
+
+    .venv/bin/python benchmarks/dice_accuracy.py                 # every shared set + rendered sets
+    .venv/bin/python benchmarks/dice_accuracy.py DIR [DIR...]    # given folders (each with manifest.jsonl)
+    .venv/bin/python benchmarks/dice_accuracy.py --profile P DIR # read with a learned profile
+
+Per set it prints: dice found / labelled (a labelled die counts as found when a read die's box
+centre lies in its box or its centre in the read box, each read die used once); value accuracy
+over ALL labelled dice (kind and value both right; a die read as unreadable counts as wrong);
+unreadable dice; false dice per image (read dice matched to no label, only on images whose
+manifest says complete); and the median milliseconds per image of the reader alone (decoding
+excluded), on one core (cv2.setNumThreads(1)), with its ratio to a baseline run in the same
+process on the same images (Lab conversion + 5x5 Gaussian blur).
+Rendered sets are made fresh from fixed seeds that the built-in profile was not learned from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant.vision.errors import ImageError, ManifestError  # noqa: E402
+from assistant.vision.images import load_image  # noqa: E402
+from assistant.vision.manifest import read_manifest  # noqa: E402
+from assistant.vision.matching import match  # noqa: E402
+from assistant.vision.profile import load  # noqa: E402
+from assistant.vision.reader import DiceReader  # noqa: E402
+from assistant.vision.render import write_set  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "dice"
+OBLIQUE = {"webcam-two-white-d6-train", "webcam-two-white-d6-valid", "mixed-oblique-d6"}
+RENDERED = {  # name: (count, seed, tiles, style)
+    "rendered-nova-d8-tiles": (400, 9001, True, "astro"),
+    "rendered-nova-d8-scenes": (60, 9002, False, "astro"),
+    "rendered-mixed-scenes": (60, 9003, False, None),
+    "rendered-pip-d6-tiles": (200, 9004, True, "pips"),
+}
+
+
+@dataclass
+class Score:
+    name: str
+    images: int = 0
+    labelled: int = 0
+    found: int = 0
+    right: int = 0
+    unreadable: int = 0
+    false_dice: int = 0
+    complete_images: int = 0
+    ms: list[float] = field(default_factory=list)
+    baseline_ms: list[float] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    confusions: dict[str, int] = field(default_factory=dict)
+
+
+def baseline(image: np.ndarray) -> None:
+    cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2LAB), (5, 5), 0)
+
+
+def score_set(name: str, manifest: Path, reader: DiceReader, limit: int = 0) -> Score:
+    s = Score(name)
+    for item in read_manifest(manifest):
+        if isinstance(item, ManifestError):
+            s.skipped.append(str(item))
+            continue
+        try:
+            image = load_image(item.image)
+        except ImageError as bad:
+            s.skipped.append(str(bad))
+            continue
+        t0 = time.perf_counter()
+        baseline(image)
+        t1 = time.perf_counter()
+        reading = reader.read(image)
+        t2 = time.perf_counter()
+        s.baseline_ms.append((t1 - t0) * 1000)
+        s.ms.append((t2 - t1) * 1000)
+        s.images += 1
+        s.labelled += len(item.dice)
+        pairs = match([d.box for d in item.dice], [d.box for d in reading.dice])
+        for i, label in enumerate(item.dice):
+            if i not in pairs:
+                continue
+            s.found += 1
+            die = reading.dice[pairs[i]]
+            if die.value is None:
+                s.unreadable += 1
+            elif die.value == label.value and die.kind == label.kind:
+                s.right += 1
+            else:
+                key = f"{label.kind}:{label.value}->{die.kind}:{die.value}"
+                s.confusions[key] = s.confusions.get(key, 0) + 1
+        if item.complete:
+            s.complete_images += 1
+            s.false_dice += len(reading.dice) - len(pairs)
+        if limit and s.images >= limit:
+            break
+    return s
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:6.2f}%" if b else "    - "
+
+
+def report(s: Score) -> None:
+    med = statistics.median(s.ms) if s.ms else float("nan")
+    base = statistics.median(s.baseline_ms) if s.baseline_ms else float("nan")
+    fp = f"{s.false_dice / s.complete_images:.3f}" if s.complete_images else "  -  "
+    print(
+        f"{s.name:30s} images {s.images:4d}  found {s.found:4d}/{s.labelled:4d} {pct(s.found, s.labelled)}"
+        f"  right {pct(s.right, s.labelled)}  unreadable {s.unreadable:3d}  false/img {fp}"
+        f"  median {med:6.2f} ms (x{med / base:5.1f} baseline {base:.2f} ms)",
+        flush=True,
+    )
+    if s.confusions:
+        worst = sorted(s.confusions.items(), key=lambda kv: -kv[1])[:6]
+        print("    misread: " + ", ".join(f"{k} x{v}" for k, v in worst))
+    for line in s.skipped[:5]:
+        print(f"    skipped: {line}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="*", type=Path)
+    parser.add_argument("--profile", type=Path, help="a profile from `nova-table dice learn`")
+    parser.add_argument("--kind", choices=("auto", "d6", "d8"), default="auto")
+    parser.add_argument("--limit", type=int, default=0, help="at most this many images a set")
+    parser.add_argument("--no-rendered", action="store_true", help="skip the rendered sets")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    reader = DiceReader(args.kind, load(args.profile) if args.profile else None)
+    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, 1 thread; profile: "
+          f"{args.profile or 'built-in (rendered dice only)'}; kind: {args.kind}")
+    folders = list(args.folders)
+    if not folders:
+        if SHARED.is_dir():
+            folders = sorted(p for p in SHARED.iterdir() if (p / "manifest.jsonl").exists())
+        else:
+            print(f"({SHARED} not found: shared photo sets skipped)")
+    for folder in folders:
+        report(score_set(folder.name, folder / "manifest.jsonl", reader, args.limit))
+    if not args.folders and not args.no_rendered:
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, (count, seed, tiles, style) in RENDERED.items():
+                manifest = write_set(Path(tmp) / name, count, seed, tiles=tiles, style=style)
+                report(score_set(name, manifest, reader, args.limit))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
