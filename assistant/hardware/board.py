@@ -1,0 +1,147 @@
+"""The link to the RP2040 board over USB serial (pyserial): game state out, knob turns in.
+
+pyserial's `ReaderThread` reads on its own thread; a `Packetizer` splits the bytes into lines.
+Every line is parsed on that thread and handed to `on_message` (the app posts it as a pygame
+event: only the main loop touches the game). A garbled, partial or overlong line is logged with
+what was wrong and skipped; nothing the board sends can stop the link or the app.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import serial
+from serial.threaded import Packetizer, ReaderThread
+
+from assistant.hardware.protocol import (
+    MAX_LINE,
+    BoardMessage,
+    LineError,
+    encode,
+    parse_line,
+    perilium_message,
+    ring_message,
+    tray_message,
+)
+from assistant.rules.state import GameState
+
+log = logging.getLogger("nova_table.board")
+
+BAUDRATE = 115200  # USB CDC ignores it; a UART bridge needs it
+
+
+class _Lines(Packetizer):  # type: ignore[misc]
+    """Newline-terminated lines, each parsed; bad ones logged and skipped, overlong ones cut off."""
+
+    TERMINATOR = b"\n"
+
+    def __init__(self, link: BoardLink) -> None:
+        super().__init__()
+        self.link = link
+        self.discarding = False
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer.extend(data)
+        while True:
+            end = self.buffer.find(self.TERMINATOR)
+            if end < 0:
+                if len(self.buffer) > MAX_LINE and not self.discarding:
+                    self.link.bad_line(bytes(self.buffer[:40]), f"line too long (over {MAX_LINE} bytes): skipped")
+                    self.discarding = True
+                if self.discarding:
+                    del self.buffer[:]
+                return
+            packet = bytes(self.buffer[:end])
+            del self.buffer[: end + 1]
+            if self.discarding:
+                self.discarding = False  # the rest of the overlong line
+                continue
+            self.handle_packet(packet)
+
+    def handle_packet(self, packet: bytes) -> None:
+        self.link.line(packet)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.transport = None
+        self.link.lost(exc)
+
+
+class BoardLink:
+    """One board on one serial port; `show(state)` and `tray(on)` make it a mirror of the app."""
+
+    def __init__(self, port: serial.SerialBase, on_message: Callable[[BoardMessage], None] | None = None,
+                 tray_levels: tuple[int, int] = (10, 100)) -> None:  # fmt: skip
+        self.port = port
+        self.on_message = on_message or (lambda message: None)
+        self.tray_levels = tray_levels
+        self.good = 0
+        self.bad = 0
+        self.connected = True
+        self._last: dict[str, bytes] = {}
+        self._thread = ReaderThread(port, lambda: _Lines(self))
+
+    @classmethod
+    def open(cls, url: str, on_message: Callable[[BoardMessage], None] | None = None, **kwargs: Any) -> BoardLink:
+        """Open a port by name or URL (`/dev/ttyACM0`, `loop://`, a pty path) and start reading."""
+        port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=1, write_timeout=1)
+        return cls(port, on_message, **kwargs).start()
+
+    def start(self) -> BoardLink:
+        self._thread.start()
+        self._thread.connect()
+        return self
+
+    # -- in (reader thread) ------------------------------------------------------------------
+
+    def line(self, raw: bytes) -> None:
+        try:
+            message = parse_line(raw)
+        except LineError as error:
+            self.bad_line(raw, str(error))
+            return
+        self.good += 1
+        try:
+            self.on_message(message)
+        except Exception:  # a bug in the receiver must not kill the reader
+            log.exception("board: handling %r failed", message)
+
+    def bad_line(self, raw: bytes, why: str) -> None:
+        self.bad += 1
+        log.warning("board %s: skipped a bad line: %s: %r", self.port.name or self.port.port, why, raw[:80])
+
+    def lost(self, error: BaseException | None) -> None:
+        self.connected = False
+        if error is not None:
+            log.warning("board %s: connection lost: %s", self.port.port, error)
+
+    # -- out ---------------------------------------------------------------------------------
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one message (SerialException, an OSError, if the board is gone)."""
+        self._thread.write(encode(message))
+
+    def _send_changed(self, key: str, message: dict[str, Any]) -> None:
+        data = encode(message)
+        if self._last.get(key) != data:
+            self._thread.write(data)
+            self._last[key] = data
+
+    def show(self, state: GameState) -> None:
+        """Mirror a game state: the Horologium on the ring, the Perilium values (only what changed)."""
+        self._send_changed("ring", ring_message(state))
+        self._send_changed("perilium", perilium_message(state))
+
+    def tray(self, on: bool) -> None:
+        """The dice tray light: full while dice are being rolled and read, dim otherwise."""
+        self._send_changed("tray", tray_message(self.tray_levels[1] if on else self.tray_levels[0]))
+
+    def hello(self) -> None:
+        self.send({"t": "hello"})
+
+    def close(self) -> None:
+        self._thread.close()
+
+    def __repr__(self) -> str:
+        return f"<board on {self.port.port}>"

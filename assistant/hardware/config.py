@@ -1,0 +1,99 @@
+"""Hardware settings from a TOML file: encoder pins, pin factory, the board's port, the tray light levels.
+
+Looked for, in order: the file given on the command line, /etc/nova-table/hardware.toml,
+~/.config/nova-table/hardware.toml; otherwise the defaults below (the wiring of hardware/wiring.md).
+
+    [encoder]
+    enabled = "auto"       # true, false, or "auto": only where the Pi has GPIO (/dev/gpiochip*)
+    a = 17                 # BCM numbers of the encoder's A and B pins and of its push switch
+    b = 27
+    button = 22
+    hold_time = 0.8        # seconds the switch is held to mean "back"
+    pin_factory = "auto"   # "auto" (lgpio on a Pi 5, gpiozero's choice elsewhere), "lgpio", "mock", ...
+
+    [board]
+    port = "auto"          # "auto" (the first /dev/ttyACM* that answers hello), "none", or a port
+    tray_idle = 10         # tray light, percent, while nobody is rolling
+    tray_dice = 100        # tray light, percent, while a form waits for dice
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SEARCH = (Path("/etc/nova-table/hardware.toml"), Path.home() / ".config" / "nova-table" / "hardware.toml")
+
+
+class ConfigError(ValueError):
+    """A hardware file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    enabled: bool | str = "auto"
+    a: int = 17
+    b: int = 27
+    button: int = 22
+    hold_time: float = 0.8
+    bounce_time: float | None = None
+    pin_factory: str = "auto"
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    port: str = "auto"
+    tray_idle: int = 10
+    tray_dice: int = 100
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    encoder: EncoderConfig = field(default_factory=EncoderConfig)
+    board: BoardConfig = field(default_factory=BoardConfig)
+    source: str = "defaults"
+
+
+def _section(data: dict[str, Any], name: str, kind: type, where: str) -> Any:
+    values = data.get(name, {})
+    if not isinstance(values, dict):
+        raise ConfigError(f"{where}: [{name}] must be a table")
+    defaults = kind()
+    known = set(defaults.__dataclass_fields__)
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(f"{where}: [{name}] {key}: unknown key (known: {', '.join(sorted(known))})")
+        default = getattr(defaults, key)
+        if key == "enabled":
+            if value not in (True, False, "auto"):
+                raise ConfigError(f'{where}: [{name}] enabled: must be true, false or "auto", not {value!r}')
+        elif key == "bounce_time":
+            if value is not None and not isinstance(value, (int, float)):
+                raise ConfigError(f"{where}: [{name}] bounce_time: must be a number of seconds")
+        elif isinstance(default, bool) or type(value) is not type(default) and not (
+            isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool)
+        ):
+            raise ConfigError(f"{where}: [{name}] {key}: must be {type(default).__name__}, not {value!r}")
+    return kind(**values)
+
+
+def load_config(path: Path | None = None) -> HardwareConfig:
+    """The settings of `path`, or of the first file found in SEARCH, or the defaults."""
+    candidates = [path] if path is not None else [p for p in SEARCH if p.is_file()]
+    if not candidates:
+        return HardwareConfig()
+    chosen = candidates[0]
+    try:
+        data = tomllib.loads(chosen.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{chosen}: cannot read: {error.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{chosen}: not valid TOML: {error}") from None
+    for key in data:
+        if key not in ("encoder", "board"):
+            raise ConfigError(f"{chosen}: [{key}]: unknown section (known: encoder, board)")
+    return HardwareConfig(
+        _section(data, "encoder", EncoderConfig, str(chosen)), _section(data, "board", BoardConfig, str(chosen)), str(chosen)
+    )

@@ -1,0 +1,110 @@
+"""The board protocol, Pi side: the messages the Pi sends for a game state, and the board's lines read back.
+
+The protocol is documented once, in `firmware/board_protocol.py` (the board's side of it).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Union
+
+from assistant.rules.horologium import Side
+from assistant.rules.state import GameState
+
+PROTOCOL = 1
+MAX_LINE = 1024
+
+
+class LineError(ValueError):
+    """A line from the board that is not a message of the protocol; says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Hello:
+    board: str
+    protocol: int
+    leds: int
+    knobs: int
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A hero's Perilium knob turned by `delta` steps (`hero` counts from 0)."""
+
+    hero: int
+    delta: int
+
+
+@dataclass(frozen=True)
+class BoardError:
+    """The board could not read a line the Pi sent."""
+
+    error: str
+
+
+BoardMessage = Union[Hello, Knob, BoardError]
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """A message as one line of compact JSON, newline included."""
+    return (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def ring_message(state: GameState) -> dict[str, Any]:
+    """The Horologium for the LED ring: the hands, the tokens by sector and kind, the active one."""
+    tokens: list[list[Any]] = []
+    for token in state.tokens:
+        kind = {Side.HERO: "h", Side.ENEMY: "e", Side.EVENT: "v"}[token.side]
+        if token.ko:
+            kind = "k"
+        if token.id == state.active:
+            kind += "!"
+        tokens.append([token.sector, kind])
+    active = state.token(state.active).sector if state.active and state.has_token(state.active) else None
+    return {"t": "ring", "minute": state.clock.minute, "hour": state.clock.hour, "active": active,
+            "tokens": tokens, "over": state.over}  # fmt: skip
+
+
+def perilium_message(state: GameState) -> dict[str, Any]:
+    return {"t": "perilium", "values": [hero.threat for hero in state.heroes]}
+
+
+def tray_message(level: int) -> dict[str, Any]:
+    return {"t": "tray", "level": max(0, min(100, int(level)))}
+
+
+def _whole(message: dict[str, Any], key: str) -> int:
+    value = message.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LineError(f"'{key}' must be a whole number, not {value!r}")
+    return value
+
+
+def parse_line(raw: bytes) -> BoardMessage:
+    """One line from the board (without or with its newline); LineError says what is wrong."""
+    if len(raw) > MAX_LINE:
+        raise LineError(f"line too long ({len(raw)} bytes, at most {MAX_LINE})")
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError as error:
+        raise LineError(f"not UTF-8 (byte {error.start})") from None
+    if not text:
+        raise LineError("empty line")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise LineError(f"not JSON ({error.msg} at column {error.colno})") from None
+    if not isinstance(message, dict):
+        raise LineError("not a JSON object")
+    kind = message.get("t")
+    if kind == "knob":
+        return Knob(_whole(message, "hero"), _whole(message, "delta"))
+    if kind == "hello":
+        board = message.get("board")
+        if not isinstance(board, str):
+            raise LineError("'board' must be a string")
+        return Hello(board, _whole(message, "protocol"), _whole(message, "leds"), _whole(message, "knobs"))
+    if kind == "error":
+        return BoardError(str(message.get("error", "")))
+    raise LineError(f"unknown message type {kind!r}")

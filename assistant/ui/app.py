@@ -1,0 +1,205 @@
+"""The main loop: inputs in, intents applied to the game (saved before they are shown), the screen drawn."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import pygame
+
+from assistant.rules.state import GameState
+from assistant.ui import theme
+from assistant.ui.form import Form
+from assistant.ui.inputs import Action, translate
+from assistant.ui.layout import Layout, layout_for
+from assistant.ui.panel import Hit
+from assistant.ui.screens import FormScreen, Machine, TableScreen
+from assistant.ui.table import Refused, TableGame
+from assistant.ui.theme import Fonts
+
+HOLD_TO_QUIT = 1.0  # seconds Escape must be held to close the app
+
+
+class Mirror(Protocol):
+    """Something outside the screen that follows the game (the RP2040 board's LED ring and tray light)."""
+
+    def show(self, state: GameState) -> None: ...
+
+    def tray(self, on: bool) -> None: ...
+
+
+class App:
+    """One table: a game, a screen surface, and whatever mirrors them."""
+
+    def __init__(self, game: TableGame, surface: pygame.Surface, mirrors: list[Mirror] | None = None,
+                 log: Callable[[str], None] | None = None) -> None:  # fmt: skip
+        self.game = game
+        self.surface = surface
+        self.mirrors = list(mirrors or [])
+        self.log = log or (lambda message: print(f"nova-table: {message}", file=sys.stderr))
+        self.fonts = Fonts()
+        self.layout: Layout = layout_for(*surface.get_size())
+        self.form: Form | None = None
+        self.error = ""
+        self.hits: list[Hit] = []
+        self.machine = Machine([TableScreen(), FormScreen()], "table")
+        self.running = False
+        self.dirty = True
+        self.frames = 0
+        self.closers: list[Callable[[], None]] = []
+        self._escape_down: float | None = None
+        self._knobs: dict[int, int] = {}
+        self.machine.start(self)
+        self._mirror()
+
+    # -- what inputs do ----------------------------------------------------------------------
+
+    def act(self, event: Mapping[str, Any]) -> bool:
+        """Apply one event (stored by the journal before this returns); False and a message if refused."""
+        try:
+            self.game.apply(event)
+        except Refused as refused:
+            self.error = f"Refused: {refused}"
+            self.log(f"refused {dict(event)}: {refused}")
+            return False
+        self.error = ""
+        self._mirror()
+        return True
+
+    def command(self, name: str) -> None:
+        """Undo or redo."""
+        try:
+            self.game.undo() if name == "undo" else self.game.redo()
+        except Refused as refused:
+            self.error = str(refused)
+            return
+        self.error = ""
+        self._mirror()
+
+    def tray(self, on: bool) -> None:
+        for mirror in self.mirrors:
+            mirror.tray(on)
+
+    def _mirror(self) -> None:
+        state = self.game.state
+        for mirror in self.mirrors:
+            try:
+                mirror.show(state)
+            except OSError as error:  # a board pulled out mid-game must not stop the table
+                self.log(f"cannot update {mirror!r}: {error}")
+
+    def handle(self, action: Action) -> None:
+        self.dirty = True
+        if action.kind == "quit":
+            self.running = False
+        elif action.kind in ("undo", "redo"):
+            self.command(action.kind)
+        elif action.kind == "knob":
+            hero, delta = action.value
+            self._knobs[hero] = self._knobs.get(hero, 0) + delta
+        elif action.kind == "status":
+            self.log(str(action.value))
+        elif action.kind == "dice" and self.machine.current.name != "form":
+            values, source = action.value
+            self.error = f"Dice read ({source}): {' '.join(map(str, values))}; open an attack to use them"
+        else:
+            self.machine.go(self, self.machine.current.handle(self, action))
+
+    def _apply_knobs(self) -> None:
+        """Knob turns of one loop pass, summed per hero into one Threat event each."""
+        knobs, self._knobs = self._knobs, {}
+        heroes = self.game.state.heroes
+        for index, delta in sorted(knobs.items()):
+            if delta and 0 <= index < len(heroes):
+                self.act({"type": "threat", "hero": heroes[index].id, "delta": delta})
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self._escape_down = time.monotonic()
+            return
+        if event.type == pygame.KEYUP and event.key == pygame.K_ESCAPE:
+            if self._escape_down is not None:
+                self._escape_down = None
+                self.handle(Action("back"))
+            return
+        if event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED, pygame.VIDEOEXPOSE):
+            self.resize(pygame.display.get_surface() or self.surface)
+            return
+        action = translate(event)
+        if action is not None:
+            self.handle(action)
+
+    def resize(self, surface: pygame.Surface) -> None:
+        self.surface = surface
+        self.layout = layout_for(*surface.get_size())
+        self.dirty = True
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        self.surface.fill(theme.BACKGROUND)
+        self.hits = self.machine.current.draw(self, self.surface)
+        if pygame.display.get_init() and pygame.display.get_surface() is self.surface:
+            pygame.display.flip()
+        self.frames += 1
+        self.dirty = False
+
+    def pump(self, wait_ms: int = 0) -> None:
+        """One pass of the loop: wait up to `wait_ms` for input, handle it all, draw if anything changed."""
+        first = pygame.event.wait(wait_ms) if wait_ms else pygame.event.poll()
+        events = [first] if first.type != pygame.NOEVENT else []
+        events += pygame.event.get()
+        for event in events:
+            self.handle_event(event)
+            if not self.running:
+                break
+        if self._knobs:
+            self._apply_knobs()
+        if self._escape_down is not None and time.monotonic() - self._escape_down >= HOLD_TO_QUIT:
+            self.log("Escape held: closing")
+            self.running = False
+        if self.dirty and self.running:
+            self.draw()
+
+    def run(self) -> int:
+        """Until closed (window, Escape held, Ctrl+Q, SIGTERM): 0."""
+        self.running = True
+        previous = self._catch_sigterm()
+        try:
+            self.draw()
+            while self.running:
+                self.pump(100)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+            self.close()
+        return 0
+
+    def _catch_sigterm(self) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            return None
+
+        def stop(signum: int, frame: Any) -> None:
+            self.log("SIGTERM: closing")
+            self.running = False
+            pygame.event.post(pygame.event.Event(pygame.USEREVENT))  # wake the wait
+
+        return signal.signal(signal.SIGTERM, stop)
+
+    def close(self) -> None:
+        for closer in reversed(self.closers):
+            try:
+                closer()
+            except Exception as error:  # closing one device must not keep the others open
+                self.log(f"while closing: {error}")
+        self.closers.clear()
+        self.game.close()
+
+    def screenshot(self, path: str) -> None:
+        """Draw now and save the screen as an image (PNG by the name)."""
+        self.draw()
+        pygame.image.save(self.surface, path)

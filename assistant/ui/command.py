@@ -1,0 +1,101 @@
+"""Open the touchscreen table: the live Horologium, the Perilium, and the intents of the game in progress.
+
+With no arguments it resumes the game in progress in the state file, or starts the bundled demo
+skirmish. Every action is saved in the state file before it is shown. Keyboard: arrows choose,
+Enter confirms, Backspace or Escape goes back, the letter on a button picks it, 1-8 type dice,
+U undo, Y redo, Ctrl+Q or Escape held one second quits. Touch and mouse tap the buttons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def default_state_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(os.environ.get("NOVA_TABLE_STATE", Path(base) / "nova-table" / "table.db"))
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 800x480, not {text!r}") from None
+    if width < 320 or height < 240:
+        raise argparse.ArgumentTypeError(f"{text}: too small (at least 320x240)")
+    return width, height
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scenario", type=Path, help="start a new game from this scenario file (TOML)")
+    parser.add_argument("--state", type=Path, default=None,
+                        help=f"the state file of saved games (default: {default_state_path()})")  # fmt: skip
+    parser.add_argument("--new", action="store_true", help="start a new game even if one is in progress")
+    parser.add_argument("--memory", action="store_true", help="keep the game in memory only (nothing is saved)")
+    parser.add_argument("--size", type=_size, default=None, help="window size, e.g. 800x480 or 720x1280")
+    screen = parser.add_mutually_exclusive_group()
+    screen.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None, help="full screen")
+    screen.add_argument("--window", dest="fullscreen", action="store_false", help="a window, even on KMS/DRM")
+    parser.add_argument("--hardware", type=Path, help="hardware settings (TOML; see assistant/hardware/config.py)")
+    parser.add_argument("--board", metavar="PORT", help='the RP2040 board\'s serial port, "auto" or "none"')
+    parser.add_argument("--no-encoder", action="store_true", help="do not use the rotary encoder")
+    parser.add_argument("--screenshot", type=Path, help="draw the first screen into this PNG file and exit")
+
+
+def _open_game(args: argparse.Namespace) -> object:
+    from assistant.ui.table import MemoryGame, demo_path, load_scenario, open_saved_game
+
+    if args.memory:
+        return MemoryGame(load_scenario(args.scenario or demo_path()))
+    try:
+        import assistant.session.games  # noqa: F401
+    except ModuleNotFoundError:
+        print("nova-table: the session journal is not installed: this game is kept in memory only", file=sys.stderr)
+        return MemoryGame(load_scenario(args.scenario or demo_path()))
+    return open_saved_game(args.state or default_state_path(), args.scenario, args.new)
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from assistant.hardware.config import ConfigError, load_config
+
+    try:
+        game = _open_game(args)
+    except Exception as error:
+        if type(error).__module__.startswith("assistant.session") or isinstance(error, OSError):
+            print(f"nova-table: {error}", file=sys.stderr)
+            return 1
+        raise
+    try:
+        config = load_config(args.hardware)
+    except ConfigError as error:
+        print(f"nova-table: {error}", file=sys.stderr)
+        game.close()  # type: ignore[attr-defined]
+        return 1
+
+    import pygame
+
+    from assistant.ui.app import App
+    from assistant.ui.devices import attach_board, attach_encoder
+    from assistant.ui.display import open_screen
+
+    screen = open_screen(args.size, args.fullscreen)
+    pygame.font.init()
+    app = App(game, screen.surface)  # type: ignore[arg-type]
+    app.log(f"{screen.driver} {screen.surface.get_width()}x{screen.surface.get_height()}"
+            f"{' full screen' if screen.fullscreen else ''}; game {game.where}")  # type: ignore[attr-defined]  # fmt: skip
+    if args.screenshot:
+        app.screenshot(str(args.screenshot))
+        app.close()
+        pygame.quit()
+        return 0
+    if not args.no_encoder:
+        attach_encoder(app, config)
+    attach_board(app, config, args.board)
+    try:
+        return app.run()
+    finally:
+        pygame.quit()

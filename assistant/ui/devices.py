@@ -1,0 +1,95 @@
+"""Attach the hardware to a running app: the encoder and the board post pygame events, the board mirrors the game.
+
+Each device is optional: one that cannot start is reported on stderr and the table goes on
+with the others (keyboard and touch always work).
+"""
+
+from __future__ import annotations
+
+import glob
+import time
+from collections.abc import Callable
+
+from assistant.hardware.config import HardwareConfig
+from assistant.ui.app import App
+from assistant.ui.inputs import post_board_message, post_encoder, post_knob
+
+
+def attach_encoder(app: App, config: HardwareConfig, factory_name: str | None = None) -> object | None:
+    """The encoder on its pins (if enabled, or "auto" on a machine with GPIO); None if not used."""
+    from assistant.hardware.pins import has_gpio, pin_factory
+
+    settings = config.encoder
+    if settings.enabled is False or (settings.enabled == "auto" and not has_gpio() and factory_name != "mock"):
+        return None
+    from assistant.hardware.encoder import Encoder
+
+    try:
+        encoder = Encoder(
+            settings.a, settings.b, settings.button,
+            on_turn=lambda step: post_encoder("turn", step),
+            on_confirm=lambda: post_encoder("confirm"),
+            on_back=lambda: post_encoder("back"),
+            hold_time=settings.hold_time, bounce_time=settings.bounce_time,
+            pin_factory=pin_factory(factory_name or settings.pin_factory),
+        )  # fmt: skip
+    except Exception as error:  # no permission on /dev/gpiochip*, pins busy, no GPIO library
+        app.log(f"encoder on GPIO {settings.a}/{settings.b}/{settings.button} not used: {error}")
+        return None
+    app.closers.append(encoder.close)
+    app.log(f"encoder on GPIO {settings.a}/{settings.b}, switch on GPIO {settings.button}")
+    return encoder
+
+
+def board_ports() -> list[str]:
+    """USB serial ports a board may be on (RP2040 with MicroPython shows up as /dev/ttyACM*)."""
+    return sorted(glob.glob("/dev/ttyACM*"))
+
+
+def attach_board(app: App, config: HardwareConfig, port: str | None = None,
+                 wait_hello: float = 1.5) -> object | None:  # fmt: skip
+    """The board on `port` (or the configured one; "auto" tries /dev/ttyACM*); None if there is none."""
+    from serial import SerialException
+
+    from assistant.hardware.board import BoardLink
+    from assistant.hardware.protocol import BoardError, Hello, Knob
+
+    wanted = port or config.board.port
+    if wanted == "none":
+        return None
+    ports = board_ports() if wanted == "auto" else [wanted]
+    for candidate in ports:
+        hello: list[Hello] = []
+
+        def received(message: object, hello: list[Hello] = hello) -> None:
+            if isinstance(message, Knob):
+                post_knob(message.hero, message.delta)
+            elif isinstance(message, Hello):
+                hello.append(message)
+            elif isinstance(message, BoardError):
+                post_board_message(f"the board could not read a line: {message.error}")
+
+        try:
+            link = BoardLink.open(candidate, received, tray_levels=(config.board.tray_idle, config.board.tray_dice))
+        except (SerialException, OSError) as error:
+            app.log(f"board on {candidate} not used: {error}")
+            continue
+        link.hello()
+        _wait(lambda: bool(hello), wait_hello)
+        if not hello and wanted == "auto":
+            link.close()
+            app.log(f"{candidate} did not answer as a Nova Table board: not used")
+            continue
+        app.mirrors.append(link)
+        app.closers.append(link.close)
+        link.show(app.game.state)
+        link.tray(False)
+        app.log(f"board on {candidate}" + (f" ({hello[0].board}, {hello[0].knobs} knobs)" if hello else " (no hello yet)"))
+        return link
+    return None
+
+
+def _wait(done: Callable[[], bool], seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while not done() and time.monotonic() < end:
+        time.sleep(0.02)

@@ -1,0 +1,258 @@
+"""A form of a few fields filled with the fewest inputs: turn to change, press for the next stop.
+
+Pure (no pygame): the screens draw a `Form` and feed it inputs. A form is a list of fields;
+its *stops* are the places the focus can be: one per choice or number field, one per die of
+a dice field, and the final Apply stop. The encoder turns the focused value and presses on to
+the next stop; a key 1..8 types a die (or a number) and moves on; a tap moves the focus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+@dataclass
+class Choice:
+    """One of a few options; `options` are (value, words) pairs."""
+
+    key: str
+    label: str
+    options: list[tuple[Any, str]]
+    index: int = 0
+    touched: bool = False
+    show: Callable[[Form], bool] | None = None
+
+    @property
+    def value(self) -> Any:
+        return self.options[self.index][0]
+
+    @property
+    def words(self) -> str:
+        return self.options[self.index][1]
+
+    def turn(self, delta: int) -> None:
+        self.index = (self.index + delta) % len(self.options)
+        self.touched = True
+
+    def select(self, value: Any) -> None:
+        for index, (option, _) in enumerate(self.options):
+            if option == value:
+                self.index = index
+                return
+
+
+@dataclass
+class Number:
+    """A whole number from `low` to `high` (turning stops at the ends)."""
+
+    key: str
+    label: str
+    low: int
+    high: int
+    value: int
+    touched: bool = False
+    show: Callable[[Form], bool] | None = None
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        self.value = max(self.low, min(self.high, self.value))
+
+    @property
+    def words(self) -> str:
+        return f"{self.value}{self.unit}"
+
+    def turn(self, delta: int) -> None:
+        self.value = max(self.low, min(self.high, self.value + delta))
+        self.touched = True
+
+    def set(self, value: int) -> None:
+        self.value = max(self.low, min(self.high, value))
+        self.touched = True
+
+
+@dataclass
+class Dice:
+    """Die results, one stop a die; `None` is a die not yet read or typed ("?")."""
+
+    key: str
+    label: str
+    sides: int
+    values: list[int | None] = field(default_factory=list)
+    source: str = ""  # "camera" when the last values came from the dice reader
+    show: Callable[[Form], bool] | None = None
+
+    def resize(self, count: int) -> None:
+        self.values = (self.values + [None] * count)[:count]
+
+    def turn(self, die: int, delta: int) -> None:
+        current = self.values[die]
+        start = 0 if current is None else current
+        self.values[die] = (start - 1 + delta) % self.sides + 1
+        self.source = ""
+
+    @property
+    def complete(self) -> bool:
+        return all(v is not None for v in self.values)
+
+
+Field = Union[Choice, Number, Dice]
+
+
+class Incomplete(Exception):
+    """The form cannot make its event yet; the message says which field still needs a value."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A place the focus can be: field `field` (die `die` of a dice field), or Apply (field -1)."""
+
+    field: int
+    die: int = 0
+
+    @property
+    def is_apply(self) -> bool:
+        return self.field < 0
+
+
+APPLY = Stop(-1)
+
+
+class Form:
+    """A titled list of fields; `build` turns the filled form into the event to apply."""
+
+    def __init__(self, name: str, title: str, fields: Sequence[Field],
+                 build: Callable[[Form], dict[str, Any]],
+                 update: Callable[[Form], None] | None = None, apply_label: str = "Apply") -> None:  # fmt: skip
+        self.name = name
+        self.title = title
+        self.fields = list(fields)
+        self._build = build
+        self._update = update
+        self.apply_label = apply_label
+        self.refresh()
+        self.focus = self.stops()[0]
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def visible(self) -> list[tuple[int, Field]]:
+        """The fields shown now, with their index."""
+        return [(i, f) for i, f in enumerate(self.fields) if f.show is None or f.show(self)]
+
+    def stops(self) -> list[Stop]:
+        out: list[Stop] = []
+        for index, item in self.visible():
+            if isinstance(item, Dice):
+                out.extend(Stop(index, die) for die in range(len(item.values)))
+            else:
+                out.append(Stop(index))
+        out.append(APPLY)
+        return out
+
+    def get(self, key: str) -> Field:
+        for item in self.fields:
+            if item.key == key:
+                return item
+        raise KeyError(key)
+
+    def value(self, key: str) -> Any:
+        item = self.get(key)
+        if isinstance(item, Dice):
+            return list(item.values)
+        return item.value
+
+    def dice(self) -> Dice | None:
+        for _, item in self.visible():
+            if isinstance(item, Dice):
+                return item
+        return None
+
+    def event(self) -> dict[str, Any]:
+        """The event this form makes; Incomplete while a visible die has no value."""
+        dice = self.dice()
+        if dice is not None and not dice.complete:
+            missing = sum(1 for v in dice.values if v is None)
+            raise Incomplete(f"{dice.label}: {missing} of {len(dice.values)} dice still to read or type")
+        return self._build(self)
+
+    # -- changing ------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Let the form recompute linked defaults after a change, and keep the focus on a stop."""
+        if self._update is not None:
+            self._update(self)
+        focus = getattr(self, "focus", None)
+        if focus is not None and focus not in self.stops():
+            same_field = [s for s in self.stops() if s.field == focus.field]
+            self.focus = same_field[-1] if same_field else APPLY
+
+    def turn(self, delta: int) -> None:
+        """The encoder (or an arrow key) turned on the focused stop."""
+        if self.focus.is_apply:
+            return
+        item = self.fields[self.focus.field]
+        if isinstance(item, Dice):
+            item.turn(self.focus.die, delta)
+        else:
+            item.turn(delta)
+        self.refresh()
+
+    def next(self) -> bool:
+        """Press: the next stop; True when the focus was already on Apply (apply now)."""
+        stops = self.stops()
+        at = stops.index(self.focus)
+        if self.focus.is_apply:
+            return True
+        self.focus = stops[at + 1]
+        return False
+
+    def back(self) -> bool:
+        """Hold: the previous stop; True when the focus was on the first stop (leave the form)."""
+        stops = self.stops()
+        at = stops.index(self.focus)
+        if at == 0:
+            return True
+        self.focus = stops[at - 1]
+        return False
+
+    def type_digit(self, digit: int) -> None:
+        """A number key: a die's value (then the next stop), or a number field's value."""
+        if self.focus.is_apply:
+            return
+        item = self.fields[self.focus.field]
+        if isinstance(item, Dice):
+            if 1 <= digit <= item.sides:
+                item.values[self.focus.die] = digit
+                item.source = ""
+                self.next()
+        elif isinstance(item, Number):
+            item.set(digit)
+            self.refresh()
+        elif isinstance(item, Choice) and 1 <= digit <= len(item.options):
+            item.index = digit - 1
+            item.touched = True
+            self.refresh()
+
+    def fill_dice(self, values: Sequence[int], source: str = "camera") -> bool:
+        """Dice read elsewhere (the camera): they replace the dice field's values; False if no dice field."""
+        dice = self.dice()
+        if dice is None:
+            return False
+        counted = [i for i, f in self.visible() if isinstance(f, Number) and f.key == dice.key + "_count"]
+        if counted:
+            count = self.fields[counted[0]]
+            assert isinstance(count, Number)
+            count.set(len(values))
+        dice.values = [max(1, min(dice.sides, int(v))) for v in values]
+        dice.source = source
+        self.refresh()
+        return True
+
+
+def link_dice_count(form: Form, dice_key: str = "dice") -> None:
+    """Keep the dice field as long as its count field (`<dice_key>_count`) says."""
+    dice = form.get(dice_key)
+    count = form.get(dice_key + "_count")
+    assert isinstance(dice, Dice) and isinstance(count, Number)
+    dice.resize(count.value)

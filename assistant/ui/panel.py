@@ -1,0 +1,260 @@
+"""The panel beside the dial: what to do now, the heroes' Perilium and wounds, what just happened, the buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from assistant.rules.state import GameState
+from assistant.ui import theme
+from assistant.ui.dial import token_colors
+from assistant.ui.form import APPLY, Choice, Dice, Form, Number, Stop
+from assistant.ui.intents import Item
+from assistant.ui.layout import Layout
+from assistant.ui.theme import Color, Fonts
+from assistant.ui.words import headline, roman, token_label, up_next
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A place a tap means something: `target` is ("item", i), ("stop", Stop, side) or ("back",)."""
+
+    rect: pygame.Rect
+    target: tuple[Any, ...]
+
+
+def _text(surface: pygame.Surface, fonts: Fonts, words: str, size: int, color: Color, rect: pygame.Rect,
+          align: str = "left") -> pygame.Rect:  # fmt: skip
+    image = fonts.fit(words, size, rect.width, color)
+    if align == "center":
+        box = image.get_rect(center=rect.center)
+    elif align == "right":
+        box = image.get_rect(midright=rect.midright)
+    else:
+        box = image.get_rect(midleft=rect.midleft)
+    surface.blit(image, box)
+    return box
+
+
+def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,
+                where: str = "") -> int:  # fmt: skip
+    """Who acts and how much AP is left, the time, who comes next; returns the y below it."""
+    title, line = headline(state)
+    colors = token_colors(state)
+    color = colors.get(state.active or "", theme.TEXT)
+    if state.over is not None:
+        color = theme.DANGER if state.over.startswith("defeat") or state.over == "time" else theme.GOOD
+    y = area.top
+    title_h = lay.px(40)
+    clock = f"{roman(state.clock.minute)} · hour {state.clock.hour}"
+    clock_img = fonts.render(clock, lay.px(22), theme.MUTED)
+    title_box = pygame.Rect(area.left, y, area.width - clock_img.get_width() - lay.gap, title_h)
+    _text(surface, fonts, title, lay.px(38), color, title_box)
+    surface.blit(clock_img, clock_img.get_rect(midright=(area.right, y + title_h // 2)))
+    y += title_h
+    _text(surface, fonts, line, lay.px(26), theme.TEXT, pygame.Rect(area.left, y, area.width, lay.px(30)))
+    y += lay.px(30)
+    after = up_next(state)
+    if after and state.over is None:
+        _text(surface, fonts, "Next: " + ", ".join(after), lay.px(20), theme.MUTED,
+              pygame.Rect(area.left, y, area.width, lay.px(24)))  # fmt: skip
+        y += lay.px(24)
+    return y + lay.px(4)
+
+
+def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,
+                columns: int = 1) -> int:  # fmt: skip
+    """One row a hero: token colour, name, wound boxes, and the Perilium as a big number; returns y below."""
+    colors = token_colors(state)
+    row_h = lay.px(36)
+    width = (area.width - (columns - 1) * lay.gap) // columns
+    rows = (len(state.heroes) + columns - 1) // columns
+    for index, hero in enumerate(state.heroes):
+        spec = state.scenario.hero(hero.id)
+        column, row = index % columns, index // columns
+        box = pygame.Rect(area.left + column * (width + lay.gap), area.top + row * row_h, width, row_h - lay.px(3))
+        active = hero.id == state.active
+        pygame.draw.rect(surface, theme.BUTTON if active else theme.PANEL, box, border_radius=lay.px(6))
+        if active:
+            pygame.draw.rect(surface, theme.TEXT, box, max(1, lay.px(2)), border_radius=lay.px(6))
+        color = colors[hero.id]
+        disc_r = box.height // 2 - lay.px(3)
+        disc = (box.left + lay.px(6) + disc_r, box.centery)
+        if hero.ko:
+            pygame.draw.circle(surface, theme.KO, disc, disc_r)
+            pygame.draw.circle(surface, color, disc, disc_r, max(2, lay.px(2)))
+        else:
+            pygame.draw.circle(surface, color, disc, disc_r)
+        label = fonts.render("KO" if hero.ko else token_label(state, hero.id), round(disc_r * 1.05),
+                             theme.TEXT if hero.ko else theme.ink_for(color))  # fmt: skip
+        surface.blit(label, label.get_rect(center=disc))
+        # the Perilium: the Threat Level, big, at the right
+        threat_w = lay.px(48)
+        threat_box = pygame.Rect(box.right - threat_w - lay.px(4), box.top + lay.px(3), threat_w, box.height - lay.px(6))
+        pygame.draw.rect(surface, theme.THREAT, threat_box, border_radius=lay.px(8))
+        _text(surface, fonts, str(hero.threat), lay.px(28), theme.ACTIVE_TEXT, threat_box, "center")
+        # wounds: a bar of Health segments, the wounded ones red, with "wounds/health" beside it
+        pips_left = _draw_wounds(surface, fonts, lay, hero.wounds, spec.health, threat_box.left - lay.px(8), box.centery)
+        name_box = pygame.Rect(disc[0] + disc_r + lay.px(8), box.top, pips_left - disc[0] - disc_r - lay.px(14), box.height)
+        name_color = theme.MUTED if hero.ko or hero.removed else theme.TEXT
+        _text(surface, fonts, spec.name + (" (out)" if hero.removed else ""), lay.px(24), name_color, name_box)
+    return area.top + rows * row_h + lay.px(2)
+
+
+def _draw_wounds(surface: pygame.Surface, fonts: Fonts, lay: Layout, wounds: int, health: int, right: int,
+                 middle: int) -> int:  # fmt: skip
+    """The wound bar ending at `right`; returns its left edge."""
+    seg_w, seg_h, gap = lay.px(8), lay.px(18), lay.px(2)
+    width = health * seg_w + (health - 1) * gap
+    left = right - width
+    for w in range(health):
+        r = pygame.Rect(left + w * (seg_w + gap), middle - seg_h // 2, seg_w, seg_h)
+        pygame.draw.rect(surface, theme.WOUND if w < wounds else theme.HEALTHY, r, border_radius=max(1, lay.px(2)))
+    return left
+
+
+def draw_notes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, notes: Sequence[str], fonts: Fonts,
+               error: str = "", lines: int = 2) -> int:  # fmt: skip
+    """What the last action did (the last `lines` notes), or why it was refused; returns y below."""
+    line_h = lay.px(24)
+    y = area.top
+    shown = [(error, theme.DANGER)] if error else []
+    shown += [(n, theme.TEXT if i == len(notes) - 1 else theme.MUTED) for i, n in enumerate(notes)]
+    shown = shown[-lines:] if not error else shown[:lines]
+    for words, color in shown:
+        _text(surface, fonts, words, lay.px(20), color, pygame.Rect(area.left, y, area.width, line_h))
+        y += line_h
+    return area.top + lines * line_h + lay.px(4)
+
+
+def _button(surface: pygame.Surface, rect: pygame.Rect, lay: Layout, fonts: Fonts, label: str, fill: Color,
+            focused: bool, enabled: bool = True, key: str = "", detail: str = "") -> None:  # fmt: skip
+    radius = lay.px(8)
+    pygame.draw.rect(surface, fill if enabled else theme.PANEL, rect, border_radius=radius)
+    if focused:
+        pygame.draw.rect(surface, theme.ACTIVE, rect, max(3, lay.px(4)), border_radius=radius)
+    elif enabled:
+        pygame.draw.rect(surface, theme.LINE, rect, max(1, lay.px(1)), border_radius=radius)
+    color = theme.TEXT if enabled else theme.DIM
+    inner = rect.inflate(-lay.px(14), 0)
+    if key:
+        hint = fonts.render(key.upper(), lay.px(15), theme.MUTED if enabled else theme.DIM)
+        surface.blit(hint, hint.get_rect(topright=(rect.right - lay.px(6), rect.top + lay.px(4))))
+        inner.width -= hint.get_width() // 2
+    if detail and rect.height >= lay.px(50):
+        top = pygame.Rect(inner.left, rect.top + lay.px(4), inner.width, rect.height * 3 // 5 - lay.px(2))
+        bottom = pygame.Rect(inner.left, top.bottom, inner.width, rect.bottom - top.bottom - lay.px(4))
+        _text(surface, fonts, label, lay.px(24), color, top, "center")
+        _text(surface, fonts, detail, lay.px(16), theme.MUTED if enabled else theme.DIM, bottom, "center")
+    else:
+        _text(surface, fonts, label, lay.px(24), color, inner, "center")
+
+
+FILLS = {"action": theme.BUTTON, "order": theme.BUTTON_ORDER, "event": theme.BUTTON_EVENT, "command": theme.BUTTON_COMMAND}
+
+
+def draw_menu(surface: pygame.Surface, area: pygame.Rect, lay: Layout, items: Sequence[Item], focus: int,
+              fonts: Fonts, columns: int = 2) -> list[Hit]:  # fmt: skip
+    """The intents as a grid of big buttons filling `area` from the bottom; the focused one outlined."""
+    hits: list[Hit] = []
+    if not items:
+        return hits
+    rows = (len(items) + columns - 1) // columns
+    gap = lay.gap
+    row_h = min(lay.px(64), (area.height - (rows - 1) * gap) // rows)
+    width = (area.width - (columns - 1) * gap) // columns
+    top = area.bottom - rows * row_h - (rows - 1) * gap
+    for index, item in enumerate(items):
+        row, column = divmod(index, columns)
+        span = columns if (index == len(items) - 1 and column == 0 and columns > 1 and item.kind != "command") else 1
+        rect = pygame.Rect(area.left + column * (width + gap), top + row * (row_h + gap), width * span + gap * (span - 1), row_h)
+        _button(surface, rect, lay, fonts, item.label, FILLS[item.kind], index == focus, item.enabled, item.key, item.detail)
+        hits.append(Hit(rect, ("item", index)))
+    return hits
+
+
+def menu_rows_height(lay: Layout, count: int, columns: int = 2) -> int:
+    rows = (count + columns - 1) // columns
+    return rows * lay.px(52) + (rows - 1) * lay.gap
+
+
+def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Form, fonts: Fonts,
+              error: str = "") -> list[Hit]:  # fmt: skip
+    """A form: its title, a row per field (◀ value ▶), dice as squares, then Back and Apply."""
+    hits: list[Hit] = []
+    y = area.top
+    _text(surface, fonts, form.title, lay.px(34), theme.TEXT, pygame.Rect(area.left, y, area.width, lay.px(42)))
+    y += lay.px(44)
+    row_h = lay.px(46)
+    for index, item in form.visible():
+        row = pygame.Rect(area.left, y, area.width, row_h - lay.px(4))
+        label_w = int(area.width * 0.36)
+        _text(surface, fonts, item.label, lay.px(20), theme.MUTED, pygame.Rect(row.left, row.top, label_w - lay.px(4), row.height))
+        value_area = pygame.Rect(row.left + label_w, row.top, row.width - label_w, row.height)
+        if isinstance(item, Dice):
+            hits += _draw_dice(surface, value_area, lay, form, index, item, fonts)
+        else:
+            stop = Stop(index)
+            focused = form.focus == stop
+            pygame.draw.rect(surface, theme.BUTTON, value_area, border_radius=lay.px(8))
+            if focused:
+                pygame.draw.rect(surface, theme.ACTIVE, value_area, max(3, lay.px(4)), border_radius=lay.px(8))
+            arrow_w = lay.px(40)
+            left = pygame.Rect(value_area.left, value_area.top, arrow_w, value_area.height)
+            right = pygame.Rect(value_area.right - arrow_w, value_area.top, arrow_w, value_area.height)
+            middle = pygame.Rect(left.right, value_area.top, right.left - left.right, value_area.height)
+            at_low = isinstance(item, Number) and item.value <= item.low
+            at_high = isinstance(item, Number) and item.value >= item.high
+            _text(surface, fonts, "<", lay.px(26), theme.DIM if at_low else theme.TEXT, left, "center")
+            _text(surface, fonts, ">", lay.px(26), theme.DIM if at_high else theme.TEXT, right, "center")
+            _text(surface, fonts, item.words, lay.px(24), theme.TEXT, middle, "center")
+            hits += [Hit(left, ("stop", stop, -1)), Hit(right, ("stop", stop, 1)), Hit(middle, ("stop", stop, 0))]
+        y += row_h
+    if error:
+        _text(surface, fonts, error, lay.px(19), theme.DANGER, pygame.Rect(area.left, y, area.width, lay.px(26)))
+    button_h = lay.px(56)
+    bottom = pygame.Rect(area.left, area.bottom - button_h, area.width, button_h)
+    back = pygame.Rect(bottom.left, bottom.top, bottom.width * 2 // 5 - lay.gap // 2, button_h)
+    apply = pygame.Rect(back.right + lay.gap, bottom.top, bottom.right - back.right - lay.gap, button_h)
+    _button(surface, back, lay, fonts, "Back", theme.BUTTON_COMMAND, False, key="esc")
+    _button(surface, apply, lay, fonts, form.apply_label, theme.BUTTON_ORDER, form.focus == APPLY, key="enter")
+    hits += [Hit(back, ("back",)), Hit(apply, ("stop", APPLY, 0))]
+    return hits
+
+
+def _draw_dice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Form, index: int, dice: Dice,
+               fonts: Fonts) -> list[Hit]:  # fmt: skip
+    hits: list[Hit] = []
+    count = len(dice.values)
+    if count == 0:
+        _text(surface, fonts, "no dice", lay.px(22), theme.DIM, area)
+        return hits
+    size = min(area.height, (area.width - (count - 1) * lay.px(4)) // count)
+    for die, value in enumerate(dice.values):
+        rect = pygame.Rect(area.left + die * (size + lay.px(4)), area.centery - size // 2, size, size)
+        stop = Stop(index, die)
+        fill = theme.TEXT if value is not None else theme.BUTTON
+        pygame.draw.rect(surface, fill, rect, border_radius=max(3, size // 6))
+        if form.focus == stop:
+            pygame.draw.rect(surface, theme.ACTIVE, rect.inflate(lay.px(4), lay.px(4)), max(3, lay.px(4)), border_radius=max(3, size // 5))
+        words = "?" if value is None else str(value)
+        _text(surface, fonts, words, round(size * 0.7), theme.BACKGROUND if value is not None else theme.MUTED, rect, "center")
+        hits.append(Hit(rect, ("stop", stop, 1)))
+    return hits
+
+
+def draw_over_banner(surface: pygame.Surface, dial: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> None:
+    """Across the dial when the mission has ended: why, and that undo still works."""
+    band = pygame.Rect(dial.left, dial.centery - lay.px(50), dial.width, lay.px(100))
+    shade = pygame.Surface(band.size, pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 215))
+    surface.blit(shade, band)
+    over = state.over or ""
+    color = theme.DANGER if over.startswith("defeat") or over == "time" else theme.GOOD
+    _text(surface, fonts, "MISSION OVER", lay.px(40), color, pygame.Rect(band.left, band.top + lay.px(6), band.width, lay.px(48)), "center")
+    _text(surface, fonts, over.capitalize(), lay.px(24), theme.TEXT, pygame.Rect(band.left, band.top + lay.px(54), band.width, lay.px(36)), "center")
+
+

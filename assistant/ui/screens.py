@@ -1,0 +1,193 @@
+"""The screens and the small state machine between them (as pibooth does): table <-> form.
+
+`table`: the dial, the heroes and the menu of intents; `form`: the dial and one intent's form
+(spend AP, an attack with its dice...). A screen handles an Action and names the screen to go to
+(or None to stay); it draws itself and says where taps land.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+import pygame
+
+from assistant.ui import theme
+from assistant.ui.dial import draw_dial
+from assistant.ui.form import APPLY, Form, Incomplete, Stop
+from assistant.ui.inputs import Action
+from assistant.ui.intents import Item, make_form, menu
+from assistant.ui.panel import Hit, draw_form, draw_header, draw_heroes, draw_menu, draw_notes, draw_over_banner
+
+if TYPE_CHECKING:
+    from assistant.ui.app import App
+
+
+class Screen(Protocol):
+    name: str
+
+    def enter(self, app: App) -> None: ...
+
+    def handle(self, app: App, action: Action) -> str | None: ...
+
+    def draw(self, app: App, surface: pygame.Surface) -> list[Hit]: ...
+
+
+class TableScreen:
+    """The Horologium, the heroes, what just happened, and the intents open now."""
+
+    name = "table"
+
+    def __init__(self) -> None:
+        self.focus = 0
+        self.items: list[Item] = []
+
+    def enter(self, app: App) -> None:
+        self.refresh(app)
+
+    def refresh(self, app: App) -> None:
+        """The menu for the current state; the focus goes back to the first intent that is open."""
+        previous = [i.label for i in self.items]
+        self.items = menu(app.game.state, app.game.can_undo(), app.game.can_redo())
+        if [i.label for i in self.items] != previous:
+            self.focus = next((n for n, item in enumerate(self.items) if item.enabled), 0)
+
+    def handle(self, app: App, action: Action) -> str | None:
+        if action.kind == "turn":
+            self._move(int(action.value))
+        elif action.kind == "confirm":
+            return self.choose(app, self.focus)
+        elif action.kind == "digit" and 1 <= action.value <= len(self.items):
+            return self.choose(app, action.value - 1)
+        elif action.kind == "key":
+            for index, item in enumerate(self.items):
+                if item.key == action.value:
+                    return self.choose(app, index)
+        elif action.kind == "tap":
+            for hit in app.hits:
+                if hit.rect.collidepoint(action.value) and hit.target[0] == "item":
+                    return self.choose(app, hit.target[1])
+        return None
+
+    def _move(self, delta: int) -> None:
+        enabled = [n for n, item in enumerate(self.items) if item.enabled]
+        if not enabled:
+            return
+        at = enabled.index(self.focus) if self.focus in enabled else 0
+        self.focus = enabled[(at + delta) % len(enabled)]
+
+    def choose(self, app: App, index: int) -> str | None:
+        item = self.items[index]
+        self.focus = index
+        if not item.enabled:
+            return None
+        if item.command:
+            app.command(item.command)
+        elif item.event is not None:
+            app.act(item.event)
+        elif item.form:
+            app.form = make_form(item.form, app.game.state)
+            return "form"
+        return None
+
+    def draw(self, app: App, surface: pygame.Surface) -> list[Hit]:
+        self.refresh(app)
+        lay, fonts, state = app.layout, app.fonts, app.game.state
+        draw_dial(surface, lay.dial, state, fonts)
+        if state.over is not None:
+            draw_over_banner(surface, lay.dial, lay, state, fonts)
+        area = lay.panel
+        y = draw_header(surface, area, lay, state, fonts)
+        y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
+        y = draw_notes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state.notes, fonts, app.error,
+                       lines=4 if lay.portrait else 2)  # fmt: skip
+        menu_area = pygame.Rect(area.left, y + lay.px(2), area.width, area.bottom - y - lay.px(2))
+        return draw_menu(surface, menu_area, lay, self.items, self.focus, fonts, columns=3 if lay.portrait else 2)
+
+
+class FormScreen:
+    """One intent's form beside the dial; Apply makes the event, Back (or hold) returns to the table."""
+
+    name = "form"
+
+    def enter(self, app: App) -> None:
+        app.error = ""
+        app.tray(True)
+
+    def handle(self, app: App, action: Action) -> str | None:
+        form = app.form
+        if form is None:
+            return "table"
+        kind = action.kind
+        if kind == "turn":
+            form.turn(int(action.value))
+        elif kind == "confirm":
+            if form.next():
+                return self.apply(app, form)
+        elif kind == "back":
+            if form.back():
+                return self.leave(app)
+        elif kind == "digit":
+            form.type_digit(int(action.value))
+        elif kind == "dice":
+            values, source = action.value
+            form.fill_dice(values, source)
+        elif kind == "tap":
+            return self.tap(app, form, action.value)
+        return None
+
+    def tap(self, app: App, form: Form, pos: tuple[int, int]) -> str | None:
+        for hit in app.hits:
+            if not hit.rect.collidepoint(pos):
+                continue
+            if hit.target[0] == "back":
+                return self.leave(app)
+            _, stop, side = hit.target
+            assert isinstance(stop, Stop)
+            if stop == APPLY:
+                form.focus = APPLY
+                return self.apply(app, form)
+            form.focus = stop
+            if side:
+                form.turn(side)
+            return None
+        return None
+
+    def apply(self, app: App, form: Form) -> str | None:
+        try:
+            event = form.event()
+        except (Incomplete, ValueError) as problem:
+            app.error = str(problem)
+            return None
+        if app.act(event):
+            return self.leave(app)
+        return None
+
+    def leave(self, app: App) -> str:
+        app.form = None
+        app.tray(False)
+        return "table"
+
+    def draw(self, app: App, surface: pygame.Surface) -> list[Hit]:
+        lay, fonts = app.layout, app.fonts
+        draw_dial(surface, lay.dial, app.game.state, fonts)
+        assert app.form is not None
+        pygame.draw.rect(surface, theme.PANEL, lay.panel, border_radius=lay.px(10))
+        inner = lay.panel.inflate(-2 * lay.gap, -2 * lay.gap)
+        return draw_form(surface, inner, lay, app.form, fonts, app.error)
+
+
+class Machine:
+    """The screens by name and the current one; `go` runs the exit and entry of a transition."""
+
+    def __init__(self, screens: list[Screen], first: str) -> None:
+        self.screens = {s.name: s for s in screens}
+        self.current: Screen = self.screens[first]
+
+    def start(self, app: App) -> None:
+        self.current.enter(app)
+
+    def go(self, app: App, name: str | None) -> None:
+        if name is None or name == self.current.name:
+            return
+        self.current = self.screens[name]
+        self.current.enter(app)

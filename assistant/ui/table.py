@@ -1,0 +1,194 @@
+"""The game the app plays: apply an intent's event, undo, redo, and the state to draw.
+
+Two backends behind one small interface: `SavedGame` (the session journal in SQLite: every
+event is stored, synchronously, before `apply` returns, so nothing shown as done is lost) and
+`MemoryGame` (the same fold in memory, for tests and for when no state file can be used).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from assistant.rules import game as rules
+from assistant.rules.scenario import Scenario
+from assistant.rules.state import GameState
+
+
+class Refused(Exception):
+    """An event the rules (or the journal) refused; nothing was changed or stored."""
+
+
+class TableGame(Protocol):
+    """What the app needs of a game in progress."""
+
+    @property
+    def state(self) -> GameState: ...
+
+    def apply(self, event: Mapping[str, Any]) -> GameState: ...
+
+    def undo(self) -> GameState: ...
+
+    def redo(self) -> GameState: ...
+
+    def can_undo(self) -> bool: ...
+
+    def can_redo(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+    @property
+    def where(self) -> str:
+        """Where the game is kept, in words (for the status line and the log)."""
+        ...
+
+
+class MemoryGame:
+    """The fold of a list of events through the rules core, kept in memory with an undo cursor."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self._states = [rules.new_game(scenario)]
+        self._events: list[dict[str, Any]] = []
+        self._head = 0
+
+    @property
+    def state(self) -> GameState:
+        return self._states[self._head]
+
+    @property
+    def where(self) -> str:
+        return "in memory only (not saved)"
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The surviving events, oldest first."""
+        return list(self._events[: self._head])
+
+    def apply(self, event: Mapping[str, Any]) -> GameState:
+        try:
+            after = rules.apply(self.state, event)
+        except ValueError as error:
+            raise Refused(str(error)) from None
+        del self._events[self._head :]
+        del self._states[self._head + 1 :]
+        self._events.append(dict(event))
+        self._states.append(after)
+        self._head += 1
+        return after
+
+    def undo(self) -> GameState:
+        if not self.can_undo():
+            raise Refused("nothing to undo: the game is at its start")
+        self._head -= 1
+        return self.state
+
+    def redo(self) -> GameState:
+        if not self.can_redo():
+            raise Refused("nothing to redo")
+        self._head += 1
+        return self.state
+
+    def can_undo(self) -> bool:
+        return self._head > 0
+
+    def can_redo(self) -> bool:
+        return self._head < len(self._events)
+
+    def close(self) -> None:
+        pass
+
+
+class SavedGame:
+    """A game in the session's state file (`assistant.session`): the journal is the only truth."""
+
+    def __init__(self, state_file: Any, journal: Any) -> None:
+        self._file = state_file
+        self._journal = journal
+
+    @property
+    def state(self) -> GameState:
+        state: GameState = self._journal.state
+        return state
+
+    @property
+    def where(self) -> str:
+        return f"{self._file.path} (game {self._journal.game_id})"
+
+    def apply(self, event: Mapping[str, Any]) -> GameState:
+        from assistant.session.errors import SessionError
+
+        try:
+            self._journal.append(event)
+        except SessionError as error:
+            raise Refused(str(error)) from None
+        return self.state
+
+    def undo(self) -> GameState:
+        from assistant.session.errors import SessionError
+
+        try:
+            self._journal.undo()
+        except SessionError as error:
+            raise Refused(str(error)) from None
+        return self.state
+
+    def redo(self) -> GameState:
+        from assistant.session.errors import SessionError
+
+        try:
+            self._journal.redo()
+        except SessionError as error:
+            raise Refused(str(error)) from None
+        return self.state
+
+    def can_undo(self) -> bool:
+        return bool(self._journal.can_undo())
+
+    def can_redo(self) -> bool:
+        return bool(self._journal.can_redo())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool) -> SavedGame:
+    """Resume the current game of the state file, or start one from `scenario_path`.
+
+    A new game starts when `new` is set, when a scenario is named, or when the file has no game
+    in progress. Raises the session's errors (a damaged state file, a wrong scenario) unchanged:
+    their messages say what and where, and the file is left as it was.
+    """
+    from assistant.session.errors import NoSuchGame
+    from assistant.session.games import StateFile
+    from assistant.session.scenario_file import read_scenario_text
+
+    state_path.parent.mkdir(parents=True, exist_ok=True)
+    state_file = StateFile(state_path, create=True)
+    try:
+        start = new or scenario_path is not None
+        if not start:
+            try:
+                start = state_file.game(None).status != "active"
+            except NoSuchGame:
+                start = True
+        if start:
+            source = scenario_path or demo_path()
+            state_file.new_game(read_scenario_text(source), str(source))
+        return SavedGame(state_file, state_file.journal(None))
+    except BaseException:
+        state_file.close()
+        raise
+
+
+def demo_path() -> Path:
+    """The bundled demo skirmish."""
+    return Path(__file__).resolve().parent.parent / "demo" / "skirmish.toml"
+
+
+def load_scenario(path: Path) -> Scenario:
+    """A scenario file read by the session's TOML loader (ScenarioError says what and where)."""
+    from assistant.session.scenario_file import load_scenario as load
+
+    scenario, _ = load(path)
+    return scenario

@@ -1,0 +1,77 @@
+"""Colours and fonts: high contrast on a dark table light, sizes scaled with the screen."""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+
+Color = tuple[int, int, int]
+
+BACKGROUND: Color = (12, 15, 20)
+FACE: Color = (30, 37, 47)
+BAND: Color = (46, 55, 68)
+LINE: Color = (84, 98, 116)
+TEXT: Color = (248, 244, 232)
+MUTED: Color = (168, 178, 190)
+DIM: Color = (96, 104, 114)
+ACTIVE: Color = (214, 164, 38)  # the active sector and the focused button
+ACTIVE_TEXT: Color = (20, 16, 8)
+MINUTE_HAND: Color = (252, 252, 252)
+HOUR_HAND: Color = (150, 200, 255)
+EVENT: Color = (255, 205, 70)
+KO: Color = (110, 18, 26)
+DANGER: Color = (255, 92, 92)
+GOOD: Color = (110, 220, 140)
+PANEL: Color = (24, 30, 38)
+BUTTON: Color = (44, 56, 72)
+BUTTON_ORDER: Color = (40, 74, 110)
+BUTTON_EVENT: Color = (96, 74, 20)
+BUTTON_COMMAND: Color = (36, 42, 50)
+THREAT: Color = (240, 120, 40)
+WOUND: Color = (235, 55, 55)
+HEALTHY: Color = (120, 132, 146)
+
+HERO_COLORS: tuple[Color, ...] = ((70, 165, 255), (80, 210, 120), (185, 140, 255), (40, 205, 205), (255, 150, 210))
+ENEMY_COLORS: tuple[Color, ...] = ((235, 75, 80), (250, 120, 40), (215, 70, 160), (190, 120, 70), (240, 200, 200))
+
+
+def ink_for(background: Color) -> Color:
+    """Black or white text, whichever reads better on `background`."""
+    r, g, b = background
+    return (12, 12, 12) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else TEXT
+
+
+class Fonts:
+    """Bold fonts by pixel size, cached; `fit` shrinks text to a width and records when it must."""
+
+    MIN_READABLE = 16  # px: below this a label is counted in `squeezed`
+
+    def __init__(self) -> None:
+        self._path = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
+        self._cache: dict[int, pygame.font.Font] = {}
+        self.squeezed: list[tuple[str, int]] = []
+
+    def get(self, size: int) -> pygame.font.Font:
+        size = max(8, int(size))
+        font = self._cache.get(size)
+        if font is None:
+            font = self._cache[size] = pygame.font.Font(self._path, size)
+        return font
+
+    def render(self, text: str, size: int, color: Color) -> pygame.Surface:
+        return self.get(size).render(text, True, color)
+
+    def fit(self, text: str, size: int, width: int, color: Color) -> pygame.Surface:
+        """`text` at `size`, or smaller until it fits `width`; cut with "…" if even that is too wide."""
+        size = int(size)
+        floor = max(self.MIN_READABLE, int(size * 0.7))
+        while size > floor and self.get(size).size(text)[0] > width:
+            size -= 1
+        font = self.get(size)
+        if font.size(text)[0] > width:
+            self.squeezed.append((text, size))
+            while len(text) > 1 and font.size(text + "…")[0] > width:
+                text = text[:-1]
+            text = text.rstrip() + "…"
+        return font.render(text, True, color)

@@ -1,0 +1,84 @@
+"""The words the screen uses for a state: names, token labels, Roman numerals, the headline."""
+
+from __future__ import annotations
+
+from assistant.rules.horologium import Side
+from assistant.rules.state import GameState
+
+ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
+
+
+def roman(number: int) -> str:
+    """I..XII for 1..12 (the hour hand's 0 is XII)."""
+    return ROMAN[(number - 1) % 12]
+
+
+def name_of(state: GameState, token_id: str | None) -> str:
+    """The name a hero, an enemy group or an event goes by."""
+    if token_id is None:
+        return "nobody"
+    for hero in state.scenario.heroes:
+        if hero.id == token_id:
+            return hero.name
+    for group in state.scenario.enemies:
+        if group.id == token_id:
+            return group.name
+    return token_id.replace("_", " ").replace("-", " ").capitalize()
+
+
+def token_labels(state: GameState) -> dict[str, str]:
+    """Two letters per hero ("Va") and enemy group ("PG"), none alike; "?" for events."""
+    labels: dict[str, str] = {}
+    taken: set[str] = set()
+    ids = [h.id for h in state.scenario.heroes] + [g.id for g in state.scenario.enemies]
+    for token_id in ids:
+        words = name_of(state, token_id).split()
+        hero = state.side_of(token_id) is Side.HERO
+        first = words[0][0]
+        options = [first + words[1][0]] if len(words) > 1 else []
+        letters = "".join(words)[1:]
+        options += [first + letter for letter in letters if letter.isalnum()] + [first + str(n) for n in range(2, 100)]
+        for option in options:
+            label = option.capitalize() if hero else option.upper()
+            if label.lower() not in taken:
+                break
+        labels[token_id] = label
+        taken.add(label.lower())
+    return labels
+
+
+def token_label(state: GameState, token_id: str) -> str:
+    """The two letters on a token (see `token_labels`)."""
+    if state.side_of(token_id) is Side.EVENT:
+        return "?"
+    return token_labels(state).get(token_id, token_id[:2])
+
+
+def headline(state: GameState) -> tuple[str, str]:
+    """What the table must do now, as a title and a line under it."""
+    if state.over is not None:
+        return "Mission over", state.over.capitalize()
+    if state.due:
+        return "Event", ", ".join(state.due) + " is due"
+    turn = state.turn
+    if turn is not None:
+        who = name_of(state, turn.token)
+        if state.side_of(turn.token) is Side.HERO:
+            if state.hero(turn.token).ko:
+                return who, "KO: draws an Injury"
+            return who, f"{turn.ap_left} of {turn.ap} AP left"
+        return who, f"activate ({turn.ap} AP)"
+    head = state.up_next
+    if head is not None:
+        tie = next((group for group in state.ties if head in group), None)
+        if tie is not None:
+            return "Tie", "Order: " + ", ".join(name_of(state, i) for i in tie)
+        if state.side_of(head) is Side.EVENT:
+            return "Event", f"{name_of(state, head)} to resolve"
+    return "Horologium", "moving on"
+
+
+def up_next(state: GameState) -> list[str]:
+    """Who still acts at this stop after the active model, by name."""
+    active = state.active
+    return [name_of(state, i) for i in state.queue if i != active]
