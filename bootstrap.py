@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 import venv
 from pathlib import Path
@@ -50,11 +51,12 @@ def venv_works() -> bool:
 
 def fetch_pip_wheel(folder: Path) -> Path:
     """Download the newest pip wheel from PyPI (for Pythons whose ensurepip was removed)."""
-    with urllib.request.urlopen("https://pypi.org/pypi/pip/json", timeout=60) as reply:
+    index = "https://pypi.org/pypi/pip/json"
+    with urllib.request.urlopen(index, timeout=60) as reply:
         release = json.load(reply)
     wheel = next(f for f in release["urls"] if f["filename"].endswith(".whl"))
     target = folder / wheel["filename"]
-    with urllib.request.urlopen(wheel["url"], timeout=120) as reply:
+    with urllib.request.urlopen(urllib.parse.urljoin(index, wheel["url"]), timeout=120) as reply:
         target.write_bytes(reply.read())
     return target
 
@@ -83,7 +85,7 @@ def main() -> int:
         make_venv()
     target = ".[test]" if args.test else "."
     print(f"bootstrap: installing {target} into {VENV}")
-    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONWARNINGS="ignore")
     subprocess.run(
         [str(PYTHON), "-m", "pip", "install", "--quiet", "--editable", target], cwd=ROOT, env=env, check=True
     )
