@@ -28,9 +28,9 @@ def next_event(state: GameState, rng: random.Random, gentle: bool = False) -> di
         return {"type": "resolve_event", "event": state.due[0]}
     if state.turn is None:
         if state.ties:
-            group = list(state.ties[0])
-            rng.shuffle(group)
-            return {"type": "order", "ids": group}
+            tie = list(state.ties[0])
+            rng.shuffle(tie)
+            return {"type": "order", "ids": tie}
         if state.queue:
             return {"type": "resolve_event", "event": state.queue[0]}
         return None
@@ -43,9 +43,9 @@ def next_event(state: GameState, rng: random.Random, gentle: bool = False) -> di
         standing = [g for g in state.groups if g.standing]
         roll = rng.random()
         if standing and state.turn.ap_left >= 3 and roll < 0.4:
-            target = rng.choice(standing)
+            group = rng.choice(standing)
             dice = [1] * 3 if gentle else _dice(rng, state.hero_spec(active).physique)
-            return {"type": "hero_attack", "hero": active, "group": target.id, "model": rng.choice(target.standing),
+            return {"type": "hero_attack", "hero": active, "group": group.id, "model": rng.choice(group.standing),
                     "kind": "physical", "ap": 3, "dice": dice}  # fmt: skip
         if roll < 0.55:
             return {"type": "threat", "hero": active, "delta": rng.choice([1, -1])}
@@ -54,9 +54,8 @@ def next_event(state: GameState, rng: random.Random, gentle: bool = False) -> di
                     "action": rng.choice(["move", "interact", "reload"])}  # fmt: skip
         return {"type": "end_activation"}
     if heroes and rng.random() < 0.5:
-        target = rng.choice(heroes)
         dice = [8] * 12 if gentle else _dice(rng, 3)
-        return {"type": "enemy_attack", "group": active, "hero": target.id, "dice": dice}
+        return {"type": "enemy_attack", "group": active, "hero": rng.choice(heroes).id, "dice": dice}
     return {"type": "end_activation"}
 
 

@@ -1,0 +1,173 @@
+"""Broken inputs: each gets a clear message naming the file (and line, field), and nothing is lost or changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from assistant.session import schema
+from assistant.session.errors import StateFileError
+from assistant.session.games import StateFile
+from tests.session.conftest import DEMO, FOLDS, Nova, demo_text, endless_text, script
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def saved_game(path: Path, count: int) -> list[dict[str, object]]:
+    """A state file with one game of `count` events, closed (so the log is checkpointed into it)."""
+    events = script(endless_text(), count, seed=31)
+    with StateFile(path, create=True, folds=FOLDS) as games:
+        games.new_game(endless_text(), "endless.toml")
+        journal = games.journal()
+        for event in events:
+            journal.append(event)
+    assert not Path(f"{path}-wal").exists()
+    return events
+
+
+def refuses_and_keeps(nova: Nova, path: Path, *expected: str) -> str:
+    """Every command refuses `path` with a message holding `expected`, and leaves its bytes alone."""
+    before = digest(path)
+    messages = []
+    for args in (("show",), ("list",), ("undo",), ("apply",), ("export",), ("new", "--scenario", str(DEMO))):
+        code, out, err = nova("session", *args, "--state", path, stdin='{"type": "end_activation"}\n')
+        assert code == 1, (args, out, err)
+        assert str(path) in err
+        for words in expected:
+            assert words in err, (args, err)
+        messages.append(err)
+    assert digest(path) == before
+    assert not Path(f"{path}-wal").exists()
+    return messages[0]
+
+
+def test_a_truncated_file(nova: Nova, state_path: Path) -> None:
+    saved_game(state_path, 400)
+    data = state_path.read_bytes()
+    state_path.write_bytes(data[: len(data) // 2])
+    message = refuses_and_keeps(nova, state_path, "truncated", "left as it is")
+    assert f"the file has {len(data) // 2} bytes" in message
+
+
+def test_a_file_of_zeros(nova: Nova, state_path: Path) -> None:
+    state_path.write_bytes(bytes(65536))
+    refuses_and_keeps(nova, state_path, "all zeros", "not a Nova Table state file")
+
+
+def test_a_file_of_a_newer_schema_version(nova: Nova, state_path: Path) -> None:
+    saved_game(state_path, 5)
+    with closing(sqlite3.connect(state_path)) as db:
+        db.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION + 1}")
+    refuses_and_keeps(nova, state_path, f"schema version {schema.SCHEMA_VERSION + 1}", "update Nova Table")
+
+
+def test_a_damaged_page(nova: Nova, state_path: Path) -> None:
+    saved_game(state_path, 400)
+    data = bytearray(state_path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page * 3 : page * 3 + 200] = bytes([0x5A]) * 200  # scribble over the start of page 4
+    state_path.write_bytes(bytes(data))
+    refuses_and_keeps(nova, state_path, "damaged")
+
+
+def test_not_a_database_another_programs_database_and_an_empty_file(nova: Nova, tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("shopping list\n" * 20)
+    refuses_and_keeps(nova, text, "not an SQLite database")
+    other = tmp_path / "other.db"
+    with closing(sqlite3.connect(other)) as db:
+        db.execute("CREATE TABLE photos (name TEXT)")
+    refuses_and_keeps(nova, other, "another program")
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    code, _, err = nova("session", "show", "--state", empty)
+    assert code == 1 and "empty" in err and empty.stat().st_size == 0
+
+
+def test_a_missing_file_is_not_made_by_reading_it(nova: Nova, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.db"
+    code, _, err = nova("session", "show", "--state", missing)
+    assert code == 1 and "no such state file" in err and str(missing) in err
+    assert not missing.exists()
+
+
+def test_a_scenario_with_a_typo_names_the_file_line_and_field(nova: Nova, tmp_path: Path) -> None:
+    lines = demo_text().splitlines(keepends=True)
+    typo_line = next(i for i, line in enumerate(lines) if line.startswith("physical_defense")) + 1
+    lines[typo_line - 1] = lines[typo_line - 1].replace("physical_defense", "physical_defence")
+    scenario = tmp_path / "typo.toml"
+    scenario.write_text("".join(lines))
+    state = tmp_path / "games.db"
+    code, out, err = nova("session", "new", "--scenario", scenario, "--state", state)
+    assert code == 1 and out == ""
+    assert f"{scenario}:{typo_line}: enemies[1].physical_defence: unknown field; did you mean 'physical_defense'?" in err
+    assert not state.exists()  # nothing starts from a half-read file
+
+    saved = tmp_path / "saved.db"
+    saved_game(saved, 10)
+    before = digest(saved)
+    code, _, err = nova("session", "new", "--scenario", scenario, "--state", saved)
+    assert code == 1 and f"{scenario}:{typo_line}" in err
+    assert digest(saved) == before
+
+
+def test_an_event_the_rules_refuse_is_reported_and_not_stored(nova: Nova, state_path: Path) -> None:
+    nova.json("session", "new", "--scenario", DEMO, "--state", state_path)
+    good = {"type": "spend_ap", "ap": 2, "action": "move"}
+    lines = [good, {"type": "spend_ap", "ap": 7, "action": "move"}, {"type": "hero_attack", "group": "papal_guards", "dice": [5]}]
+    code, out, _ = nova("session", "apply", "--state", state_path, stdin="".join(json.dumps(e) + "\n" for e in lines))
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert answers[0] == {"line": 1, "seq": 1, "type": "spend_ap"}
+    assert answers[1]["line"] == 2 and answers[1]["error"].startswith("ap: Valerio has 3 AP left, not 7")
+    assert answers[2]["line"] == 3 and answers[2]["error"].startswith("group:") and "papal_guards" in answers[2]["error"]
+    with StateFile(state_path, folds=FOLDS) as games:
+        assert games.journal().events() == [good]
+
+
+def test_a_torn_export_file_imports_nothing(nova: Nova, tmp_path: Path) -> None:
+    source = tmp_path / "source.db"
+    saved_game(source, 30)
+    exported = tmp_path / "game.jsonl"
+    nova.json("session", "export", "--state", source, "--out", exported)
+    lines = exported.read_text().splitlines(keepends=True)
+    target = tmp_path / "target.db"
+    nova.json("session", "new", "--scenario", DEMO, "--state", target)
+    before = digest(target)
+
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:20]))
+    code, _, err = nova("session", "import", "--state", target, cut)
+    assert code == 1 and f"{cut}:20" in err and "truncated" in err and "nothing was imported" in err
+
+    edited = tmp_path / "edited.jsonl"
+    bad = json.loads(lines[5])
+    bad["event"] = {"type": "spend_ap", "ap": 40, "action": "move"}
+    edited.write_text("".join(lines[:5] + [json.dumps(bad) + "\n"] + lines[6:]))
+    code, _, err = nova("session", "import", "--state", target, edited)
+    assert code == 1 and f"{edited}:6: event 5 is refused by the rules: ap:" in err
+
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_text("".join(lines[:3] + ['{"seq": 3, "event": \n'] + lines[4:]))
+    code, _, err = nova("session", "import", "--state", target, garbled)
+    assert code == 1 and f"{garbled}:4: not JSON" in err
+    with StateFile(target, folds=FOLDS) as games:
+        assert [g.id for g in games.games()] == [1]
+    assert digest(target) == before or not Path(f"{target}-wal").exists()
+
+
+def test_opening_a_broken_file_in_code_raises_state_file_error(tmp_path: Path) -> None:
+    zeros = tmp_path / "zeros.db"
+    zeros.write_bytes(bytes(4096))
+    with pytest.raises(StateFileError, match="all zeros"):
+        StateFile(zeros)
+    with pytest.raises(StateFileError, match="all zeros"):
+        StateFile(zeros, create=True)  # never overwritten by a new game
+    assert zeros.read_bytes() == bytes(4096)
