@@ -296,12 +296,13 @@ def _enemy(r: _Reader, edition: Edition, path: KeyPath, data: Mapping[str, Any])
     else:
         attacks = tuple(_attack(r, edition, path + ("attacks", i), a) for i, a in enumerate(attack_tables))
     priority = r.texts(data, path, "target_priority") or ("standard",)
+    unknown = [factor for factor in priority if factor not in PRIORITY_FACTORS]
     for index, factor in enumerate(priority):
-        if factor not in PRIORITY_FACTORS:
+        if factor in unknown:
             hint = difflib.get_close_matches(factor, PRIORITY_FACTORS, n=1)
             expected = f"did you mean '{hint[0]}'?" if hint else "expected one of " + ", ".join(PRIORITY_FACTORS)
             r.problem(path + ("target_priority", index), f'unknown factor "{factor}"; {expected}')
-    if priority[-1] != "standard" or priority.count("standard") != 1:
+    if not unknown and (priority[-1] != "standard" or priority.count("standard") != 1):
         r.problem(path + ("target_priority",), 'expected a list that ends with "standard" (and has it once)')
     goal = r.get(data, path, "goal", str, required=False)
     return EnemyGroupSpec(

@@ -1,0 +1,94 @@
+"""The Renaissance campaign sheet: the Rest Phase rules it keeps, its refusals, and its round trip to JSON."""
+
+from __future__ import annotations
+
+import json
+from functools import reduce
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.session.campaign import CampaignError, CampaignSheet, apply
+
+START: list[dict[str, Any]] = [
+    {"type": "add_hero", "hero": "valerio", "name": "Valerio", "class": "Squire"},
+    {"type": "add_hero", "hero": "sofia", "name": "Sofia", "class": "Huntress"},
+]
+
+
+def sheet_after(*events: dict[str, Any]) -> CampaignSheet:
+    return reduce(apply, [*START, *events], CampaignSheet())
+
+
+def test_advancing_a_class_needs_destiny_card_2_three_skills_and_2_experience() -> None:
+    # "Acquiring Class Advancement": at least 3 Skills of the Basic Class, Destiny Card 2, 2 XP.
+    skills = [{"type": "acquire_skill", "hero": "valerio", "skill": f"Skill {n}", "cost": 1} for n in range(3)]
+    advance = {"type": "advance_class", "hero": "valerio", "class": "Knight", "bond": "Lance", "upgrade": "physique"}
+    with pytest.raises(CampaignError, match="Destiny Card 2"):
+        sheet_after({"type": "gain_experience", "xp": 5}, *skills, advance)
+    with pytest.raises(CampaignError, match="needs 3 skills first, has 2"):
+        sheet_after({"type": "gain_experience", "xp": 5}, *skills[:2], {"type": "resolve_destiny", "hero": "valerio", "card": 2}, advance)
+    with pytest.raises(CampaignError, match="needs 2 Experience Points"):
+        sheet_after({"type": "gain_experience", "xp": 4}, *skills, {"type": "resolve_destiny", "hero": "valerio", "card": 2}, advance)
+    sheet = sheet_after({"type": "gain_experience", "xp": 5}, *skills, {"type": "resolve_destiny", "hero": "valerio", "card": 2}, advance)
+    valerio = sheet.hero("valerio")
+    assert (valerio.advanced_class, valerio.bond, valerio.upgrade, valerio.experience_spent) == ("Knight", "Lance", "physique", 5)
+    assert sheet.hero("sofia").experience_spent == 0  # every hero gains the party's XP; each spends their own
+
+
+def test_at_most_three_side_missions_and_the_treasury_never_goes_negative() -> None:
+    missions = [{"type": "side_mission", "id": f"S{n}", "title": f"Side {n}"} for n in range(4)]
+    with pytest.raises(CampaignError, match="at most 3 side missions"):
+        sheet_after(*missions)
+    sheet = sheet_after(*missions[:3], {"type": "side_mission_done", "id": "S1"}, missions[3])
+    assert [m[0] for m in sheet.side_missions] == ["S0", "S2", "S3"]
+    with pytest.raises(CampaignError, match="^amount: the Treasury has 5 Florins, cannot pay 6"):
+        sheet_after({"type": "florins", "amount": 5}, {"type": "florins", "amount": -6})
+    with pytest.raises(CampaignError, match="^amount: the Treasury has 1 Elementum, cannot take 2"):
+        sheet_after({"type": "reagents", "reagent": "Elementum", "amount": 1}, {"type": "reagents", "reagent": "Elementum", "amount": -2})
+
+
+def test_refusals_name_the_field() -> None:
+    cases = [
+        ({"type": "gain_experience", "xp": "many"}, "xp"),
+        ({"type": "injury", "hero": "ezio", "injury": "Broken arm"}, "hero"),
+        ({"type": "heal_injury", "hero": "sofia", "injury": "Broken arm"}, "injury"),
+        ({"type": "inventory_remove", "item": "Rope"}, "item"),
+        ({"type": "promote"}, "type"),
+        ({"type": "add_hero", "hero": "valerio", "name": "Valerio", "class": "Squire"}, "hero"),
+    ]
+    for event, field in cases:
+        with pytest.raises(CampaignError) as caught:
+            sheet_after(event)
+        assert str(caught.value).startswith(f"{field}: "), (event, caught.value)
+
+
+EVENT = st.one_of(
+    st.builds(lambda xp: {"type": "gain_experience", "xp": xp}, st.integers(1, 4)),
+    st.builds(lambda a: {"type": "florins", "amount": a}, st.integers(-5, 20)),
+    st.builds(lambda r, a: {"type": "reagents", "reagent": r, "amount": a}, st.sampled_from(["Elementum", "Alchemia"]), st.integers(-3, 5)),
+    st.builds(lambda h, n, c: {"type": "acquire_skill", "hero": h, "skill": f"S{n}", "cost": c},
+              st.sampled_from(["valerio", "sofia"]), st.integers(0, 9), st.integers(0, 3)),
+    st.builds(lambda h, c: {"type": "resolve_destiny", "hero": h, "card": c}, st.sampled_from(["valerio", "sofia"]), st.integers(1, 6)),
+    st.builds(lambda h, i: {"type": "injury", "hero": h, "injury": i}, st.sampled_from(["valerio", "sofia"]), st.sampled_from(["Scar", "Limp"])),
+    st.builds(lambda i: {"type": "inventory_add", "item": i}, st.sampled_from(["Rope", "Lantern"])),
+    st.builds(lambda n: {"type": "side_mission", "id": f"S{n}", "title": "Side"}, st.integers(0, 4)),
+    st.builds(lambda n: {"type": "achievement", "achievement": str(n)}, st.integers(1, 30)),
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(EVENT, max_size=30))
+def test_the_sheet_survives_a_round_trip_through_json_and_keeps_its_invariants(events: list[dict[str, Any]]) -> None:
+    sheet = sheet_after()
+    for event in events:
+        try:
+            sheet = apply(sheet, event)
+        except CampaignError:
+            continue
+        assert sheet.florins >= 0 and all(count > 0 for _, count in sheet.reagents)
+        assert len(sheet.side_missions) <= 3
+        assert all(hero.experience_spent <= sheet.experience for hero in sheet.heroes)
+    assert CampaignSheet.from_dict(json.loads(json.dumps(sheet.to_dict()))) == sheet

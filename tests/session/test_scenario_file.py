@@ -1,0 +1,207 @@
+"""Scenario TOML files: the demo skirmish, both editions, and wrong files reported with file, line, field and what was expected."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assistant.rules.scenario import TokenPlacement
+from assistant.session.errors import ScenarioError
+from assistant.session.scenario_file import load_scenario, parse_scenario
+from assistant.session.toml_lines import key_lines, line_of
+from tests.session.conftest import DEMO, demo_text
+
+CLASSIC = """
+edition = "classic"
+title = "The Swiss Guard"
+
+[horologium]
+hour = 2
+minute = 3
+
+[horologium.tokens]
+scum = 3
+novice = 5
+swiss_guard = 4
+
+[[heroes]]
+id = "scum"
+name = "Scum"
+class = "Scum"
+rapidity = 6
+mastery = "d8"
+physical = 3
+mind = 2
+wounds = 5
+threat = 6
+
+[[heroes]]
+id = "novice"
+name = "Novice"
+class = "Novice"
+rapidity = 4
+mastery = "d6"
+physical = 2
+mind = 3
+wounds = 4
+
+[[enemies]]
+id = "swiss_guard"
+name = "Swiss Guard"
+rank = "troop"
+faction = "Rome"
+rapidity = 4
+control_area = 3
+physical_defense = 5
+mental_defense = 6
+wounds = 3
+goal = "gate"
+
+[[enemies.attacks]]
+name = "Soulfire"
+kind = "mental"
+range = 6
+contrast = 2
+threshold = 5
+effect_wounds = 3
+
+[[goals]]
+id = "gate"
+text = "Hold the gate."
+threat = 5
+"""
+
+
+def test_the_demo_skirmish_is_a_small_renaissance_fight_with_example_values() -> None:
+    scenario, text = load_scenario(DEMO)
+    assert text == demo_text()
+    assert scenario.edition == "renaissance" and scenario.example_values
+    assert 3 <= len(scenario.heroes) <= 4 and 2 <= len(scenario.enemies) <= 3
+    placed = {t.token for t in scenario.horologium.tokens if t.side in ("hero", "enemy")}
+    assert placed == {h.id for h in scenario.heroes} | {e.id for e in scenario.enemies}
+    assert scenario.events and scenario.end is not None and scenario.goals
+    assert all(e.target_priority[-1] == "standard" for e in scenario.enemies)
+    assert {a.kind for e in scenario.enemies for a in e.attacks} == {"physical", "psychic"}
+
+
+def test_a_first_edition_file_maps_onto_the_same_shape() -> None:
+    scenario = parse_scenario(CLASSIC, "classic.toml")
+    scum, novice = scenario.heroes
+    assert (scum.swiftness, scum.die, scum.physique, scum.dexterity, scum.mind, scum.health, scum.threat) == (6, 8, 3, 3, 2, 5, 6)
+    assert novice.die == 6
+    guard = scenario.enemy("swiss_guard")
+    assert (guard.swiftness, guard.psychic_defense, guard.health, guard.goal) == (4, 6, 3, "gate")
+    (soulfire,) = guard.attacks
+    assert (soulfire.kind, soulfire.contrast, soulfire.range_min, soulfire.range_max, soulfire.defended_with) == (
+        "psychic", 2, 1, 6, "mind")  # fmt: skip
+    assert soulfire.ap == 0  # first-edition cards print no AP cost
+    assert TokenPlacement("swiss_guard", 4, "enemy") in scenario.horologium.tokens
+
+
+def line_number(text: str, fragment: str) -> int:
+    """The line where `fragment` first appears in `text`."""
+    return text[: text.index(fragment)].count("\n") + 1
+
+
+def mutate(old: str, new: str, count: int = 1) -> str:
+    text = demo_text()
+    assert old in text
+    return text.replace(old, new, count)
+
+
+WRONG: list[tuple[str, str, str, str, str]] = [
+    # (replace this, with this, field reported, words expected, the line is where this is)
+    ('swiftness = 6\n', 'swiftnes = 6\n', "heroes[2].swiftnes", "unknown field; did you mean 'swiftness'?", "swiftnes = 6"),
+    ('health = 6\nthreat = 0', 'health = "six"\nthreat = 0', "heroes[1].health", 'expected a whole number, got "six"', 'health = "six"'),
+    ('mind = 2\n', 'mind = 12\n', "heroes[1].mind", "expected a number from 1 to 9, got 12", "mind = 12"),
+    ('rank = "elite"', 'rank = "boss"', "enemies[1].rank", 'expected "troop", "elite" or "monster", got "boss"', 'rank = "boss"'),
+    ('kind = "psychic"', 'kind = "psichic"', "enemies[3].attacks[1].kind", 'expected "physical" or "psychic"', 'kind = "psichic"'),
+    ('range = [2, 6]', 'range = [6, 2]', "enemies[2].attacks[1].range", "expected [min, max] with 0 <= min <= max <= 30, got [6, 2]", "range = [6, 2]"),
+    ('["closest", "standard"]', '["closest", "standrd"]', "enemies[2].target_priority[2]", "did you mean 'standard'?", '"standrd"'),
+    ('goal = "relic"', 'goal = "relik"', "enemies[1].goal", "no [[goals]] has the id 'relik'; did you mean 'relic'?", 'goal = "relik"'),
+    ('sofia = 2', 'sofa = 2', "horologium.tokens.sofa", "did you mean 'sofia'?", "sofa = 2"),
+    ('alchemist = 6', 'alchemist = 13', "horologium.tokens.alchemist", "expected a sector from 1 to 12, got 13", "alchemist = 13"),
+    ('hour = 2\nminute = 6', 'hour = 2\nminute = 0', "events[1].minute", "expected a number from 1 to 12, got 0", "minute = 0"),
+    ('hits = 3\n', '', "enemies[1].attacks[1]", "missing field 'hits'", "[[enemies.attacks]]\nname = \"Halberd\""),
+    ('example_values = true', 'example_values = "yes"', "example_values", 'expected true or false, got "yes"', "example_values"),
+    ('format = 1', 'format = 2', "format", "this file is format 2; this Nova Table reads format 1", "format = 2"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "field", "words", "where"), WRONG, ids=[w[2] for w in WRONG])
+def test_a_wrong_field_is_reported_with_its_line(old: str, new: str, field: str, words: str, where: str, tmp_path: Path) -> None:
+    text = mutate(old, new)
+    path = tmp_path / "wrong.toml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(path)
+    prefix = f"{path}:{line_number(text, where)}: {field}: "
+    assert [line for line in str(caught.value).splitlines() if line.startswith(prefix) and words in line], str(caught.value)
+    assert len(caught.value.problems) == 1, str(caught.value)  # no knock-on complaints
+
+
+def test_a_duplicate_id_is_reported_where_it_is_written_twice() -> None:
+    text = mutate('id = "sofia"', 'id = "valerio"')
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "twice.toml")
+    duplicate = line_number(text, 'id = "valerio"\nname = "Sofia"')
+    assert f"twice.toml:{duplicate}: heroes[2].id: hero id 'valerio' is already used at heroes[1]" in str(caught.value)
+    # and Sofia's token now names nobody
+    assert f"twice.toml:{line_number(text, 'sofia = 2')}: horologium.tokens.sofia: no hero or enemy group" in str(caught.value)
+
+
+def test_every_problem_is_listed_not_only_the_first() -> None:
+    text = mutate('swiftness = 6\n', 'swiftnes = 6\n').replace('rank = "troop"', 'rank = "grunt"').replace('loot = ["Elementum"]', 'loot = "Elementum"')
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "many.toml")
+    fields = [p.field for p in caught.value.problems]
+    assert fields == ["heroes[2].swiftnes", "enemies[2].rank", "enemies[2].loot"]
+    assert [p.line for p in caught.value.problems] == sorted(p.line for p in caught.value.problems if p.line)
+
+
+def test_a_syntax_error_gets_the_line_from_tomllib() -> None:
+    text = mutate('name = "Sofia"', 'name = "Sofia')
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "broken.toml")
+    line = line_number(text, 'name = "Sofia')
+    assert str(caught.value).startswith(f"broken.toml:{line}: not valid TOML: ")
+
+
+def test_text_that_is_not_utf8_and_a_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(demo_text().replace("Valerio", "Val\xe9rio").encode("latin-1"))
+    line = line_number(demo_text(), 'name = "Valerio')
+    with pytest.raises(ScenarioError, match=rf"latin1.toml:{line}: not UTF-8"):
+        load_scenario(path)
+    with pytest.raises(ScenarioError, match="cannot read the file"):
+        load_scenario(tmp_path / "absent.toml")
+
+
+def leaves(data: Any, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    if isinstance(data, dict):
+        return [leaf for key, value in data.items() for leaf in leaves(value, path + (key,))] or [path]
+    if isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
+        return [leaf for index, item in enumerate(data) for leaf in leaves(item, path + (index,))]
+    return [path]
+
+
+def test_every_key_of_the_demo_is_found_on_its_own_line() -> None:
+    text = demo_text()
+    lines = key_lines(text)
+    source = text.splitlines()
+    paths = leaves(tomllib.loads(text))
+    assert len(paths) > 100
+    for path in paths:
+        key = next(part for part in reversed(path) if isinstance(part, str))
+        number = line_of(lines, path)
+        assert number is not None and source[number - 1].lstrip().startswith(key), (path, number)
+
+
+def test_multi_line_arrays_give_each_element_its_line() -> None:
+    text = 'victory = [\n  "one",  # first\n  "two", "three",\n  """four\n""",\n]\nafter = 1\n[t]\nx = [1, [2, 3]]\n'
+    lines = key_lines(text)
+    assert [lines[("victory", i)] for i in range(4)] == [2, 3, 3, 4]
+    assert lines[("after",)] == 7 and lines[("t", "x")] == 9 and lines[("t", "x", 1)] == 9
