@@ -122,19 +122,19 @@ def _spend(action: str) -> Any:
 
 
 def _move_form(state: GameState) -> Form:
-    ap = Number("ap", "Action Points", 1, max(1, _ap_left(state)), 1, unit=" AP")
+    ap = Number("ap", "Spend", 1, max(1, _ap_left(state)), 1, unit=" AP")
     return Form("move", f"{name_of(state, state.active)} moves", [ap], _spend("move"), apply_label="Move")
 
 
 def _wait_form(state: GameState) -> Form:
     left = max(1, _ap_left(state))
-    ap = Number("ap", "Action Points", 1, left, left, unit=" AP")
+    ap = Number("ap", "Spend", 1, left, left, unit=" AP")
     return Form("wait", f"{name_of(state, state.active)} waits", [ap], _spend("wait"), apply_label="Wait")
 
 
 def _action_form(state: GameState) -> Form:
     kind = Choice("action", "Action", [(a, a) for a in ACTIONS])
-    ap = Number("ap", "Action Points", 1, max(1, _ap_left(state)), 1, unit=" AP")
+    ap = Number("ap", "Spend", 1, max(1, _ap_left(state)), 1, unit=" AP")
     return Form("action", f"{name_of(state, state.active)} acts", [kind, ap], _spend(""), apply_label="Spend AP")
 
 
@@ -143,9 +143,8 @@ def _targets(state: GameState) -> list[tuple[Any, str]]:
     for group in state.groups:
         spec = state.scenario.enemy(group.id)
         for number in group.standing:
-            model = group.models[number - 1]
             words = spec.name if len(group.models) == 1 else f"{spec.name} {number}"
-            out.append(((group.id, number), f"{words} ({model.wounds}/{spec.health})"))
+            out.append(((group.id, number), words))
     return out
 
 
@@ -156,9 +155,9 @@ def _hero_attack_form(state: GameState) -> Form:
     fields = [
         Choice("target", "Target", _targets(state) or [(None, "nobody")]),
         Choice("kind", "Attack", [("physical", "Physical"), ("psychic", "Psychic")]),
-        Number("ap", "AP it costs", 0, _ap_left(state), min(3, _ap_left(state)), unit=" AP"),
-        Number("required", "Successes needed", 1, 8, 1, show=psychic),
-        Number("effect_wounds", "Its wounds", 0, 10, 1, show=psychic),
+        Number("ap", "Cost", 0, _ap_left(state), min(3, _ap_left(state)), unit=" AP"),
+        Number("required", "Needs", 1, 8, 1, show=psychic),
+        Number("effect_wounds", "Wounds", 0, 10, 1, show=psychic),
         Number("dice_count", "Dice", 0, MAX_DICE, spec.physique),
         Dice("dice", "Roll", spec.die),
     ]
@@ -203,7 +202,7 @@ def _enemy_attack_form(state: GameState) -> Form:
         Choice("attack", "Attack", attacks or [(None, "none")]),
         Choice("hero", "On", hero_options or [(None, "nobody")]),
         Number("dice_count", "Dice", 0, MAX_DICE, 1),
-        Dice("dice", "Hero's roll", first_die),
+        Dice("dice", "Roll", first_die),
     ]
     attack_field = fields[0]
     if state.active is not None:
@@ -242,7 +241,7 @@ def _injury_form(state: GameState) -> Form:
     hero = state.hero(state.active) if state.active else None
     taken = set(hero.injuries) if hero else set()
     first = next((n for n in range(1, INJURY_CARDS + 1) if f"Injury {n}" not in taken), 1)
-    card = Number("card", "Injury card no.", 1, INJURY_CARDS, first)
+    card = Number("card", "Card no.", 1, INJURY_CARDS, first)
     return Form("injury", f"{name_of(state, state.active)} draws an Injury", [card],
                 lambda form: {"type": "injury", "card": f"Injury {form.value('card')}"}, apply_label="Draw")  # fmt: skip
 

@@ -38,7 +38,7 @@ def layout_for(width: int, height: int) -> Layout:
         dial = pygame.Rect(gap, (height - side) // 2, side, side)
         panel = pygame.Rect(dial.right + gap, gap, width - dial.right - 2 * gap, height - 2 * gap)
     else:
-        side = min(width - 2 * gap, int(height * 0.5))
+        side = min(width - 2 * gap, int(height * 0.46))
         dial = pygame.Rect((width - side) // 2, gap, side, side)
         panel = pygame.Rect(gap, dial.bottom + gap, width - 2 * gap, height - dial.bottom - 2 * gap)
     return Layout((width, height), dial, panel, unit, gap)

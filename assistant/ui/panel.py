@@ -191,7 +191,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     row_h = lay.px(46)
     for index, item in form.visible():
         row = pygame.Rect(area.left, y, area.width, row_h - lay.px(4))
-        label_w = int(area.width * 0.36)
+        label_w = int(area.width * 0.30)
         _text(surface, fonts, item.label, lay.px(20), theme.MUTED, pygame.Rect(row.left, row.top, label_w - lay.px(4), row.height))
         value_area = pygame.Rect(row.left + label_w, row.top, row.width - label_w, row.height)
         if isinstance(item, Dice):
@@ -202,7 +202,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
             pygame.draw.rect(surface, theme.BUTTON, value_area, border_radius=lay.px(8))
             if focused:
                 pygame.draw.rect(surface, theme.ACTIVE, value_area, max(3, lay.px(4)), border_radius=lay.px(8))
-            arrow_w = lay.px(40)
+            arrow_w = lay.px(30)
             left = pygame.Rect(value_area.left, value_area.top, arrow_w, value_area.height)
             right = pygame.Rect(value_area.right - arrow_w, value_area.top, arrow_w, value_area.height)
             middle = pygame.Rect(left.right, value_area.top, right.left - left.right, value_area.height)

@@ -48,7 +48,8 @@ class TableScreen:
         """The menu for the current state; the focus goes back to the first intent that is open."""
         previous = [i.label for i in self.items]
         self.items = menu(app.game.state, app.game.can_undo(), app.game.can_redo())
-        if [i.label for i in self.items] != previous:
+        stale = self.focus >= len(self.items) or not self.items[self.focus].enabled
+        if [i.label for i in self.items] != previous or stale:
             self.focus = next((n for n, item in enumerate(self.items) if item.enabled), 0)
 
     def handle(self, app: App, action: Action) -> str | None:
@@ -77,9 +78,9 @@ class TableScreen:
 
     def choose(self, app: App, index: int) -> str | None:
         item = self.items[index]
-        self.focus = index
         if not item.enabled:
             return None
+        self.focus = index
         if item.command:
             app.command(item.command)
         elif item.event is not None:
@@ -99,7 +100,7 @@ class TableScreen:
         y = draw_header(surface, area, lay, state, fonts)
         y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
         y = draw_notes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state.notes, fonts, app.error,
-                       lines=4 if lay.portrait else 2)  # fmt: skip
+                       lines=3 if lay.portrait else 2)  # fmt: skip
         menu_area = pygame.Rect(area.left, y + lay.px(2), area.width, area.bottom - y - lay.px(2))
         return draw_menu(surface, menu_area, lay, self.items, self.focus, fonts, columns=3 if lay.portrait else 2)
 

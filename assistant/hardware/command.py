@@ -1,0 +1,140 @@
+"""Talk to the RP2040 board: simulate one on a pty, or monitor a port.
+
+    nova-table board simulate            a simulated board (the firmware's own logic) on a pty;
+                                         prints the pty's path, then each line it gets and its LED
+                                         ring; type "knob HERO DELTA" to turn a Perilium knob
+    nova-table board monitor PORT        says hello, prints every message the board sends
+    nova-table board send PORT JSON...   sends messages (one JSON object each) and prints the replies
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import select
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="board_command", metavar="ACTION", required=True)
+    simulate = sub.add_parser("simulate", help="a simulated board on a pty (prints its path)")
+    simulate.add_argument("--knobs", type=int, default=4, help="Perilium knobs (default 4)")
+    simulate.add_argument("--quiet", action="store_true", help="print only the path")
+    monitor = sub.add_parser("monitor", help="print what the board on PORT sends")
+    monitor.add_argument("port", help="serial port or pyserial URL (/dev/ttyACM0, loop://, a pty path)")
+    monitor.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl+C)")
+    send = sub.add_parser("send", help="send messages to the board on PORT and print the replies")
+    send.add_argument("port")
+    send.add_argument("messages", nargs="+", metavar="JSON")
+    send.add_argument("--wait", type=float, default=0.5, help="seconds to wait for replies (default 0.5)")
+
+
+def _stop_on_signals() -> threading.Event:
+    stop = threading.Event()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: stop.set())
+    return stop
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from assistant.hardware.simulator import SimulatedBoard, ring_text
+
+    stop = _stop_on_signals()
+    with SimulatedBoard(knobs=args.knobs) as board:
+        print(board.path, flush=True)
+        seen = 0
+        shown = ""
+        while not stop.is_set():
+            readable, _, _ = select.select([sys.stdin], [], [], 0.1) if not sys.stdin.closed else ([], [], [])
+            if readable:
+                line = sys.stdin.readline()
+                if not line:
+                    sys.stdin.close()
+                else:
+                    _simulate_input(board, line.split())
+            if args.quiet:
+                continue
+            for line in board.received[seen:]:
+                print(f"<- {line}", flush=True)
+            seen = len(board.received)
+            ring = ring_text(board.board.frame(0))  # at time 0: the minute hand lit, no blinking
+            if ring != shown:
+                print(f"ring {ring}  tray {board.board.tray}%", flush=True)
+                shown = ring
+    return 0
+
+
+def _simulate_input(board: Any, words: list[str]) -> None:
+    if len(words) == 3 and words[0] == "knob":
+        try:
+            print(f"-> {board.turn(int(words[1]), int(words[2]))}", flush=True)
+        except ValueError:
+            print("knob HERO DELTA: two whole numbers, e.g. knob 0 +1", flush=True)
+    elif words:
+        print(f"unknown command {' '.join(words)!r}: try knob HERO DELTA", flush=True)
+
+
+def _print_message(message: object) -> None:
+    print(message, flush=True)
+
+
+def _monitor(args: argparse.Namespace) -> int:
+    from serial import SerialException
+
+    from assistant.hardware.board import BoardLink
+
+    stop = _stop_on_signals()
+    try:
+        link = BoardLink.open(args.port, _print_message)
+    except (SerialException, OSError) as error:
+        print(f"nova-table: board {args.port}: {error}", file=sys.stderr)
+        return 1
+    try:
+        link.hello()
+        end = None if args.seconds is None else time.monotonic() + args.seconds
+        while not stop.is_set() and link.connected and (end is None or time.monotonic() < end):
+            stop.wait(0.1)
+    finally:
+        link.close()
+    return 0
+
+
+def _send(args: argparse.Namespace) -> int:
+    from serial import SerialException
+
+    from assistant.hardware.board import BoardLink
+
+    messages = []
+    for index, text in enumerate(args.messages, 1):
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError as error:
+            print(f"nova-table: message {index}: not JSON ({error.msg} at column {error.colno}): {text}", file=sys.stderr)
+            return 1
+        if not isinstance(message, dict):
+            print(f"nova-table: message {index}: a message is a JSON object, not {text}", file=sys.stderr)
+            return 1
+        messages.append(message)
+    try:
+        link = BoardLink.open(args.port, _print_message)
+    except (SerialException, OSError) as error:
+        print(f"nova-table: board {args.port}: {error}", file=sys.stderr)
+        return 1
+    try:
+        for message in messages:
+            link.send(message)
+        time.sleep(args.wait)
+    finally:
+        link.close()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="nova-table: %(message)s", stream=sys.stderr)
+    actions = {"simulate": _simulate, "monitor": _monitor, "send": _send}
+    return actions[args.board_command](args)

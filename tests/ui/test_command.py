@@ -1,0 +1,121 @@
+"""`nova-table play` as a process: the display fallback, SIGTERM, saving every action, bad files."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from assistant.rules import game as rules
+from tests.ui.conftest import key, make_app, play
+from tests.ui.demo import demo_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def nova(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    environ = dict(os.environ if env is None else env)
+    environ.pop("DISPLAY", None)
+    environ.pop("WAYLAND_DISPLAY", None)
+    environ["SDL_AUDIODRIVER"] = "dummy"
+    return subprocess.Popen([sys.executable, "-m", "assistant", *args], cwd=ROOT, env=environ,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+
+
+def wait_for_line(process: subprocess.Popen[str], words: str, seconds: float = 20) -> list[str]:
+    """Lines of stderr until one holds `words`."""
+    assert process.stderr is not None
+    lines: list[str] = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        line = process.stderr.readline()
+        if not line:
+            break
+        lines.append(line)
+        if words in line:
+            return lines
+    raise AssertionError(f"no {words!r} in stderr: {lines}")
+
+
+def test_with_no_display_it_falls_back_to_the_dummy_driver_and_stops_on_sigterm(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    env.pop("SDL_VIDEODRIVER", None)  # the app must find out by itself that there is no display
+    process = nova("play", "--state", str(tmp_path / "table.db"), "--board", "none", "--no-encoder", env=env)
+    try:
+        lines = wait_for_line(process, "game ")
+        assert any("dummy video driver" in line for line in lines), lines
+        assert process.poll() is None  # it stays up
+        time.sleep(0.3)
+        assert process.poll() is None
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "SIGTERM" in (process.stderr.read() if process.stderr else "")
+
+
+def test_a_missing_scenario_file_is_named_and_nothing_starts(tmp_path: Path) -> None:
+    state = tmp_path / "table.db"
+    process = nova("play", "--scenario", str(tmp_path / "nope.toml"), "--state", str(state), "--screenshot",
+                   str(tmp_path / "x.png"))  # fmt: skip
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 1
+    assert "nope.toml" in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_broken_state_file_is_named_and_left_as_it_was(tmp_path: Path) -> None:
+    pytest.importorskip("assistant.session.games")
+    state = tmp_path / "table.db"
+    state.write_bytes(b"this is not a database\n" * 50)
+    before = state.read_bytes()
+    process = nova("play", "--state", str(state), "--screenshot", str(tmp_path / "x.png"))
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 1
+    assert str(state) in err
+    assert state.read_bytes() == before
+
+
+def test_every_action_is_in_the_state_file_before_it_is_shown_and_the_game_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("assistant.session.games")
+    from assistant.session.games import StateFile
+
+    from assistant.ui.table import open_saved_game
+
+    path = tmp_path / "table.db"
+    game = open_saved_game(path, None, new=False)
+    app = make_app(game=game)  # type: ignore[arg-type]
+    drawn: list[tuple[int, int]] = []  # (events in the state drawn, events in the file then)
+    draw = app.draw
+
+    def check_then_draw() -> None:
+        # another connection reads the file, as the app restarted after a pulled plug would
+        with StateFile(path) as other:
+            drawn.append((app.game.state.count, other.journal(None).head))
+        draw()
+
+    app.draw = check_then_draw  # type: ignore[method-assign]
+    app.running = True
+    for event in (key("m"), key("1"), key("return"), key("return"), key("e"), key("u"), key("y")):
+        pygame.event.post(event)
+        app.pump()  # one pass of the main loop: handle the input, draw
+    assert [shown for shown, _ in drawn] == [0, 0, 0, 1, 2, 1, 2]
+    assert all(shown == saved for shown, saved in drawn), drawn
+    app.close()
+    with StateFile(path) as other:
+        journal = other.journal(None)
+        expected = rules.new_game(demo_scenario())
+        for event in journal.events():
+            expected = rules.apply(expected, event)
+        assert journal.head == 2 and journal.state == expected
+    resumed = open_saved_game(path, None, new=False)
+    assert resumed.state == expected
+    resumed.close()
+    pygame.event.clear()

@@ -1,0 +1,141 @@
+"""Keys, taps, dice and quits posted into the real main loop change the real game state."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pygame
+
+from assistant.rules import game as rules
+from assistant.ui import theme
+from assistant.ui.inputs import post_dice
+from assistant.ui.table import MemoryGame
+from tests.ui.conftest import click, key, make_app, play
+from tests.ui.demo import demo_scenario
+
+
+def test_keys_spend_ap_through_the_move_form() -> None:
+    app = make_app()
+    start = app.game.state
+    assert start.active == "valerio" and start.turn is not None and start.turn.ap_left == 5
+    play(app, key("m"), key("2"), key("return"), key("return"))
+    state = app.game.state
+    assert state == rules.apply(start, {"type": "spend_ap", "action": "move", "ap": 2})
+    assert state.turn is not None and state.turn.ap_left == 3
+    assert app.machine.current.name == "table"
+
+
+def test_tapping_end_activation_where_it_is_drawn_ends_it() -> None:
+    app = make_app()
+    app.draw()
+    labels = [item.label for item in app.machine.current.items]  # type: ignore[attr-defined]
+    hit = app.hits[labels.index("End activation")]
+    # the place we tap shows a button (not the background) before we tap it
+    assert tuple(app.surface.get_at(hit.rect.midbottom[:1] + (hit.rect.centery + hit.rect.height // 3,))[:3]) == theme.BUTTON
+    before = app.game.state
+    play(app, click(hit.rect.center))
+    assert app.game.state == rules.apply(before, {"type": "end_activation"})
+    assert app.game.state.active == "sofia"
+
+
+def test_undo_and_redo_keys() -> None:
+    app = make_app()
+    start = app.game.state
+    play(app, key("e"))
+    after = app.game.state
+    assert after != start
+    play(app, key("u"))
+    assert app.game.state == start
+    play(app, key("y"))
+    assert app.game.state == after
+    play(app, key("z", pygame.KMOD_CTRL), key("z", pygame.KMOD_CTRL | pygame.KMOD_SHIFT))
+    assert app.game.state == after
+
+
+def test_a_hero_attack_with_dice_typed_by_hand() -> None:
+    app = make_app()
+    start = app.game.state
+    # a: the attack form; Enter past target, kind, cost and dice count; type four dice; Enter applies
+    play(app, key("a"), key("return"), key("return"), key("return"), key("return"),
+         key("8"), key("8"), key("6"), key("1"), key("return"))  # fmt: skip
+    expected = {"type": "hero_attack", "group": "papal_guard", "model": 1, "kind": "physical", "ap": 3,
+                "dice": [8, 8, 6, 1]}  # fmt: skip
+    assert app.game.state == rules.apply(start, expected)
+    assert app.game.state.group("papal_guard").models[0].wounds > 0
+    assert app.machine.current.name == "table"
+
+
+def test_dice_from_the_camera_fill_the_open_form_and_stay_correctable() -> None:
+    app = make_app()
+    start = app.game.state
+    pygame.event.clear()
+    pygame.event.post(key("a"))
+    reader = threading.Thread(target=post_dice, args=([6, 5, 5, 2, 7],))  # the dice reader's own thread
+    reader.start()
+    reader.join()
+    # the table corrects the second die by hand: focus it (Enter x5 from the target) and type 3
+    for event in [key("return")] * 5 + [key("3"), key("return"), key("return"), key("return"), key("return")]:
+        pygame.event.post(event)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run()
+    expected = {"type": "hero_attack", "group": "papal_guard", "model": 1, "kind": "physical", "ap": 3,
+                "dice": [6, 3, 5, 2, 7]}  # fmt: skip
+    assert app.game.state == rules.apply(start, expected)
+
+
+def test_a_refused_event_keeps_the_form_open_and_says_why() -> None:
+    app = make_app()
+    play(app, key("a"), key("return"))  # Apply is not reached: the dice are not read yet
+    assert app.machine.current.name == "form"
+    play(app, *[key("return")] * 8)
+    assert app.machine.current.name == "form"
+    assert "dice still to read" in app.error
+    assert app.game.state.count == 0
+
+
+def test_tie_ordering_and_mystery_resolution_from_the_menu() -> None:
+    game = MemoryGame(demo_scenario())
+    app = make_app(game=game)
+    # run the demo forward with the menu's first item until a tie or an event token is up
+    seen: set[str] = set()
+    for _ in range(60):
+        items = app.machine.current.items  # type: ignore[attr-defined]
+        kinds = {item.kind for item in items if item.enabled}
+        seen |= kinds
+        state = app.game.state
+        if "order" in kinds:
+            before = state
+            order = items[1]  # the second order offered
+            play(app, key("2"))
+            assert app.game.state == rules.apply(before, order.event)
+            assert not app.game.state.ties or app.game.state.ties != before.ties
+            break
+        if "event" in kinds:
+            before = state
+            play(app, key("r"))
+            assert app.game.state.count == before.count + 1
+            continue
+        play(app, key("e"))
+        app.machine.current.refresh(app)  # type: ignore[attr-defined]
+    assert "event" in seen or "order" in seen
+
+
+def test_escape_held_for_a_second_closes_the_app() -> None:
+    app = make_app()
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0))
+    started = time.monotonic()
+    app.run()  # no QUIT posted: only the held Escape can end it
+    assert 0.9 <= time.monotonic() - started < 5
+
+
+def test_a_short_escape_goes_back_from_a_form() -> None:
+    app = make_app()
+    escape_up = pygame.event.Event(pygame.KEYUP, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
+    escape_down = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0)
+    play(app, key("m"))
+    assert app.machine.current.name == "form"
+    play(app, escape_down, escape_up)
+    assert app.machine.current.name == "table"
+    assert app.game.state.count == 0

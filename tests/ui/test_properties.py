@@ -1,0 +1,52 @@
+"""Invariants under any sequence of inputs: the app never breaks, and the game is always the fold of its events."""
+
+from __future__ import annotations
+
+import pygame
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from assistant.rules import game as rules
+from assistant.ui.inputs import Action
+from assistant.ui.table import MemoryGame
+from tests.ui.conftest import make_app
+from tests.ui.demo import demo_scenario
+
+SCENARIO = demo_scenario()
+
+actions = st.one_of(
+    st.builds(Action, st.just("turn"), st.sampled_from([1, -1])),
+    st.builds(Action, st.just("confirm")),
+    st.builds(Action, st.just("back")),
+    st.builds(Action, st.just("digit"), st.integers(0, 9)),
+    st.builds(Action, st.just("key"), st.sampled_from(list("maweoifrkuy"))),
+    st.builds(Action, st.sampled_from(["undo", "redo"])),
+    st.builds(Action, st.just("dice"), st.tuples(st.lists(st.integers(1, 8), max_size=6), st.just("camera"))),
+    st.builds(Action, st.just("knob"), st.tuples(st.integers(0, 3), st.integers(-2, 2))),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(actions, max_size=60), st.sampled_from([(800, 480), (720, 1280)]))
+def test_any_inputs_keep_the_state_the_fold_of_the_events(inputs: list[Action], size: tuple[int, int]) -> None:
+    game = MemoryGame(SCENARIO)
+    app = make_app(size, game)
+    app.running = True
+    for action in inputs:
+        app.handle(action)
+        app._apply_knobs()
+        screen = app.machine.current
+        if screen.name == "table":
+            screen.refresh(app)  # type: ignore[attr-defined]
+            items = screen.items  # type: ignore[attr-defined]
+            if any(item.enabled for item in items):
+                assert items[screen.focus].enabled  # type: ignore[attr-defined]
+        else:
+            assert app.form is not None
+    replay = rules.new_game(SCENARIO)
+    for event in game.events:
+        replay = rules.apply(replay, event)
+    assert replay == game.state
+    app.draw()
+    bounds = pygame.Rect(0, 0, *size)
+    assert all(bounds.contains(hit.rect) for hit in app.hits)

@@ -1,0 +1,154 @@
+"""What the screen shows, checked on the pixels of real renders (SDL dummy driver), screenshots saved."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pygame
+import pytest
+
+from assistant.rules import game as rules
+from assistant.rules.state import GameState
+from assistant.ui import theme
+from assistant.ui.dial import draw_dial
+from assistant.ui.table import MemoryGame
+from assistant.ui.theme import Fonts
+from tests.ui.conftest import make_app
+from tests.ui.demo import demo_scenario
+
+SIZES = [(800, 480), (720, 1280), (1024, 600), (1280, 800)]
+
+
+def dial_geometry(rect: pygame.Rect) -> tuple[tuple[float, float], float]:
+    """The dial's centre and radius in its layout rectangle."""
+    return (rect.centerx, rect.centery), rect.width / 2 - 2
+
+
+def at(surface: pygame.Surface, center: tuple[float, float], radius: float, angle: float) -> tuple[int, int, int]:
+    """The colour at `radius` from `center`, `angle` degrees clockwise from twelve o'clock."""
+    x = center[0] + radius * math.sin(math.radians(angle))
+    y = center[1] - radius * math.cos(math.radians(angle))
+    return tuple(surface.get_at((round(x), round(y)))[:3])  # type: ignore[return-value]
+
+
+def count(surface: pygame.Surface, rect: pygame.Rect, color: tuple[int, int, int]) -> int:
+    """Pixels of exactly `color` inside `rect`."""
+    found = 0
+    for y in range(rect.top, rect.bottom):
+        for x in range(rect.left, rect.right):
+            if surface.get_at((x, y))[:3] == color:
+                found += 1
+    return found
+
+
+def states() -> list[GameState]:
+    """The demo at its first stop, then after each of the first activations ends."""
+    out = [rules.new_game(demo_scenario())]
+    for _ in range(3):
+        out.append(rules.apply(out[-1], {"type": "end_activation"}) if out[-1].turn else out[-1])
+    return out
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_active_sector_is_lit_where_the_minute_hand_points(size: tuple[int, int], shots: Path) -> None:
+    for number, state in enumerate(states()):
+        surface = pygame.Surface(size)
+        surface.fill(theme.BACKGROUND)
+        app = make_app(size, MemoryGame(demo_scenario()))
+        draw_dial(surface, app.layout.dial, state, Fonts())
+        pygame.image.save(surface, shots / f"dial-{size[0]}x{size[1]}-{number}.png")
+        center, radius = dial_geometry(app.layout.dial)
+        lit = state.clock.minute
+        for sector in range(1, 13):
+            # just inside the numeral band, off the sector's axis where the hands and tokens are
+            color = at(surface, center, radius * 0.76, sector * 30 + 11)
+            if sector == lit:
+                assert color == theme.ACTIVE, f"sector {sector} should be lit in state {number}"
+            else:
+                assert color != theme.ACTIVE, f"sector {sector} is lit but the hand is at {lit}"
+        # the minute hand is white along the lit sector's axis
+        assert at(surface, center, radius * 0.2, lit * 30) == theme.MINUTE_HAND
+
+
+def test_tokens_sit_in_their_sectors_in_their_colours() -> None:
+    state = rules.new_game(demo_scenario())
+    surface = pygame.Surface((600, 600))
+    placed = draw_dial(surface, pygame.Rect(0, 0, 600, 600), state, Fonts())
+    assert sorted(p.id for p in placed) == sorted(t.id for t in state.tokens)
+    for token in placed:
+        sector = state.token(token.id).sector
+        dx, dy = token.center[0] - 300, token.center[1] - 300
+        angle = math.degrees(math.atan2(dx, -dy)) % 360
+        assert abs((angle - sector * 30 + 180) % 360 - 180) < 15, f"{token.id} drawn at {angle:.0f} degrees"
+        # the token's colour is on the screen just inside its edge (the label is in the middle)
+        edge = (token.center[0], token.center[1] + token.radius - max(3, token.radius // 4))
+        assert tuple(surface.get_at(edge)[:3]) == token.color
+
+
+def test_a_ko_hero_shows_the_ko_side_of_the_token(shots: Path) -> None:
+    state = rules.new_game(demo_scenario())
+    state = rules.apply(state, {"type": "damage", "hero": "eleonora", "wounds": 4})  # Health 4: KO
+    assert state.hero("eleonora").ko
+    app = make_app((800, 480), MemoryGame(demo_scenario()))
+    surface = pygame.Surface((800, 480))
+    placed = {p.id: p for p in draw_dial(surface, app.layout.dial, state, Fonts())}
+    eleonora = placed["eleonora"]
+    inside = (eleonora.center[0] - eleonora.radius // 2, eleonora.center[1] + eleonora.radius // 2)
+    assert tuple(surface.get_at(inside)[:3]) == theme.KO
+    pygame.image.save(surface, shots / "dial-ko.png")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_table_screen_fits_and_reads(size: tuple[int, int], shots: Path) -> None:
+    app = make_app(size)
+    app.act({"type": "spend_ap", "ap": 2, "action": "move"})
+    app.draw()
+    name = f"table-{size[0]}x{size[1]}.png"
+    pygame.image.save(app.surface, shots / name)
+    width, height = size
+    screen = pygame.Rect(0, 0, width, height)
+    buttons = [hit.rect for hit in app.hits]
+    assert len(buttons) == len(app.machine.current.items) >= 7  # type: ignore[attr-defined]
+    for index, rect in enumerate(buttons):
+        assert screen.contains(rect), f"button {index} {rect} is off the {size} screen"
+        assert not rect.colliderect(app.layout.dial), f"button {index} covers the dial"
+        assert rect.height >= 0.08 * min(width, height), f"button {index} is too small to touch"
+        for other in buttons[index + 1 :]:
+            assert not rect.colliderect(other)
+    assert app.fonts.squeezed == [], f"text cut to fit: {app.fonts.squeezed}"
+    # the active hero's name is written in the hero's colour at the top of the panel
+    header = pygame.Rect(app.layout.panel.left, app.layout.panel.top, app.layout.panel.width, app.layout.px(40))
+    assert count(app.surface, header, theme.HERO_COLORS[0]) > 80 * app.layout.unit**2
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_a_form_with_dice_fits(size: tuple[int, int], shots: Path) -> None:
+    app = make_app(size)
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0))
+    assert app.form is not None and app.form.name == "hero_attack"
+    app.form.fill_dice([8, 6, 5, 1], "camera")
+    app.draw()
+    pygame.image.save(app.surface, shots / f"attack-{size[0]}x{size[1]}.png")
+    screen = pygame.Rect(0, 0, *size)
+    for hit in app.hits:
+        assert screen.contains(hit.rect)
+    dice = [hit.rect for hit in app.hits if hit.target[0] == "stop" and hit.target[1].field == 6]
+    assert len(dice) == 4
+    for rect in dice:  # a read die is a white square with its number in the dark ink
+        assert count(app.surface, rect, theme.TEXT) > rect.width * rect.height * 0.4
+        assert count(app.surface, rect, theme.BACKGROUND) > 20
+    assert app.fonts.squeezed == []
+
+
+def test_mission_over_is_written_across_the_dial(shots: Path) -> None:
+    game = MemoryGame(demo_scenario())
+    game.apply({"type": "end_mission", "result": "defeat"})
+    app = make_app((800, 480), game)
+    app.draw()
+    pygame.image.save(app.surface, shots / "mission-over.png")
+    dial = app.layout.dial
+    band = pygame.Rect(dial.left, dial.centery - app.layout.px(44), dial.width, app.layout.px(40))
+    assert count(app.surface, band, theme.DANGER) > 300
+    labels = [item.label for item in app.machine.current.items]  # type: ignore[attr-defined]
+    assert labels == ["Undo", "Redo"]
