@@ -1,6 +1,6 @@
 """Answer rules questions as JSON lines: one request a line on stdin, one answer a line on stdout.
 
-Operations: test, hero_attack, enemy_attack, next_activation, forced_wait.
+Operations: test, hero_attack, enemy_attack, next_activation, forced_wait, ai_goal.
 A request that cannot be served gets {"error": "..."} naming the field at fault; the next line
 is read as usual. Examples:
 
@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
-from assistant.wire import answer_enemy_attack, answer_forced_wait
+from assistant.wire import answer_ai_goal, answer_enemy_attack, answer_forced_wait
 from assistant.wire import answer_hero_attack, answer_next_activation, answer_test
 
 OPERATIONS: Mapping[str, Callable[[Fields], dict[str, Any]]] = {
@@ -27,6 +27,7 @@ OPERATIONS: Mapping[str, Callable[[Fields], dict[str, Any]]] = {
     "enemy_attack": answer_enemy_attack,
     "next_activation": answer_next_activation,
     "forced_wait": answer_forced_wait,
+    "ai_goal": answer_ai_goal,
 }
 
 

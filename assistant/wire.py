@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from assistant.rules.ai import Goal, GoalView, HeroFacts, distance_oracle, settle_goal
 from assistant.rules.combat import (
     Target,
     enemy_physical_attack,
@@ -17,6 +18,7 @@ from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.horologium import Clock, Side, Token, check_sector, forced_wait, next_activation
+from assistant.rules.scenario import PRIORITY_FACTORS, MissionGoal
 
 
 def answer_test(f: Fields) -> dict[str, Any]:
@@ -137,3 +139,48 @@ def answer_forced_wait(f: Fields) -> dict[str, Any]:
     sectors = [check_sector(s, f"enemy_sectors[{i}]") for i, s in enumerate(enemies)]
     wait, end = forced_wait(f.sector("start"), f.sector("position"), f.integer("ap_left", low=0), sectors)
     return {"wait": wait, "end": end}
+
+
+def answer_ai_goal(f: Fields) -> dict[str, Any]:
+    """Renaissance "Artificial Intelligence (AI)" / first edition "Rule the Enemies": one Enemy's goal."""
+    edition = f.edition()
+    control_area = f.integer("control_area", low=0)
+    goal = f.object("mission_goal", None)
+    mission = None
+    if goal is not None:
+        threat = goal.raw("threat", None)
+        if threat is not None:
+            threat = goal.integer("threat", low=0)
+        goal.finish()
+        mission = MissionGoal("mission", "the mission goal", threat)
+    priority = tuple(str(p) for p in f.array("priority", ["standard"]))
+    for index, factor in enumerate(priority):
+        if factor not in PRIORITY_FACTORS:
+            raise RuleError(f"priority[{index}]", f"must be one of {', '.join(PRIORITY_FACTORS)}, not {factor!r}")
+    needs = {field for factor in priority for field in ("health", "mind", "physique") if field in factor}
+    heroes: list[HeroFacts] = []
+    distances: dict[str, int] = {}
+    for index, item in enumerate(f.items("heroes")):
+        for field in sorted(needs):
+            if not item.has(field):
+                raise RuleError(item.name(field), f"missing (the priority {', '.join(priority)} needs it)")
+        hero_id = item.text("id")
+        if hero_id == "mission" or hero_id in distances:
+            raise RuleError(f"heroes[{index}].id", f"{hero_id!r} is used twice or is the word 'mission'")
+        distances[hero_id] = item.integer("distance", low=0)
+        heroes.append(HeroFacts(
+            id=hero_id,
+            name=str(item.raw("name", hero_id)),
+            threat=item.integer("threat", low=0),
+            wounds=item.integer("wounds", 0, low=0),
+            ko=item.flag("ko", False),
+            health=item.integer("health", low=1) if item.has("health") else None,
+            mind=item.integer("mind", low=0) if item.has("mind") else None,
+            physique=item.integer("physique", low=0) if item.has("physique") else None,
+        ))
+        item.finish()
+    view = GoalView(edition, "enemy", "the Enemy", control_area, tuple(heroes), mission, priority)
+    step, _ = settle_goal(view, distance_oracle(distances))
+    if isinstance(step, Goal):
+        return {"goal": "mission" if step.mission else step.hero, "candidates": [], "reason": step.reason}
+    return {"goal": None, "candidates": list(step.about), "reason": f"{step.why}: {step.text}"}

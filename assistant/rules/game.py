@@ -26,8 +26,13 @@ from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.horologium import SECTORS, Clock, Side, Token, ahead, forced_wait, overtaken, sector_order, step
 from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gain
+from assistant.rules.draft import place_draft
+from assistant.rules.instructions import plan
+from assistant.rules.prey import cards_left, draw, is_prey
+from assistant.rules.questions import YES, check_answer
 from assistant.rules.scenario import AttackSpec, Scenario
-from assistant.rules.state import GameState, GroupState, HeroState, ModelState, Turn
+from assistant.rules.state import Answer, AttackMade, GameState, GroupState, HeroState, ModelState, Turn
+from assistant.rules.stealth import raise_alarm, stealth_active, stealth_roll
 
 KO_ENDS_MISSION = 3  # Renaissance "End of a Mission": at least 3 Heroes are KO
 
@@ -152,22 +157,35 @@ def _start_activation(state: GameState, token: Token) -> GameState:
         note = f"{spec.name} draws an Injury card" if hero.ko else f"{spec.name} activates with {ap} AP"
         return replace(state, turn=Turn(token.id, ap, ap, token.sector), notes=state.notes + (note,))
     group = state.group_spec(token.id)
-    moved = token.moved(group.swiftness)
+    ap = group.swiftness
+    if is_prey(state, token.id):
+        # Renaissance "Playing a Hunt Mission" 2-3: draw the top Action Card; the token moves by its AP.
+        state, card = draw(state)
+        if card is None:
+            return state
+        ap = card.ap
+    if stealth_active(state) and token.id in state.attacked:
+        state = raise_alarm(state, f"{group.name}, attacked earlier, activate")  # "Stealth Token"
+    moved = token.moved(ap)
     state = state.with_token(moved)
     return replace(
         state,
-        turn=Turn(token.id, group.swiftness, group.swiftness, token.sector, group.swiftness),
-        notes=state.notes + (f"{group.name} activate; their token moves {group.swiftness} to {_roman(moved.sector)}",),
+        turn=Turn(token.id, ap, ap, token.sector, ap),
+        notes=state.notes + (f"{group.name} activate; their token moves {ap} to {_roman(moved.sector)}",),
     )
 
 
 def _finish_turn(state: GameState, note: str | None = None) -> GameState:
     assert state.turn is not None
     done = state.turn.token
+    reacted = state.reacted
+    if state.side_of(done) is Side.ENEMY:  # first edition "Reaction": the token is discarded at its activation
+        reacted = tuple(m for m in reacted if not m.startswith(done + "/"))
     return replace(
         state,
         turn=None,
         reactions=(),
+        reacted=reacted,
         acted=state.acted + (done,),
         queue=tuple(q for q in state.queue if q != done),
         notes=state.notes + ((note,) if note else ()),
@@ -293,6 +311,9 @@ def _wound_model(state: GameState, group: GroupState, number: int, wounds: int) 
     state = state.with_group(group)
     if defeated:
         state = replace(state, loot=state.loot + spec.loot)
+        if is_prey(state, group.id):  # Renaissance "Hunt Missions": the Hunt ends when the Prey is defeated
+            state = replace(state, over="victory: the Prey is defeated", notes=state.notes + (
+                f"The Prey is defeated with {cards_left(state)} Action Cards unrevealed",))  # fmt: skip
         if not group.standing and state.has_token(group.id):
             state = state.without_token(group.id)
             if state.active == group.id:
@@ -316,6 +337,10 @@ def _hero_attack(state: GameState, f: Fields) -> GameState:
     target = Target(spec.health, group.models[number - 1].wounds, spec.immune_to_critical)
     modifier = f.integer("modifier", 0)
     bonus = f.integer("bonus_successes", 0, low=0)
+    if stealth_active(state):
+        bonus += 1  # Renaissance "Stealth Card": a Hero who attacks an Enemy gains an additional Success
+        if group.id not in state.attacked:
+            state = replace(state, attacked=state.attacked + (group.id,))
     if kind == "physical":
         result = hero_physical_attack(
             state.edition, dice, defense, target, modifier, bonus, f.flag("unblockable", False)
@@ -393,6 +418,12 @@ def _enemy_attack(state: GameState, f: Fields) -> GameState:
     if hero.ko or hero.removed:
         raise RuleError("hero", f"{hero.id!r} is KO and cannot be targeted")
     attack = _attack_spec(state, group.id, f)
+    waiting = plan(state).attack
+    default_model = waiting.model if waiting is not None and waiting.group == group.id else group.standing[0]
+    model = f.integer("model", default_model, low=1, high=len(group.models))
+    if group.models[model - 1].defeated:
+        raise RuleError("model", f"model {model} of {group.id!r} is defeated (standing: {group.standing})")
+    reaction = f.flag("reaction", False)
     dice = f.dice()
     threshold = f.integer("threshold", attack.threshold, low=1)
     modifier = f.integer("modifier", 0)
@@ -406,10 +437,15 @@ def _enemy_attack(state: GameState, f: Fields) -> GameState:
         result = enemy_psychic_attack(state.edition, contrast, threshold, dice, effect, modifier)
         outcome = "resisted" if result.resisted else f"{result.wounds} wounds"
         words = f"{attack.name} on {_name(state, hero.id)}: {result.successes} of {contrast} needed, {outcome}"
+    turn = state.turn
     state = _wound_hero(state, hero.id, result.wounds)
-    if state.hero(hero.id).ko:
+    ko = state.hero(hero.id).ko
+    if ko:
         words += f"; {_name(state, hero.id)} is KO"
-    return replace(state, notes=state.notes + (words,))
+    if turn is not None and not reaction and state.turn is not None:
+        made = AttackMade(group.id, model, hero.id, attack.name, result.wounds, ko)
+        state = replace(state, turn=replace(state.turn, attacks=state.turn.attacks + (made,)))
+    return replace(state, notes=state.notes + (("Reaction Attack: " if reaction else "") + words,))
 
 
 def _damage(state: GameState, f: Fields) -> GameState:
@@ -479,6 +515,61 @@ def _move_token(state: GameState, f: Fields) -> GameState:
     return replace(state, notes=state.notes + (f"{token.id} placed in sector {sector}",))
 
 
+def _ai_answer(state: GameState, f: Fields) -> GameState:
+    """A fact the Enemy AI asked for, or the table's override of a choice it made (see `instructions`)."""
+    key = f.text("question")
+    if state.turn is None:
+        raise RuleError("question", "no activation is in progress: the AI asks nothing now")
+    asked = plan(state)
+    question = asked.question_for(key)
+    if question is None:
+        pending = asked.question.key if asked.question else "nothing"
+        raise RuleError("question", f"{key!r} is not asked now (asked: {pending})")
+    value = check_answer(question, f.raw("answer"))
+    turn = state.turn
+    answers = tuple(a for a in turn.answers if a.key != key) + (Answer(key, value),)
+    state = replace(state, turn=replace(turn, answers=answers), notes=state.notes + (f"{question.text} {', '.join(value)}",))
+    if question.kind == "adjacent" and value == YES:
+        state = raise_alarm(state, f"an Enemy is adjacent to a Hero ({question.model})")
+    if key.startswith("react:") and value == YES and question.model not in state.reacted:
+        state = replace(state, reacted=state.reacted + (question.model,))
+    return state
+
+
+def _draft(state: GameState, f: Fields) -> GameState:
+    """Renaissance "Enemy Draft": the Draft Cards the table drew, in order; models and tokens placed."""
+    cards = [str(c) for c in f.array("cards")]
+    order = None
+    if f.has("event"):
+        event_id = f.text("event")
+        order = next((e.draft for e in state.scenario.events if e.id == event_id and e.draft is not None), None)
+        if order is None:
+            raise RuleError("event", f"no event {event_id!r} with an Enemy Draft in the scenario")
+    squares = f.integer("squares", order.squares if order else ..., low=1)
+    sector = f.sector("sector") if f.has("sector") else (order.sector if order else None)
+    return place_draft(state, cards, squares, sector, order)
+
+
+def _stealth_roll(state: GameState, f: Fields) -> GameState:
+    """Renaissance "Stealth Card": the Swiftness dice a Hero rolls after a Movement Action (1 + AP spent)."""
+    hero = _active_hero(state, f)
+    assert state.turn is not None
+    ap = f.integer("ap", 0, low=0, high=state.turn.ap_left)
+    dice = f.dice()
+    if len(dice) != ap + 1:
+        raise RuleError("dice", f"{_name(state, hero.id)} rolls {ap + 1} dice (1 + {ap} AP), not {len(dice)}")
+    if ap:
+        state = _move_active(state, ap)
+    return stealth_roll(state, dice)
+
+
+def _alarm(state: GameState, f: Fields) -> GameState:
+    """Renaissance "Stealth Token": the table raises the alarm (a mission rule, or what the AI could not see)."""
+    if not stealth_active(state):
+        raise RuleError("type", "the Stealth rule is not active (no track in this mission, or the alarm is raised)")
+    return raise_alarm(state, f.text("cause", "the table raises the alarm"))
+
+
 def _end_mission(state: GameState, f: Fields) -> GameState:
     result = f.choice("result", ("victory", "defeat"))
     return replace(state, over=result, turn=None, queue=(), notes=state.notes + (f"The mission ends: {result}",))
@@ -497,6 +588,10 @@ EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {
     "threat": _threat,
     "move_token": _move_token,
     "end_mission": _end_mission,
+    "ai_answer": _ai_answer,
+    "draft": _draft,
+    "stealth_roll": _stealth_roll,
+    "alarm": _alarm,
 }
 
 

@@ -136,6 +136,19 @@ class HorologiumSetup:
 
 
 @dataclass(frozen=True)
+class DraftOrder:
+    """An Enemy Draft a mission calls for (Renaissance "Enemy Draft"): which cards, how many squares, where."""
+
+    faction: str
+    rank: Rank
+    squares: int
+    place: str = ""  # where the models go, as the mission says (a map point, a Focus Point)
+    exclude: tuple[str, ...] = ()  # enemy ids whose Draft Card stays out of the deck
+    exclude_skills: tuple[str, ...] = ()  # cards with these skills stay out (e.g. "Shooter", "Horde")
+    sector: int | None = None  # the sector for new activation tokens; None: the one after the active sector
+
+
+@dataclass(frozen=True)
 class TimedEvent:
     """Instructions that fire when the hands reach `hour` and sector `minute`."""
 
@@ -143,6 +156,26 @@ class TimedEvent:
     hour: int
     minute: int
     text: str
+    draft: DraftOrder | None = None  # an Enemy Draft the event calls for
+
+
+@dataclass(frozen=True)
+class PreyCard:
+    """A Prey Action Card (Renaissance "Hunt Missions"): the AP it spends and what the Prey does."""
+
+    number: int
+    ap: int
+    text: str
+    target: str = "target_hero"  # "target_hero", "none", or a factor chosen ignoring the Control Area
+    attack: AttackSpec | None = None  # the attack the card makes on its target, if any
+
+
+@dataclass(frozen=True)
+class PreySpec:
+    """The Prey of a Hunt Mission: its enemy group and its Action deck, card 1 on top."""
+
+    group: str
+    deck: tuple[PreyCard, ...]
 
 
 @dataclass(frozen=True)
@@ -179,6 +212,12 @@ class Scenario:
     example_values: bool = False
     """True when the card values are made up for the example (the rulebooks print none)."""
     description: str = ""
+    reserves: tuple[EnemyGroupSpec, ...] = ()
+    """Enemy cards that enter only through an Enemy Draft (`models`: miniatures the Draft Card makes available)."""
+    stealth: tuple[int, ...] = ()
+    """Renaissance "Stealth": the values of the track's slots above the lowest, bottom to top; the top slot is the alarm."""
+    prey: PreySpec | None = None
+    """Renaissance "Hunt Missions": the Prey and its Action deck."""
 
     def hero(self, hero_id: str) -> HeroSpec:
         """The hero with this id (KeyError if the scenario has none)."""
@@ -188,8 +227,8 @@ class Scenario:
         raise KeyError(hero_id)
 
     def enemy(self, group_id: str) -> EnemyGroupSpec:
-        """The enemy group with this id (KeyError if the scenario has none)."""
-        for spec in self.enemies:
+        """The enemy group (or Draft reserve) with this id (KeyError if the scenario has none)."""
+        for spec in self.enemies + self.reserves:
             if spec.id == group_id:
                 return spec
         raise KeyError(group_id)

@@ -42,6 +42,26 @@ class GroupState:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """A fact the table gave the Enemy AI (or a choice of the AI it overrode), kept for the activation."""
+
+    key: str
+    value: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AttackMade:
+    """An Enemy attack resolved during the activation in progress."""
+
+    group: str
+    model: int
+    hero: str
+    attack: str
+    wounds: int
+    ko: bool  # the Hero was KO after it
+
+
+@dataclass(frozen=True)
 class Turn:
     """The activation in progress."""
 
@@ -50,6 +70,11 @@ class Turn:
     ap_left: int
     start: int  # the sector its token was in when it activated
     moved: int = 0  # sectors its token has moved since
+    answers: tuple[Answer, ...] = ()  # what the table told the Enemy AI during this activation
+    attacks: tuple[AttackMade, ...] = ()  # Enemy attacks resolved during this activation
+
+    def answer_map(self) -> dict[str, tuple[str, ...]]:
+        return {answer.key: answer.value for answer in self.answers}
 
 
 @dataclass(frozen=True)
@@ -68,6 +93,10 @@ class GameState:
     reactions: tuple[str, ...] = ()  # first edition: enemy tokens the active Hero overtook
     loot: tuple[str, ...] = ()
     over: str | None = None  # why the mission ended, once it has
+    stealth: int = 0  # Renaissance "Stealth": the slot of the Stealth Token (0 = lowest)
+    attacked: tuple[str, ...] = ()  # enemy groups targeted by an Attack Action during Stealth
+    prey_drawn: int = 0  # Renaissance "Hunt Missions": Prey Action Cards drawn so far
+    reacted: tuple[str, ...] = ()  # first edition "Reaction": models ("group/n") holding a reaction token
     notes: tuple[str, ...] = ()  # what the last event did, in words
     count: int = 0  # events folded so far
 

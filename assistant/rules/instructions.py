@@ -1,0 +1,601 @@
+"""What the table does next, in plain sentences: `plan(state)` for the active group, events, KO Heroes.
+
+`plan(state)` is a pure function of the game state, whose activation in progress holds the
+answers the table gave so far (`Turn.answers`) and the Enemy attacks resolved (`Turn.attacks`).
+It returns every instruction for the active group as far as the facts go, and then either the
+next Question to ask (journal the answer as `{"type": "ai_answer", "question": key, "answer": a}`),
+or the attack whose Defense Test the Hero rolls (journal `attack.event(dice)`), or `done` (journal
+`{"type": "end_activation"}`). Open choices the AI made where the books are silent are listed in
+`choices`: an `ai_answer` with their key overrides them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.rules.ai import Goal, GoalView, HeroFacts, decide_goal, distance_question, known_key
+from assistant.rules.edition import Edition
+from assistant.rules.horologium import Side
+from assistant.rules.prey import cards_left, current_card
+from assistant.rules.draft import draft_deck
+from assistant.rules.questions import MORE, YES, YES_NO, Answers, Question, answered, listing
+from assistant.rules.scenario import AttackSpec, EnemyGroupSpec, MissionGoal, PreyCard
+from assistant.rules.state import AttackMade, GameState
+from assistant.rules.stealth import needed, stealth_active
+
+CLASSIC_ATTACK_AP = 3  # first edition "Attack (AP 3)": an attack generally costs 3 AP
+ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
+
+
+@dataclass(frozen=True)
+class AttackOrder:
+    """An Enemy attack to resolve, with every number the Hero's Defense Test needs."""
+
+    group: str
+    model: int
+    hero: str
+    attack: str
+    kind: str
+    threshold: int
+    defended_with: str
+    dice: int  # dice the Hero rolls: their value of `defended_with`
+    hits: int | None = None
+    contrast: int | None = None
+    effect_wounds: int = 0
+    traits: tuple[str, ...] = ()
+    reaction: bool = False
+
+    def event(self, dice: Sequence[int]) -> dict[str, Any]:
+        """The `enemy_attack` event that resolves this attack with the dice the Hero rolled."""
+        event: dict[str, Any] = {"type": "enemy_attack", "group": self.group, "model": self.model,
+                                 "hero": self.hero, "attack": self.attack, "dice": list(dice)}  # fmt: skip
+        if self.reaction:
+            event["reaction"] = True
+        return event
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One short sentence for the table, with the rule it follows."""
+
+    kind: str  # activate, goal, move, attack, attacked, engage, stay, patrol, alarm, token, done, injury, event, draft, prey, order
+    text: str
+    rule: str
+    model: str = ""  # "group/number" when it is about one Enemy model
+    choice: str = ""  # the key of the open choice behind it: the table may override it
+    attack: AttackOrder | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The instructions so far and what the table must give next."""
+
+    token: str | None
+    steps: tuple[Instruction, ...]
+    question: Question | None = None  # the next fact to ask (journal an `ai_answer`)
+    attack: AttackOrder | None = None  # the attack waiting for the Hero's dice (journal `attack.event(dice)`)
+    choices: tuple[Question, ...] = ()  # open choices the AI made: an `ai_answer` overrides them
+    done: bool = False  # the active group has nothing left to do: end its activation
+
+    def question_for(self, key: str) -> Question | None:
+        """The pending question or open choice with this key."""
+        for question in ((self.question,) if self.question else ()) + self.choices:
+            if question.key == key:
+                return question
+        return None
+
+
+@dataclass
+class _Draft:
+    """The plan being written (mutable only inside `plan`)."""
+
+    steps: list[Instruction] = field(default_factory=list)
+    choices: list[Question] = field(default_factory=list)
+
+    def add(self, kind: str, text: str, rule: str, model: str = "", choice: str = "", attack: AttackOrder | None = None) -> None:
+        self.steps.append(Instruction(kind, text, rule, model, choice, attack))
+
+
+def plan(state: GameState) -> Plan:
+    """The instructions for whatever the table does now (see the module docstring)."""
+    if state.over is not None:
+        return Plan(None, (Instruction("done", f"The mission is over: {state.over}.", "End of a Mission"),), done=True)
+    if state.due:
+        return _events_plan(state)
+    turn = state.turn
+    if turn is None:
+        return _stop_plan(state)
+    if state.side_of(turn.token) is Side.HERO:
+        return _hero_plan(state)
+    return _group_plan(state)
+
+
+# ---------------------------------------------------------------------------------------------
+# between activations
+
+
+def _events_plan(state: GameState) -> Plan:
+    draft = _Draft()
+    for event in state.scenario.events:
+        if event.id not in state.due:
+            continue
+        draft.add("event", f"Event {event.id}: {event.text}", "Horologium: events resolve before any activation")
+        order = event.draft
+        if order is not None:
+            names = [c.name for c in draft_deck(state, order)]
+            where = f" at {order.place}" if order.place else ""
+            sector = order.sector if order.sector is not None else _next_sector(state)
+            draft.add(
+                "draft",
+                f"Enemy Draft: shuffle the {order.faction} {order.rank} Draft Cards ({listing(names) or 'none'}) and draw one. "
+                f"Place a model on each of the {order.squares} squares{where}; if the card has too few models, draw again. "
+                f"A new activation token goes in sector {ROMAN[sector - 1]}.",
+                "Enemy Draft",
+            )
+    return Plan(None, tuple(draft.steps))
+
+
+def _next_sector(state: GameState) -> int:
+    return state.clock.minute % 12 + 1
+
+
+def _stop_plan(state: GameState) -> Plan:
+    draft = _Draft()
+    if state.queue and state.queue[0] in {t.id for t in state.tokens if t.side is Side.EVENT}:
+        draft.add("event", f"Resolve the {state.queue[0]} token in sector {ROMAN[state.clock.minute - 1]} as the mission says.",
+                  "Horologium: Event and Mystery Tokens")  # fmt: skip
+    for tie in state.ties:
+        names = listing([_token_name(state, t) for t in tie])
+        enemies = state.side_of(tie[0]) is Side.ENEMY
+        best = " (choose the order best for the Enemies)" if enemies else ""
+        draft.add("order", f"{names} tie on Swiftness: the players order them{best}.", "Models Activation")
+    return Plan(None, tuple(draft.steps))
+
+
+def _hero_plan(state: GameState) -> Plan:
+    assert state.turn is not None
+    hero = state.hero(state.turn.token)
+    name = state.hero_spec(hero.id).name
+    draft = _Draft()
+    if hero.ko:
+        draft.add("injury", f"{name} is KO: draw an Injury Card instead of activating; draw again if {name} already has it.",
+                  "Injury Cards")  # fmt: skip
+        return Plan(hero.id, tuple(draft.steps))
+    if stealth_active(state):
+        draft.add("stealth", f"After each Movement Action {name} rolls a Swiftness die (one more for each AP spent): "
+                  f"one die must show {needed(state)} or more, or the Stealth Token moves up.", "Stealth Card")  # fmt: skip
+    if state.edition is Edition.CLASSIC and state.reactions:
+        return _reactions_plan(state, hero.id, draft)
+    return Plan(hero.id, tuple(draft.steps))
+
+
+# ---------------------------------------------------------------------------------------------
+# the active Enemy group
+
+
+def _group_plan(state: GameState) -> Plan:
+    turn = state.turn
+    assert turn is not None
+    spec = state.group_spec(turn.token)
+    group = state.group(turn.token)
+    answers = turn.answer_map()
+    draft = _Draft()
+    card = current_card(state)
+    ap = card.ap if card is not None else spec.swiftness
+    token = state.token(spec.id) if state.has_token(spec.id) else None
+    where = f" to {ROMAN[token.sector - 1]}" if token else ""
+    moved = f"The token moved {turn.moved} sectors{where}. " if turn.moved else ""
+    several = len(group.standing) > 1
+    each = " each" if several else ""
+    draft.add("activate", f"{spec.name} activate{'' if several else 's'} with {ap} AP{each}. {moved}Apply the Status Tokens first.",
+              "Enemy Activation")  # fmt: skip
+    if card is not None:
+        return _prey_plan(state, spec, card, draft, answers)
+    standing = list(group.standing)
+    done: list[int] = []
+    for position in range(1, len(standing) + 1):
+        left = [n for n in standing if n not in done]
+        number = left[0]
+        if len(left) > 1:
+            choice = Question(
+                key=f"{spec.id}:next{position}",
+                kind="next",
+                text=f"Which {spec.name} activates next?",
+                options=tuple(str(n) for n in left),
+                model=f"{spec.id}/{left[0]}",
+                default=(str(left[0]),),
+                why="Enemy Activation 1b: the players choose; the AI takes the lowest number",
+            )
+            draft.choices.append(choice)
+            picked = answered(choice, answers)
+            number = int(picked[0]) if picked else left[0]
+        done.append(number)
+        made = [a for a in turn.attacks if a.group == spec.id and a.model == number]
+        pending = _model_plan(state, spec, number, ap, answers, made, draft, prefix="")
+        if pending is not None:
+            return _finish(spec.id, draft, pending)
+    draft.add("done", f"{spec.name} {'are' if len(standing) > 1 else 'is'} done: end the activation.", "Enemy Activation 4-5")
+    return Plan(spec.id, tuple(draft.steps), choices=tuple(draft.choices), done=True)
+
+
+def _finish(token: str, draft: _Draft, pending: Question | AttackOrder) -> Plan:
+    if isinstance(pending, Question):
+        return Plan(token, tuple(draft.steps), question=pending, choices=tuple(draft.choices))
+    return Plan(token, tuple(draft.steps), attack=pending, choices=tuple(draft.choices))
+
+
+def _model_name(state: GameState, spec: EnemyGroupSpec, number: int) -> str:
+    return f"{spec.name} {number}" if len(state.group(spec.id).models) > 1 else spec.name
+
+
+def _mission(state: GameState, spec: EnemyGroupSpec) -> MissionGoal | None:
+    for goal in state.scenario.goals:
+        if goal.id == spec.goal:
+            return goal
+    return None
+
+
+def _facts(state: GameState) -> tuple[HeroFacts, ...]:
+    facts = []
+    for hero in state.heroes:
+        if hero.removed:
+            continue
+        sheet = state.scenario.hero(hero.id)
+        facts.append(HeroFacts(hero.id, sheet.name, hero.threat, hero.wounds, hero.ko, sheet.health, sheet.mind, sheet.physique))
+    return tuple(facts)
+
+
+def _yes_no(key: str, text: str, model: str, why: str) -> Question:
+    return Question(key=key, kind="adjacent", text=text, options=YES_NO, model=model, why=why)
+
+
+def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, answers: Answers,
+                made: Sequence[AttackMade], draft: _Draft, prefix: str) -> Question | AttackOrder | None:  # fmt: skip
+    """Instructions for one model; the question or attack it waits for, or None when it is done."""
+    model = f"{spec.id}/{number}"
+    name = _model_name(state, spec, number)
+    mission = _mission(state, spec)
+    if not prefix and model in state.reacted:
+        draft.add("token", f"{name} reacted earlier: it spends all its AP to discard its reaction token.", "Reaction", model)
+        return None
+    if state.edition is Edition.CLASSIC and any(s.lower() == "marksman" for s in spec.generic_skills):
+        draft.add("skill", f"Marksman: if engaged, {name} stands down first (Enemies disengage without a test).", "Enemy Skills", model)
+    if stealth_active(state):
+        start = _yes_no(f"{prefix}{model}:adjacent:start", f"Is {name} adjacent to a Hero?", model,
+                        "Stealth Token: an Enemy that begins its activation adjacent to a Hero raises the alarm")  # fmt: skip
+        if start.key not in answers:
+            return start
+        # a yes raised the alarm in the fold, so the Stealth is no longer active when we get here with one
+        patrol = any(s.lower() == "patrol" for s in spec.generic_skills)
+        if patrol:
+            draft.add("patrol", f"Patrol: roll a Swiftness die and move {name} {spec.swiftness} squares in the direction "
+                      "the map's diagram shows; if blocked, it turns back until its AP are spent; it stops beside a Hero "
+                      "rather than enter the Hero's square.", "Patrol", model)  # fmt: skip
+            return _end_adjacent(state, name, model, prefix, answers)
+        goal: Goal | Question = Goal(None, mission is not None, "Stealth: no Hero within 1 square", ("area",))
+    else:
+        goal = decide_goal(_view(state, spec, model, name, mission, prefix), answers)
+    rounds = 1
+    ap_left = ap
+    used = 0  # attacks of `made` accounted for
+    while True:
+        if isinstance(goal, Question):
+            return goal
+        rule = "Artificial Intelligence (AI)" if state.edition is Edition.RENAISSANCE else "Rule the Enemies"
+        if goal.mission:
+            assert mission is not None
+            draft.add("goal", f"{name} pursues the mission goal: {mission.text}", rule, model)
+            draft.add("move", f"{name} moves up to {ap_left} squares toward it.", "Playing the Enemies: goals set by Missions take priority", model)
+            return _end_adjacent(state, name, model, prefix, answers) if stealth_active(state) else None
+        if goal.hero is None:
+            draft.add("stay", f"{name} has no goal ({goal.reason}): it stays where it is.", "Playing the Enemies: best for the Enemies", model)
+            return None
+        hero = state.hero(goal.hero)
+        hero_name = state.hero_spec(hero.id).name
+        draft.add("goal", f"{name} goes for {goal.reason}.", rule, model)
+        outcome = _move_and_attack(state, spec, number, name, goal.hero, hero_name, ap_left, answers, made[used:], draft, f"{prefix}r{rounds}:" if rounds > 1 else prefix, mission)
+        if not isinstance(outcome, tuple):
+            return outcome
+        ap_left, spent = outcome
+        used += spent
+        if not state.hero(goal.hero).ko or ap_left <= 0 or rounds >= 4:
+            return None
+        rounds += 1  # the goal is KO and AP are left: choose again (best for the Enemies)
+        goal = decide_goal(_view(state, spec, model, name, mission, f"{prefix}r{rounds}:"), answers)
+
+
+def _view(state: GameState, spec: EnemyGroupSpec, model: str, name: str, mission: MissionGoal | None, prefix: str) -> GoalView:
+    return GoalView(state.edition, model, name, spec.control_area, _facts(state), mission, spec.target_priority,
+                    stealth_active(state), prefix)  # fmt: skip
+
+
+def _end_adjacent(state: GameState, name: str, model: str, prefix: str, answers: Answers) -> Question | None:
+    """Renaissance "Stealth Token": ending adjacent to a Hero, or moving into one's square, raises the alarm."""
+    if not stealth_active(state):
+        return None
+    end = _yes_no(f"{prefix}{model}:adjacent:end", f"Did {name} end its move adjacent to a Hero, or try to enter a Hero's square?",
+                  model, "Stealth Token: the alarm")  # fmt: skip
+    return end if end.key not in answers else None
+
+
+def attack_cost(edition: Edition, attack: AttackSpec) -> int:
+    """AP an attack costs: its card's value; first edition "Attack (AP 3)" when the card gives none."""
+    if attack.ap > 0:
+        return attack.ap
+    return CLASSIC_ATTACK_AP if edition is Edition.CLASSIC else 0
+
+
+def _damage(attack: AttackSpec) -> int:
+    return attack.hits or 0 if attack.kind == "physical" else attack.effect_wounds
+
+
+def _ranged(spec: EnemyGroupSpec, attack: AttackSpec) -> bool:
+    return attack.range_max > 1 or any(s.lower() == "marksman" for s in spec.generic_skills)
+
+
+def reach_question(spec: EnemyGroupSpec, model: str, name: str, hero: str, hero_name: str, attack: AttackSpec,
+                   ap_left: int, prefix: str) -> Question:  # fmt: skip
+    """How far the model must move to attack `hero` with `attack` (line of sight; the farthest square for a ranged attack)."""
+    if _ranged(spec, attack):
+        span = f"{attack.range_min}-{attack.range_max}" if attack.range_min != attack.range_max else f"{attack.range_max}"
+        where = f"the farthest square within {span} squares of {hero_name}, in line of sight"
+    else:
+        where = f"a square adjacent to {hero_name}"
+    return Question(
+        key=f"{prefix}{model}:reach:{hero}:{attack.name}",
+        kind="reach",
+        text=f"How many squares must {name} move to reach {where}? (0 if it can attack from where it stands)",
+        options=tuple(str(n) for n in range(ap_left + 1)) + (MORE,),
+        model=model,
+        about=(hero,),
+        squares=attack.range_max,
+        attack=attack.name,
+        why=f"{attack.name}: range {attack.range_min}-{attack.range_max}, a Valid Target needs line of sight",
+    )
+
+
+def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: str, hero: str, hero_name: str,
+                     ap_left: int, answers: Answers, made: Sequence[AttackMade], draft: _Draft, prefix: str,
+                     mission: MissionGoal | None) -> Question | AttackOrder | tuple[int, int]:  # fmt: skip
+    """Move toward the goal keeping the AP of the attack, then attack while AP allow; (AP left, attacks used) when done."""
+    model = f"{spec.id}/{number}"
+    usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
+    if not usable:
+        draft.add("move", f"{name} moves up to {ap_left} squares toward {hero_name}; it has too few AP to attack.", "Action Points", model)
+        return 0, 0
+    preferred = sorted(usable, key=lambda a: (-_damage(a), -a.range_max, spec.attacks.index(a)))
+    chosen = preferred[0]
+    choice_key = ""
+    if len(usable) > 1:
+        # "Enemies Attacks": two Attacks follow the Handbook's Eclectic rule (not in the rulebook): best for the Enemies.
+        for attack in preferred:
+            question = reach_question(spec, model, name, hero, hero_name, attack, ap_left, prefix)
+            answer = answers.get(question.key)
+            if answer is None:
+                return question
+            if answer[0] != MORE and int(answer[0]) <= ap_left - attack_cost(state.edition, attack):
+                chosen = attack
+                break
+        choice = Question(
+            key=f"{prefix}{model}:attack",
+            kind="attack",
+            text=f"Which attack does {name} make?",
+            options=tuple(a.name for a in usable),
+            model=model,
+            default=(chosen.name,),
+            why="two attacks (Eclectic): the AI takes the most harmful one it can make this activation",
+        )
+        draft.choices.append(choice)
+        choice_key = choice.key
+        picked = answered(choice, answers)
+        chosen = next(a for a in usable if picked is not None and a.name == picked[0])
+    cost = attack_cost(state.edition, chosen)
+    question = reach_question(spec, model, name, hero, hero_name, chosen, ap_left, prefix)
+    answer = answers.get(question.key)
+    if answer is None:
+        return question
+    if answer[0] == MORE or int(answer[0]) > ap_left - cost:
+        steps = ap_left if answer[0] == MORE else int(answer[0])
+        draft.add("move", f"{name} moves {steps} square{'s' if steps != 1 else ''} toward {hero_name}; "
+                  f"not enough AP left to attack this activation.", "Artificial Intelligence (AI): it moves toward its Goal", model, choice_key)  # fmt: skip
+        if state.edition is Edition.CLASSIC and answer[0] != MORE and ap_left - steps >= 1 and not _ranged(spec, chosen):
+            threat = state.hero(hero).threat
+            if mission is None or mission.threat is None or threat > mission.threat:
+                draft.add("engage", f"{name} engages {hero_name} (1 AP): to move away {hero_name} must Disengage.", "Engage", model)
+        return 0, 0
+    steps = int(answer[0])
+    ap_left -= steps
+    if steps:
+        keep = f" (it keeps {cost} AP for {chosen.name})" if cost else ""
+        draft.add("move", f"{name} moves {steps} square{'s' if steps != 1 else ''} toward {hero_name}{keep}.",
+                  "Movement: 1 AP per square", model, choice_key)  # fmt: skip
+    used = 0
+    while ap_left >= cost:
+        order = _order(state, spec, number, hero, chosen)
+        if used < len(made):
+            done = made[used]
+            used += 1
+            ap_left -= max(cost, 1)
+            ko = f"; {state.hero_spec(done.hero).name} is KO" if done.ko else ""
+            draft.add("attacked", f"{chosen.name} on {state.hero_spec(done.hero).name}: {done.wounds} wound{'s' if done.wounds != 1 else ''}{ko}.",
+                      "Enemies Attacks", model, choice_key, order)  # fmt: skip
+            if state.hero(hero).ko or cost == 0:
+                break
+            continue
+        draft.add("attack", _attack_text(state, name, hero_name, order, chosen), "Enemies Attacks", model, choice_key, order)
+        return order
+    return ap_left, used
+
+
+def _order(state: GameState, spec: EnemyGroupSpec, number: int, hero: str, attack: AttackSpec, reaction: bool = False) -> AttackOrder:
+    sheet = state.hero_spec(hero)
+    dice = getattr(sheet, attack.defended_with)
+    return AttackOrder(spec.id, number, hero, attack.name, attack.kind, attack.threshold, attack.defended_with, dice,
+                       attack.hits, attack.contrast, attack.effect_wounds, attack.traits, reaction)  # fmt: skip
+
+
+def _attack_text(state: GameState, name: str, hero_name: str, order: AttackOrder, attack: AttackSpec) -> str:
+    test = f"{hero_name} rolls {order.dice} dice on {order.defended_with.title()}, {order.threshold}+"
+    if attack.kind == "physical":
+        text = f"{name} attacks {hero_name} with {attack.name}: {order.hits} hits. {test}: each success cancels a hit."
+    else:
+        effect = f"{attack.effect_wounds} wounds" if attack.effect_wounds else "its effect"
+        text = f"{name} attacks {hero_name} with {attack.name}. {test}: {order.contrast} successes resist it, else {effect}."
+    if attack.traits:
+        text += f" Traits: {', '.join(attack.traits)}."
+    return text
+
+
+# ---------------------------------------------------------------------------------------------
+# the Prey of a Hunt Mission
+
+
+def _prey_plan(state: GameState, spec: EnemyGroupSpec, card: PreyCard, draft: _Draft, answers: Answers) -> Plan:
+    """Renaissance "Playing a Hunt Mission": the drawn Action Card, its Target Hero, its attack."""
+    assert state.turn is not None
+    name = spec.name
+    left = cards_left(state)
+    draft.add("prey", f"{name} draws Action Card {card.number} ({card.ap} AP): {card.text} ({left} card{'s' if left != 1 else ''} left)",
+              "Playing a Hunt Mission", f"{spec.id}/1")  # fmt: skip
+    if card.target == "none":
+        return _prey_done(spec, draft)
+    model = f"{spec.id}/1"
+    view = GoalView(state.edition, model, name, spec.control_area, _facts(state), None, spec.target_priority, stealth_active(state))
+    goal: Goal | Question
+    if card.target != "target_hero":
+        goal = _specific_target(view, card.target, answers)
+    else:
+        goal = decide_goal(view, answers)
+    if isinstance(goal, Question):
+        return Plan(spec.id, tuple(draft.steps), question=goal)
+    if goal.hero is None:
+        draft.add("stay", f"No Target Hero for {name} ({goal.reason}).", "Playing a Hunt Mission", model)
+        return _prey_done(spec, draft)
+    hero_name = state.hero_spec(goal.hero).name
+    draft.add("goal", f"Target Hero: {goal.reason}.", "Playing a Hunt Mission", model)
+    if card.attack is not None:
+        made = [a for a in state.turn.attacks if a.group == spec.id]
+        order = _order(state, spec, 1, goal.hero, card.attack)
+        if not made:
+            draft.add("attack", _attack_text(state, name, hero_name, order, card.attack), "Playing a Hunt Mission", model, attack=order)
+            return Plan(spec.id, tuple(draft.steps), attack=order)
+        draft.add("attacked", f"{card.attack.name} on {hero_name}: {made[0].wounds} wounds.", "Enemies Attacks", model, attack=order)
+    return _prey_done(spec, draft)
+
+
+def _prey_done(spec: EnemyGroupSpec, draft: _Draft) -> Plan:
+    draft.add("done", f"Put the card on the discard pile; {spec.name}'s activation ends.", "Playing a Hunt Mission 5-7")
+    return Plan(spec.id, tuple(draft.steps), done=True)
+
+
+def _specific_target(view: GoalView, factor: str, answers: Answers) -> Goal | Question:
+    """"Playing a Hunt Mission": a card's own target ignores the Control Area; a tie or nobody falls back on the priority."""
+    standing = [h for h in view.heroes if not h.ko]
+    if standing:
+        key = known_key(factor)
+        if key is not None:
+            best = max(key(h) for h in standing)
+            left = [h for h in standing if key(h) == best]
+        else:
+            question = distance_question(view, standing, factor, f"the card's target ({factor}), ignoring the Control Area")
+            answer = answers.get(question.key)
+            if answer is None:
+                return question
+            left = [h for h in standing if h.id in answer]
+        if len(left) == 1:
+            return Goal(left[0].id, False, f"{left[0].name}, {factor.replace('_', ' ')} as the card says", (factor,))
+    return decide_goal(view, answers)
+
+
+# ---------------------------------------------------------------------------------------------
+# reactions
+
+
+def reaction_question(state: GameState, hero: str) -> Question:
+    """Renaissance "Reaction Attacks": which Enemy models are adjacent to `hero` as the Hero moves away from them."""
+    name = state.hero_spec(hero).name
+    models = []
+    for group in state.groups:
+        spec = state.group_spec(group.id)
+        if _reaction_attack(state, spec) is None:
+            continue
+        models += [f"{group.id}/{n}" for n in group.standing]
+    return Question(
+        key=f"reaction:{hero}",
+        kind="adjacent_models",
+        text=f"{name} moves away: which Enemies are adjacent to {name} now? (none: tap none)",
+        options=tuple(models) + ("none",),
+        about=(hero,),
+        several=True,
+        why="Reaction Attacks: every adjacent Enemy with a Range 1 attack attacks before the Hero moves",
+    )
+
+
+def _reaction_attack(state: GameState, spec: EnemyGroupSpec) -> AttackSpec | None:
+    """"Reaction Attacks": an Attack with Range 1 or 1-X (the most harmful if several); none, no Reaction Attack."""
+    fits = [a for a in spec.attacks if a.range_min <= 1 <= a.range_max]
+    if not fits:
+        return None
+    return sorted(fits, key=lambda a: (-_damage(a), spec.attacks.index(a)))[0]
+
+
+def reaction_attacks(state: GameState, hero: str, adjacent: Sequence[str]) -> tuple[Instruction, ...]:
+    """Renaissance "Reaction Attacks": one attack per adjacent Enemy model ("group/number"), no AP spent."""
+    name = state.hero_spec(hero).name
+    steps = []
+    for model in adjacent:
+        if model == "none":
+            continue
+        group_id, _, number = model.partition("/")
+        spec = state.group_spec(group_id)
+        attack = _reaction_attack(state, spec)
+        if attack is None:
+            continue
+        order = _order(state, spec, int(number), hero, attack, reaction=True)
+        text = "Reaction Attack (no AP): " + _attack_text(state, _model_name(state, spec, int(number)), name, order, attack)
+        steps.append(Instruction("attack", text, "Reaction Attacks", model, "", order))
+    if steps:
+        steps.append(Instruction("move", f"Then {name} moves, unless KO: a KO Hero ends the activation where they are.", "Reaction Attacks"))
+    return tuple(steps)
+
+
+def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
+    """First edition "Reaction": models of an overtaken token whose Ca holds the Hero activate in response."""
+    assert state.turn is not None
+    answers = state.turn.answer_map()
+    hero_name = state.hero_spec(hero).name
+    for group_id in state.reactions:
+        if not any(g.id == group_id for g in state.groups):
+            continue
+        spec = state.group_spec(group_id)
+        for number in state.group(group_id).standing:
+            model = f"{group_id}/{number}"
+            name = _model_name(state, spec, number)
+            key = f"react:{model}:in_area:{hero}"
+            question = Question(key, "in_area", f"Is {hero_name} within {spec.control_area} squares (Ca) of {name}?",
+                                YES_NO, model, (hero,), spec.control_area, why="Reaction: the Hero's token overtook theirs")  # fmt: skip
+            answer = answers.get(key)
+            if answer is None:
+                return Plan(hero, tuple(draft.steps), question=question, choices=tuple(draft.choices))
+            if answer != YES:
+                continue
+            draft.add("react", f"{name} reacts: it activates now, then places a reaction token.", "Reaction", model)
+            made = [a for a in state.turn.attacks if a.group == group_id and a.model == number]
+            pending = _model_plan(state, spec, number, spec.swiftness, answers, made, draft, prefix="react:")
+            if pending is not None:
+                return _finish(hero, draft, pending)
+    return Plan(hero, tuple(draft.steps), choices=tuple(draft.choices))
+
+
+def _token_name(state: GameState, token: str) -> str:
+    for hero in state.scenario.heroes:
+        if hero.id == token:
+            return hero.name
+    for group in state.scenario.enemies + state.scenario.reserves:
+        if group.id == token:
+            return group.name
+    return token
+
+
