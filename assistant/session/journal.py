@@ -163,18 +163,51 @@ class Journal(Generic[S]):
 
     def _sync(self) -> None:
         """Re-read head and length, and the state, if the game changed since we last looked."""
+        if self._db.in_transaction:
+            self._read()
+            return
+        self._db.execute("BEGIN")  # head, snapshot and events read as one consistent view
+        try:
+            folded = self._read()
+        finally:
+            self._db.execute("COMMIT")
+        if folded >= self.snapshot_every:
+            self._catch_up_snapshot()
+
+    def _read(self) -> int:
+        """Refresh the cache from the file; how many events had to be folded for it."""
         row = self._db.execute("SELECT head, revision FROM games WHERE id = ?", (self.game_id,)).fetchone()
         if row is None:
             raise NoSuchGame(f"no game {self.game_id} in this state file")
         head, revision = row
         if revision == self._revision and self._state is not None:
-            return
+            return 0
         (length,) = self._db.execute("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (self.game_id,)).fetchone()
-        self._state = self._state_at(head)
+        self._state, folded = self._fold_to(head)
         self._head, self._length, self._revision = head, length, revision
+        return folded
+
+    def _catch_up_snapshot(self) -> None:
+        """After a long replay (snapshots of an older Nova Table, say), store one at head for the next resume."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error:
+            return  # busy or read-only: the next resume replays again, nothing is lost
+        try:
+            (revision,) = self._db.execute("SELECT revision FROM games WHERE id = ?", (self.game_id,)).fetchone()
+            if revision == self._revision and self._head > 0:
+                assert self._state is not None
+                self._store_snapshot(self._head, self._state)
+            self._db.execute("COMMIT")
+        except sqlite3.Error:
+            self._db.execute("ROLLBACK")
 
     def _state_at(self, head: int) -> S:
         """The fold of events 1..head, from the nearest snapshot that this fold wrote."""
+        return self._fold_to(head)[0]
+
+    def _fold_to(self, head: int) -> tuple[S, int]:
+        """The state after events 1..head, and how many events were folded after the snapshot used."""
         state: S | None = None
         start = 0
         row = self._db.execute(
@@ -201,7 +234,7 @@ class Journal(Generic[S]):
                     f"game {self.game_id}: stored event {seq} is refused by this version of the rules ({error});"
                     " the journal was left as it is"
                 ) from None
-        return state
+        return state, head - start
 
     def _store_snapshot(self, seq: int, state: S) -> None:
         self._db.execute(

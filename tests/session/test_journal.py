@@ -92,8 +92,17 @@ def test_a_snapshot_is_stored_every_n_events_and_resume_starts_from_it(state_pat
     assert seqs == [50, 100, 150, 200, 250]
 
     applied: list[int] = []
+    with StateFile(state_path, folds=counting(applied), snapshot_every=50) as games:
+        journal = games.journal()
+        journal.undo()  # head 249: from the snapshot at 200, 49 events
+        assert journal.fold.dump(journal.state) == fold_state(endless_text(), events[:249])
+    assert len(applied) == 49
 
-    def counting(kind: str, text: str | None, source: str):  # type: ignore[no-untyped-def]
+
+def counting(applied: list[int]):  # type: ignore[no-untyped-def]
+    """The real folds, counting every event they fold into `applied`."""
+
+    def folds(kind: str, text: str | None, source: str):  # type: ignore[no-untyped-def]
         fold = FOLDS(kind, text, source)
         real_apply = fold.apply
 
@@ -104,11 +113,7 @@ def test_a_snapshot_is_stored_every_n_events_and_resume_starts_from_it(state_pat
         fold.apply = apply  # type: ignore[method-assign]
         return fold
 
-    with StateFile(state_path, folds=counting, snapshot_every=50) as games:
-        journal = games.journal()
-        journal.undo()  # head 249: from the snapshot at 200, 49 events
-        assert journal.fold.dump(journal.state) == fold_state(endless_text(), events[:249])
-    assert len(applied) == 49
+    return folds
 
 
 def test_snapshots_of_another_version_are_not_trusted(state_path: Path) -> None:
@@ -121,9 +126,15 @@ def test_snapshots_of_another_version_are_not_trusted(state_path: Path) -> None:
     with closing(sqlite3.connect(state_path)) as db:  # as if an older Nova Table had written nonsense
         db.execute("UPDATE snapshots SET fold = 'nova-table 0.0.1 rules', state = '{\"bogus\": 1}'")
         db.commit()
-    with StateFile(state_path, folds=FOLDS) as games:
+    applied: list[int] = []
+    with StateFile(state_path, folds=counting(applied), snapshot_every=50) as games:
         journal = games.journal()
         assert journal.fold.dump(journal.state) == fold_state(endless_text(), events)
+    assert len(applied) == 120  # replayed from the first event
+    applied.clear()
+    with StateFile(state_path, folds=counting(applied), snapshot_every=50) as games:  # the replay left a snapshot at 120
+        assert games.journal().fold.dump(games.journal().state) == fold_state(endless_text(), events)
+    assert len(applied) == 0
 
 
 def test_a_second_process_view_follows_the_changes_of_the_first(state_path: Path) -> None:
