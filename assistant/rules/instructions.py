@@ -20,7 +20,7 @@ from assistant.rules.edition import Edition
 from assistant.rules.horologium import Side
 from assistant.rules.prey import cards_left, current_card
 from assistant.rules.draft import draft_deck
-from assistant.rules.questions import MORE, YES, YES_NO, Answers, Question, answered, listing
+from assistant.rules.questions import MORE, NO, YES, YES_NO, Answers, Question, answered, listing
 from assistant.rules.scenario import AttackSpec, EnemyGroupSpec, MissionGoal, PreyCard
 from assistant.rules.state import AttackMade, GameState
 from assistant.rules.stealth import needed, stealth_active
@@ -262,18 +262,17 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         return None
     if state.edition is Edition.CLASSIC and any(s.lower() == "marksman" for s in spec.generic_skills):
         draft.add("skill", f"Marksman: if engaged, {name} stands down first (Enemies disengage without a test).", "Enemy Skills", model)
-    if stealth_active(state):
-        start = _yes_no(f"{prefix}{model}:adjacent:start", f"Is {name} adjacent to a Hero?", model,
-                        "Stealth Token: an Enemy that begins its activation adjacent to a Hero raises the alarm")  # fmt: skip
-        if start.key not in answers:
-            return start
-        # a yes raised the alarm in the fold, so the Stealth is no longer active when we get here with one
-        patrol = any(s.lower() == "patrol" for s in spec.generic_skills)
-        if patrol:
+    start = _yes_no(f"{prefix}{model}:adjacent:start", f"Is {name} adjacent to a Hero?", model,
+                    "Stealth Token: an Enemy that begins its activation adjacent to a Hero raises the alarm")  # fmt: skip
+    hidden = answers.get(start.key)  # asked only while the Stealth is on; a yes raised the alarm in the fold
+    if hidden is None and stealth_active(state):
+        return start
+    if hidden == NO:  # the model began its activation under the Stealth, far from every Hero
+        if any(s.lower() == "patrol" for s in spec.generic_skills):
             draft.add("patrol", f"Patrol: roll a Swiftness die and move {name} {spec.swiftness} squares in the direction "
                       "the map's diagram shows; if blocked, it turns back until its AP are spent; it stops beside a Hero "
                       "rather than enter the Hero's square.", "Patrol", model)  # fmt: skip
-            return _end_adjacent(state, name, model, prefix, answers)
+            return _end_adjacent(name, model, prefix, answers)
         goal: Goal | Question = Goal(None, mission is not None, "Stealth: no Hero within 1 square", ("area",))
     else:
         goal = decide_goal(_view(state, spec, model, name, mission, prefix), answers)
@@ -288,7 +287,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
             assert mission is not None
             draft.add("goal", f"{name} pursues the mission goal: {mission.text}", rule, model)
             draft.add("move", f"{name} moves up to {ap_left} squares toward it.", "Playing the Enemies: goals set by Missions take priority", model)
-            return _end_adjacent(state, name, model, prefix, answers) if stealth_active(state) else None
+            return _end_adjacent(name, model, prefix, answers) if hidden == NO else None
         if goal.hero is None:
             draft.add("stay", f"{name} has no goal ({goal.reason}): it stays where it is.", "Playing the Enemies: best for the Enemies", model)
             return None
@@ -311,10 +310,8 @@ def _view(state: GameState, spec: EnemyGroupSpec, model: str, name: str, mission
                     stealth_active(state), prefix)  # fmt: skip
 
 
-def _end_adjacent(state: GameState, name: str, model: str, prefix: str, answers: Answers) -> Question | None:
+def _end_adjacent(name: str, model: str, prefix: str, answers: Answers) -> Question | None:
     """Renaissance "Stealth Token": ending adjacent to a Hero, or moving into one's square, raises the alarm."""
-    if not stealth_active(state):
-        return None
     end = _yes_no(f"{prefix}{model}:adjacent:end", f"Did {name} end its move adjacent to a Hero, or try to enter a Hero's square?",
                   model, "Stealth Token: the alarm")  # fmt: skip
     return end if end.key not in answers else None
