@@ -39,18 +39,26 @@ class Acks:
 
     def __init__(self, stream: TextIO) -> None:
         self.lines: list[dict[str, Any]] = []
-        self.first = threading.Event()
+        self.changed = threading.Condition()
+        self.ended = False
         self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self.thread.start()
 
     def _read(self, stream: TextIO) -> None:
         for line in stream:
-            try:
-                self.lines.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass  # a line cut by the kill was not an ack
-            self.first.set()
-        self.first.set()
+            with self.changed:
+                try:
+                    self.lines.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass  # a line cut by the kill was not an ack
+                self.changed.notify_all()
+        with self.changed:
+            self.ended = True
+            self.changed.notify_all()
+
+    def wait_for(self, count: int, timeout: float = 30.0) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: len(self.lines) >= count or self.ended, timeout)
 
     def join(self) -> list[dict[str, Any]]:
         self.thread.join(timeout=30)
@@ -58,15 +66,20 @@ class Acks:
 
 
 def kill_at_random(command: list[str], stdin: TextIO | int, rng: random.Random) -> tuple[list[dict[str, Any]], bool]:
-    """Run `command`, SIGKILL it at a random moment; its acks, and whether it was killed while writing."""
+    """Run `command`, SIGKILL it at a random moment; its acks, and whether it was killed while writing.
+
+    One kill in five falls at a random time during start-up (opening the file, resuming the
+    game); the others after a random number of acks (0 to 60) and a random fraction of an
+    append, so that they land anywhere in the write of an event, whatever the disk's speed.
+    """
     child = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert child.stdout is not None
     acks = Acks(child.stdout)
     if rng.random() < 0.2:
-        time.sleep(rng.uniform(0.0, 0.3))  # during start-up, opening the file, resuming
+        time.sleep(rng.uniform(0.0, 0.3))
     else:
-        acks.first.wait(timeout=20)
-        time.sleep(rng.uniform(0.0, 0.08))  # while it is appending
+        acks.wait_for(rng.randint(1, 61))
+        time.sleep(rng.uniform(0.0, 0.002))
     writing = child.poll() is None and bool(acks.lines)
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
