@@ -130,6 +130,12 @@ def known_key(factor: str) -> Callable[[HeroFacts], int] | None:
     return keys[factor]
 
 
+def _factor_words(view: GoalView, factor: str) -> str:
+    """'the highest Threat Level' ('the highest TV' in the first edition)."""
+    words = FACTOR_WORDS[factor]
+    return words.replace("Threat Level", "TV") if view.edition is Edition.CLASSIC else words
+
+
 def _label(view: GoalView, hero: HeroFacts) -> str:
     """'Scum (TV 6)' in the first edition, 'Sofia (Threat Level 3)' in Renaissance."""
     return f"{hero.name} ({'TV' if view.edition is Edition.CLASSIC else 'Threat Level'} {hero.threat})"
@@ -212,7 +218,7 @@ def _break_ties(
     steps = steps + tuple(applied)
     if len(left) == 1:
         hero = left[0]
-        words = " then ".join(FACTOR_WORDS[f] for f in applied)
+        words = " then ".join(_factor_words(view, f) for f in applied)
         return Goal(hero.id, False, f"{_label(view, hero)}: {why}" + (f"; {words}" if words else ""), steps)
     return _players(view, left, answers, why, steps)
 

@@ -66,6 +66,8 @@ class Instruction:
     model: str = ""  # "group/number" when it is about one Enemy model
     choice: str = ""  # the key of the open choice behind it: the table may override it
     attack: AttackOrder | None = None
+    squares: int = 0  # a move: how many squares (at most, toward the mission goal or for a Patrol)
+    toward: str = ""  # a move: the hero id it moves toward, "mission", or "patrol"
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,9 @@ class _Draft:
     steps: list[Instruction] = field(default_factory=list)
     choices: list[Question] = field(default_factory=list)
 
-    def add(self, kind: str, text: str, rule: str, model: str = "", choice: str = "", attack: AttackOrder | None = None) -> None:
-        self.steps.append(Instruction(kind, text, rule, model, choice, attack))
+    def add(self, kind: str, text: str, rule: str, model: str = "", choice: str = "", attack: AttackOrder | None = None,
+            squares: int = 0, toward: str = "") -> None:  # fmt: skip
+        self.steps.append(Instruction(kind, text, rule, model, choice, attack, squares, toward))
 
 
 def plan(state: GameState) -> Plan:
@@ -271,7 +274,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         if any(s.lower() == "patrol" for s in spec.generic_skills):
             draft.add("patrol", f"Patrol: roll a Swiftness die and move {name} {spec.swiftness} squares in the direction "
                       "the map's diagram shows; if blocked, it turns back until its AP are spent; it stops beside a Hero "
-                      "rather than enter the Hero's square.", "Patrol", model)  # fmt: skip
+                      "rather than enter the Hero's square.", "Patrol", model, squares=spec.swiftness, toward="patrol")  # fmt: skip
             return _end_adjacent(name, model, prefix, answers)
         goal: Goal | Question = Goal(None, mission is not None, "Stealth: no Hero within 1 square", ("area",))
     else:
@@ -286,7 +289,8 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         if goal.mission:
             assert mission is not None
             draft.add("goal", f"{name} pursues the mission goal: {mission.text}", rule, model)
-            draft.add("move", f"{name} moves up to {ap_left} squares toward it.", "Playing the Enemies: goals set by Missions take priority", model)
+            draft.add("move", f"{name} moves up to {ap_left} squares toward it.", "Playing the Enemies: goals set by Missions take priority",
+                      model, squares=ap_left, toward="mission")  # fmt: skip
             return _end_adjacent(name, model, prefix, answers) if hidden == NO else None
         if goal.hero is None:
             draft.add("stay", f"{name} has no goal ({goal.reason}): it stays where it is.", "Playing the Enemies: best for the Enemies", model)
@@ -360,7 +364,8 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     model = f"{spec.id}/{number}"
     usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
     if not usable:
-        draft.add("move", f"{name} moves up to {ap_left} squares toward {hero_name}; it has too few AP to attack.", "Action Points", model)
+        draft.add("move", f"{name} moves up to {ap_left} squares toward {hero_name}; it has too few AP to attack.", "Action Points",
+                  model, squares=ap_left, toward=hero)  # fmt: skip
         return 0, 0
     preferred = sorted(usable, key=lambda a: (-_damage(a), -a.range_max, spec.attacks.index(a)))
     chosen = preferred[0]
@@ -396,7 +401,8 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     if answer[0] == MORE or int(answer[0]) > ap_left - cost:
         steps = ap_left if answer[0] == MORE else int(answer[0])
         draft.add("move", f"{name} moves {steps} square{'s' if steps != 1 else ''} toward {hero_name}; "
-                  f"not enough AP left to attack this activation.", "Artificial Intelligence (AI): it moves toward its Goal", model, choice_key)  # fmt: skip
+                  f"not enough AP left to attack this activation.", "Artificial Intelligence (AI): it moves toward its Goal", model, choice_key,
+                  squares=steps, toward=hero)  # fmt: skip
         if state.edition is Edition.CLASSIC and answer[0] != MORE and ap_left - steps >= 1 and not _ranged(spec, chosen):
             threat = state.hero(hero).threat
             if mission is None or mission.threat is None or threat > mission.threat:
@@ -407,7 +413,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     if steps:
         keep = f" (it keeps {cost} AP for {chosen.name})" if cost else ""
         draft.add("move", f"{name} moves {steps} square{'s' if steps != 1 else ''} toward {hero_name}{keep}.",
-                  "Movement: 1 AP per square", model, choice_key)  # fmt: skip
+                  "Movement: 1 AP per square", model, choice_key, squares=steps, toward=hero)  # fmt: skip
     used = 0
     while ap_left >= cost:
         order = _order(state, spec, number, hero, chosen)
