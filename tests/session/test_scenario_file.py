@@ -12,7 +12,7 @@ from assistant.rules.scenario import TokenPlacement
 from assistant.session.errors import ScenarioError
 from assistant.session.scenario_file import load_scenario, parse_scenario
 from assistant.session.toml_lines import key_lines, line_of
-from tests.session.conftest import DEMO, demo_text
+from tests.session.conftest import DEMO, FOLDS, demo_text
 
 CLASSIC = """
 edition = "classic"
@@ -205,3 +205,109 @@ def test_multi_line_arrays_give_each_element_its_line() -> None:
     lines = key_lines(text)
     assert [lines[("victory", i)] for i in range(4)] == [2, 3, 3, 4]
     assert lines[("after",)] == 7 and lines[("t", "x")] == 9 and lines[("t", "x", 1)] == 9
+
+
+HUNT_TABLES = '''
+[[reserves]]
+id = "bravi"
+name = "Bravi"
+rank = "troop"
+faction = "Rome"
+swiftness = 5
+control_area = 4
+physical_defense = 4
+psychic_defense = 4
+health = 2
+models = 4
+
+[[reserves.attacks]]
+name = "Stiletto"
+kind = "physical"
+ap = 2
+range = 1
+hits = 1
+threshold = 4
+
+[[events]]
+id = "reinforcements"
+hour = 2
+minute = 3
+text = "Draft: Rome, Troop, 2 squares at the east end of the bridge."
+
+[events.draft]
+faction = "Rome"
+rank = "troop"
+squares = 2
+place = "east end of the bridge"
+exclude = ["slingers"]
+
+[prey]
+group = "alchemist"
+
+[[prey.deck]]
+number = 1
+ap = 3
+text = "The Alchemist steps back and hurls a flask at the Target Hero."
+
+[prey.deck.attack]
+name = "Flask"
+kind = "physical"
+range = [1, 4]
+hits = 2
+threshold = 5
+
+[[prey.deck]]
+number = 2
+ap = 4
+text = "The Alchemist runs toward the farthest Hero."
+target = "farthest"
+'''
+
+
+def hunt_text() -> str:
+    """The demo's heroes, enemies and Horologium (its goal, event and end left out), with a Stealth
+    track, a reserve, an event with an Enemy Draft, and the alchemist as the Prey of a Hunt."""
+    demo = demo_text().split("[[goals]]")[0].replace('goal = "relic"\n', "")
+    top_level = demo.replace("example_values = true\n", "example_values = true\nstealth = [4, 5, 6]\n")
+    return top_level + HUNT_TABLES
+
+
+def test_reserves_enemy_drafts_stealth_and_a_prey_deck() -> None:
+    scenario = parse_scenario(hunt_text(), "hunt.toml")
+    assert scenario.stealth == (4, 5, 6)
+    (bravi,) = scenario.reserves
+    assert (bravi.id, bravi.models, bravi.attacks[0].range_max) == ("bravi", 4, 1)
+    assert scenario.enemy("bravi") is bravi
+    draft = scenario.events[-1].draft
+    assert draft is not None and (draft.faction, draft.rank, draft.squares, draft.exclude) == ("Rome", "troop", 2, ("slingers",))
+    assert draft.sector is None
+    assert scenario.prey is not None and scenario.prey.group == "alchemist"
+    first, second = scenario.prey.deck
+    assert (first.number, first.ap, first.target) == (1, 3, "target_hero")
+    assert first.attack is not None and (first.attack.hits, first.attack.ap, first.attack.range_max) == (2, 0, 4)
+    assert (second.target, second.attack) == ("farthest", None)
+    FOLDS("mission", hunt_text(), "hunt.toml").initial()  # and the rules core sets it up
+
+
+HUNT_WRONG: list[tuple[str, str, str, str, str]] = [
+    ('group = "alchemist"', 'group = "alchemyst"', "prey.group", "did you mean 'alchemist'?", 'group = "alchemyst"'),
+    ("number = 2", "number = 3", "prey.deck[2].number", "expected card 2", "number = 3"),
+    ('target = "farthest"', 'target = "furthest"', "prey.deck[2].target", "did you mean 'farthest'?", 'target = "furthest"'),
+    ('exclude = ["slingers"]', 'exclude = ["slinger"]', "events[1].draft.exclude[1]", "did you mean 'slingers'?", 'exclude = ["slinger"]'),
+    ('squares = 2', 'squares = 0', "events[1].draft.squares", "expected a number from 1 to 20, got 0", "squares = 0"),
+    ("stealth = [4, 5, 6]", "stealth = [4, 9, 6]", "stealth[2]", "expected a die result from 1 to 8, got 9", "stealth = [4, 9, 6]"),
+    ("alchemist = 6", "alchemist = 6\nbravi = 7", "horologium.tokens.bravi", "enters through an Enemy Draft", "bravi = 7"),
+    ("hits = 1\nthreshold = 4", "hits = 1\nthreshhold = 4", "reserves[1].attacks[1].threshhold", "did you mean 'threshold'?", "threshhold"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "field", "words", "where"), HUNT_WRONG, ids=[w[2] for w in HUNT_WRONG])
+def test_a_wrong_hunt_draft_or_stealth_field_is_reported_with_its_line(old: str, new: str, field: str, words: str, where: str) -> None:
+    text = hunt_text()
+    assert old in text
+    text = text.replace(old, new, 1)
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "hunt.toml")
+    prefix = f"hunt.toml:{line_number(text, where)}: {field}: "
+    assert [line for line in str(caught.value).splitlines() if line.startswith(prefix) and words in line], str(caught.value)
+    assert len(caught.value.problems) == 1, str(caught.value)

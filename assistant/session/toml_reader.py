@@ -1,0 +1,136 @@
+"""Typed reading of parsed TOML that records a Problem, with its line, for every wrong value instead of stopping."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from assistant.session.errors import Problem
+from assistant.session.toml_lines import Path as KeyPath
+from assistant.session.toml_lines import key_lines, line_of
+
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
+T = TypeVar("T")
+
+
+class TomlReader:
+    """Typed access to the parsed TOML that records a Problem (with its line) for each wrong value."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = key_lines(text)
+        self.problems: list[Problem] = []
+
+    def problem(self, path: KeyPath, message: str) -> None:
+        self.problems.append(Problem(line_of(self.lines, path), dotted(path), message))
+
+    def table(self, data: Mapping[str, Any], path: KeyPath, allowed: Sequence[str]) -> None:
+        """Report every key of `data` that is not in `allowed`, with the closest allowed name."""
+        for key in data:
+            if key not in allowed:
+                hint = difflib.get_close_matches(key, allowed, n=1)
+                expected = f"did you mean '{hint[0]}'?" if hint else "expected one of " + ", ".join(allowed)
+                self.problem(path + (key,), f"unknown field; {expected}")
+
+    def get(self, data: Mapping[str, Any], path: KeyPath, key: str, kind: type[T], default: T | None = None,
+            required: bool = True) -> T | None:  # fmt: skip
+        if key not in data:
+            if required and default is None and not self._misspelt(data, key):
+                self.problem(path, f"missing field '{key}'")
+            return default
+        value = data[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            self.problem(path + (key,), f"expected a whole number, got {show(value)}")
+            return default
+        if not isinstance(value, kind):
+            self.problem(path + (key,), f"expected {KIND_NAMES.get(kind, kind.__name__)}, got {show(value)}")
+            return default
+        return value
+
+    @staticmethod
+    def _misspelt(data: Mapping[str, Any], key: str) -> bool:
+        """True if `data` has a key that looks like a typo of `key` (reported as unknown already)."""
+        return bool(difflib.get_close_matches(key, [k for k in data if isinstance(k, str)], n=1, cutoff=0.8))
+
+    def integer(self, data: Mapping[str, Any], path: KeyPath, key: str, low: int, high: int,
+                default: int | None = None) -> int:  # fmt: skip
+        value = self.get(data, path, key, int, default)
+        if value is None:
+            return low
+        if not low <= value <= high:
+            self.problem(path + (key,), f"expected a number from {low} to {high}, got {value}")
+        return value
+
+    def optional_integer(self, data: Mapping[str, Any], path: KeyPath, key: str, low: int, high: int) -> int | None:
+        if key not in data:
+            return None
+        return self.integer(data, path, key, low, high)
+
+    def text(self, data: Mapping[str, Any], path: KeyPath, key: str, default: str | None = None) -> str:
+        value = self.get(data, path, key, str, default)
+        if value is None:
+            return ""
+        if not value.strip() and default is None:
+            self.problem(path + (key,), "expected some text, got an empty string")
+        return value
+
+    def identifier(self, data: Mapping[str, Any], path: KeyPath, key: str = "id") -> str:
+        value = self.text(data, path, key)
+        if value and not ID_PATTERN.match(value):
+            self.problem(path + (key,), f"expected an id of lower-case letters, digits, '_' or '-', got {show(value)}")
+        return value
+
+    def choice(self, data: Mapping[str, Any], path: KeyPath, key: str, options: Sequence[str],
+               default: str | None = None) -> str:  # fmt: skip
+        value = self.text(data, path, key, default)
+        if value and value not in options:
+            self.problem(path + (key,), f"expected {alternatives(options)}, got {show(value)}")
+        return value
+
+    def texts(self, data: Mapping[str, Any], path: KeyPath, key: str) -> tuple[str, ...]:
+        value = self.get(data, path, key, list, [])
+        if value is None:
+            return ()
+        good: list[str] = []
+        for index, item in enumerate(value):
+            if isinstance(item, str) and item.strip():
+                good.append(item)
+            else:
+                self.problem(path + (key, index), f"expected some text, got {show(item)}")
+        return tuple(good)
+
+    def tables(self, data: Mapping[str, Any], key: str, path: KeyPath = ()) -> list[tuple[KeyPath, Mapping[str, Any]]]:
+        """The `[[key]]` tables of `data` (found at `path`), each with its own path."""
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+            self.problem(path + (key,), f"expected [[{dotted(path + (key,))}]] tables, got {show(value)}")
+            return []
+        return [(path + (key, index), item) for index, item in enumerate(value)]
+
+
+KIND_NAMES: dict[type, str] = {str: "text in quotes", bool: "true or false", list: "a list [...]", dict: "a table"}
+
+
+def show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def alternatives(options: Sequence[str]) -> str:
+    quoted = [f'"{option}"' for option in options]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def dotted(path: KeyPath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
