@@ -165,7 +165,7 @@ def distance_question(view: GoalView, heroes: Sequence[HeroFacts], factor: str, 
     return Question(
         key=_key(view, factor, *(h.id for h in heroes)),
         kind=factor,
-        text=f"Who is {word} {view.name}: {listing(names, 'or')}? (tap all who are equally {factor.split('est')[0]})",
+        text=f"Who is {word} {view.name}: {listing(names, 'or')}? (tap all who are equally {'close' if factor == 'closest' else 'far'})",
         options=tuple(h.id for h in heroes),
         model=view.model,
         about=tuple(h.id for h in heroes),
@@ -176,6 +176,15 @@ def distance_question(view: GoalView, heroes: Sequence[HeroFacts], factor: str, 
 
 def _in_area(view: GoalView, pool: Sequence[HeroFacts], first: str, answers: Answers) -> Question | list[HeroFacts]:
     """The Heroes of `pool` inside the Control Area, asked best first, stopping when the rest cannot matter."""
+    if first == "closest" and len(pool) > 1:
+        # the closest Heroes inside the area are the closest of all, if they are inside at all: two taps
+        question = distance_question(view, pool, "closest", "the closest Heroes, to see if they are in the Control Area")
+        nearest = answers.get(question.key)
+        if nearest is None:
+            return question
+        closest = [h for h in pool if h.id in nearest]
+        inside = _in_area(view, closest[:1], "threat", answers)
+        return inside if isinstance(inside, Question) or not inside else closest
     key = known_key(first)
     ordered = sorted(pool, key=lambda h: -(key(h) if key else h.threat))
     found: list[HeroFacts] = []

@@ -190,10 +190,9 @@ def _group_plan(state: GameState) -> Plan:
     token = state.token(spec.id) if state.has_token(spec.id) else None
     where = f" to {ROMAN[token.sector - 1]}" if token else ""
     moved = f"The token moved {turn.moved} sectors{where}. " if turn.moved else ""
-    several = len(group.standing) > 1
-    each = " each" if several else ""
-    draft.add("activate", f"{spec.name} activate{'' if several else 's'} with {ap} AP{each}. {moved}Apply the Status Tokens first.",
-              "Enemy Activation")  # fmt: skip
+    each = " each" if len(group.standing) > 1 else ""
+    verb = "activate" if len(group.models) > 1 else "activates"
+    draft.add("activate", f"{spec.name} {verb} with {ap} AP{each}. {moved}Apply the Status Tokens first.", "Enemy Activation")
     if card is not None:
         return _prey_plan(state, spec, card, draft, answers)
     standing = list(group.standing)
@@ -219,7 +218,7 @@ def _group_plan(state: GameState) -> Plan:
         pending = _model_plan(state, spec, number, ap, answers, made, draft, prefix="")
         if pending is not None:
             return _finish(spec.id, draft, pending)
-    draft.add("done", f"{spec.name} {'are' if len(standing) > 1 else 'is'} done: end the activation.", "Enemy Activation 4-5")
+    draft.add("done", f"{spec.name}: done. End the activation.", "Enemy Activation 4-5")
     return Plan(spec.id, tuple(draft.steps), choices=tuple(draft.choices), done=True)
 
 
@@ -442,7 +441,7 @@ def _order(state: GameState, spec: EnemyGroupSpec, number: int, hero: str, attac
 def _attack_text(state: GameState, name: str, hero_name: str, order: AttackOrder, attack: AttackSpec) -> str:
     test = f"{hero_name} rolls {order.dice} dice on {order.defended_with.title()}, {order.threshold}+"
     if attack.kind == "physical":
-        text = f"{name} attacks {hero_name} with {attack.name}: {order.hits} hits. {test}: each success cancels a hit."
+        text = f"{name} attacks {hero_name} with {attack.name}: {order.hits} hit{'s' if order.hits != 1 else ''}. {test}: each success cancels a hit."
     else:
         effect = f"{attack.effect_wounds} wounds" if attack.effect_wounds else "its effect"
         text = f"{name} attacks {hero_name} with {attack.name}. {test}: {order.contrast} successes resist it, else {effect}."

@@ -27,7 +27,7 @@ def test_renaissance_example_the_papal_guard_moves_toward_vincenzo_without_the_a
     assert texts(p)[1:] == [
         "Papal Guard goes for Vincenzo (Threat Level 8): in the Control Area; the highest Threat Level.",
         "Papal Guard moves 3 squares toward Vincenzo; not enough AP left to attack this activation.",
-        "Papal Guard is done: end the activation.",
+        "Papal Guard: done. End the activation.",
     ]
 
 
