@@ -38,7 +38,7 @@ class Glyph:
 
 def group_marks(mask: np.ndarray, die_side: float, min_area: float) -> list[Glyph]:
     """The glyphs of a mark mask: marks closer than a stroke's gap are one glyph (a sun's rays)."""
-    gap = max(1, int(round(die_side * 0.04)))
+    gap = max(1, int(round(die_side * 0.015)))
     joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     glyphs = []
@@ -55,6 +55,19 @@ def group_marks(mask: np.ndarray, die_side: float, min_area: float) -> list[Glyp
     return glyphs
 
 
+def merge(glyphs: list[Glyph]) -> Glyph:
+    """One glyph made of several (their pixels in one mask over their joint box)."""
+    x0 = min(g.box[0] for g in glyphs)
+    y0 = min(g.box[1] for g in glyphs)
+    x1 = max(g.box[0] + g.box[2] for g in glyphs)
+    y1 = max(g.box[1] + g.box[3] for g in glyphs)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for g in glyphs:
+        x, y, w, h = g.box
+        mask[y - y0 : y - y0 + h, x - x0 : x - x0 + w] |= g.mask
+    return Glyph(mask, (x0, y0, x1 - x0, y1 - y0), float(sum(g.area for g in glyphs)))
+
+
 def describe(glyph_mask: np.ndarray) -> np.ndarray:
     """A rotation-invariant descriptor (float32, unit length) of a 0/255 glyph mask."""
     h, w = glyph_mask.shape[:2]
@@ -63,7 +76,7 @@ def describe(glyph_mask: np.ndarray) -> np.ndarray:
     square[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = glyph_mask
     m = cv2.moments(square, binaryImage=True)
     if m["m00"] <= 0:
-        return np.zeros(RINGS * HARMONICS + 4, np.float32)
+        return np.zeros(RINGS * (2 * HARMONICS - 1) + 4, np.float32)
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     scale = SIDE / float(side)
     big8 = cv2.resize(square, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
@@ -74,9 +87,14 @@ def describe(glyph_mask: np.ndarray) -> np.ndarray:
     # uint8 in: OpenCV 5's warpPolar leaves garbage outside the source on float32 pictures
     polar = cv2.warpPolar(big8, (RINGS, RAYS), (cx, cy), radius,
                           cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR + cv2.WARP_FILL_OUTLIERS)
-    spectrum = np.abs(np.fft.rfft(polar.astype(np.float64) / 255.0, axis=0))[:HARMONICS].T  # rings x harmonics
-    ring_mass = spectrum[:, :1].sum() + 1e-6
-    shape = (spectrum / ring_mass).ravel()
+    rings = np.fft.rfft(polar.astype(np.float64) / 255.0, axis=0)[:HARMONICS].T  # rings x harmonics
+    # turning the glyph shifts every ring's phase at harmonic k by the same k*angle: measured against
+    # the phase of all rings together, each ring's harmonic is unchanged by the turn, and the rings
+    # keep their places relative to each other (plain magnitudes would lose that)
+    total = rings.sum(axis=0)
+    aligned = rings * np.conj(total) / (np.abs(total) + 1e-6)
+    mass = np.abs(rings[:, 0]).sum() + 1e-6
+    shape = np.concatenate([aligned[:, 0].real, aligned[:, 1:].real.ravel(), aligned[:, 1:].imag.ravel()]) / mass
     hu = cv2.HuMoments(cv2.moments(big)).ravel()[:3]
     hu = -np.sign(hu) * np.log10(np.abs(hu) + 1e-12) / 10.0
     fill = float((big > 0.3).mean())

@@ -40,7 +40,7 @@ def learn_entry(entry: Entry, image: np.ndarray, reader: DiceReader, profile: Pr
         known = reader.read_view(view)
         if known is not None and known.value == label.value and known.kind == label.kind:
             continue  # already read right by method (pips) or by the profile: nothing to teach
-        numeral, symbol = reader.glyphs_of(view)
+        numeral, symbol = reader.glyphs_of(view)  # the whole sign, and the symbol alone
         if numeral is None:
             continue
         profile.add(f"n:{label.value}", G.describe(numeral.mask))

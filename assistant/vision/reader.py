@@ -20,10 +20,11 @@ from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Die, Reading
 from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile, built_in
 
-MARK_CONTRAST = 40  # contrast (Lab distance x CONTRAST_GAIN) that makes a pixel part of a mark
+MARK_CONTRAST = 60  # contrast (Lab distance x CONTRAST_GAIN) that surely makes a pixel part of a mark
+MIN_MARK_CONTRAST = 24  # and below which no pixel is a mark, however faint the die's signs
 CONTRAST_GAIN = 1.5
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
-D8_SHAPE_FILL = 0.9  # die area / min-area rectangle: a square fills ~0.95 of it, a hexagon ~0.87
+D8_FACE_FILL = 0.72  # top face / its min-area rectangle: a d6's square fills ~1, a d8's triangle 0.5
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,12 @@ class DieView:
     @property
     def side(self) -> float:
         return float(np.sqrt(self.area))
+
+
+@dataclass(frozen=True)
+class TopFace:
+    glyphs: list[G.Glyph]  # the signs on it
+    fill: float  # its hull's share of its min-area rectangle: ~1 for a square, ~0.5 for a triangle
 
 
 def scale_for(shape: tuple[int, ...]) -> float:
@@ -71,7 +78,11 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
         inner = cv2.erode(blob.mask, ellipse, iterations=shrink)
         if not inner.any():
             continue
-        body = np.median(crop[inner > 0], axis=0)
+        # the die's own colour: the middle of it, where the top face is (signs are the minority there)
+        core = np.zeros_like(inner)
+        cv2.circle(core, (bw // 2, bh // 2), max(2, int(0.3 * min(bw, bh))), 255, -1)
+        core &= inner
+        body = np.median(crop[core > 0] if core.any() else crop[inner > 0], axis=0)
         diff = np.sqrt(((crop - body) ** 2).sum(axis=2)) * CONTRAST_GAIN
         contrast = np.clip(diff, 0, 255).astype(np.uint8)
         contrast[inner == 0] = 0
@@ -104,60 +115,98 @@ class DiceReader:
         if not 1 <= len(found) <= 6:
             return None
         size = float(np.median([p.size for p in found]))
-        # every sizeable mark on the die must be one of the pips
+        # every sizeable mark on the die must be one of the pips, and every pip a mark of its own size
         unexplained = 0
         for g in glyphs:
-            has_pip = any(
-                g.box[0] - 1 <= p.centre[0] <= g.box[0] + g.box[2] + 1
-                and g.box[1] - 1 <= p.centre[1] <= g.box[1] + g.box[3] + 1
-                for p in found
-            )
-            if not has_pip and g.extent > 0.6 * size:
+            inside = [p for p in found if g.box[0] - 1 <= p.centre[0] <= g.box[0] + g.box[2] + 1
+                      and g.box[1] - 1 <= p.centre[1] <= g.box[1] + g.box[3] + 1]
+            if inside and g.area > 1.6 * len(inside) * (np.pi * (size / 2 + 1) ** 2):
+                return None  # a blob inside a bigger sign (a numeral's loop, a sun's disc): not pips
+            if not inside and g.extent > 1.5 * size:
+                return None  # a sign bigger than a pip that holds none: a numeral or a symbol
+            if not inside and g.extent > 0.6 * size:
                 unexplained += 1
-            elif has_pip and g.extent > 2.2 * size and len(found) == 1:
-                return None  # a numeral or symbol, not a pip
         fit = P.layout_fit(found)
         confidence = fit * (0.6**unexplained)
         value = len(found) if confidence >= MIN_CONFIDENCE else None
         return Die("d6", value, confidence, view.box, note="" if value else "pips out of pattern")
 
     @staticmethod
-    def pick_glyphs(view: DieView, glyphs: list[G.Glyph]) -> tuple[G.Glyph | None, G.Glyph | None]:
-        """The numeral (the big sign nearest the die's centre) and the symbol beside it, if any."""
+    def top_face(view: DieView) -> TopFace:
+        """The die's top face (the even region around its centre) and the signs inside it."""
+        inner = view.contrast > 0
+        values = view.contrast[inner]
+        if values.size < 10:
+            return TopFace([], 1.0)
+        otsu, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        sign_level = float(np.clip(otsu, MIN_MARK_CONTRAST, MARK_CONTRAST))
+        face_level = float(np.clip(0.5 * sign_level, 12, 35))
+        h, w = view.contrast.shape
+        face = ((view.contrast < face_level) & inner).astype(np.uint8) * 255
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=4)
+        if n <= 1:
+            return TopFace([], 1.0)
+        core = np.zeros((h, w), np.uint8)
+        cv2.circle(core, (w // 2, h // 2), max(2, int(0.25 * min(w, h))), 255, -1)
+        overlap = np.bincount(labels[core > 0].ravel(), minlength=n)
+        overlap[0] = 0
+        top = int(np.argmax(overlap))
+        if overlap[top] == 0:
+            return TopFace([], 1.0)
+        hull_points = cv2.convexHull(cv2.findNonZero((labels == top).astype(np.uint8)))
+        hull = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(hull, hull_points, 255)
+        rect = cv2.minAreaRect(hull_points)
+        fill = float(cv2.contourArea(hull_points)) / max(rect[1][0] * rect[1][1], 1.0)
+        hull = cv2.erode(hull, np.ones((3, 3), np.uint8))
+        mask = ((view.contrast > sign_level) & (hull > 0)).astype(np.uint8) * 255
+        # marks that run into the die's outline are its edges and shading, not signs on its face
+        n, labels = cv2.connectedComponents(mask)
+        if n > 1:
+            on_rim = np.unique(labels[(view.rim > 0) & (mask > 0)])
+            mask[np.isin(labels, on_rim[on_rim > 0])] = 0
+        return TopFace(G.group_marks(mask, view.side, max(3.0, 0.003 * view.area)), fill)
+
+    @staticmethod
+    def sign_and_symbol(view: DieView, glyphs: list[G.Glyph]) -> tuple[G.Glyph | None, G.Glyph | None]:
+        """All the signs near the face's centre as one (numeral and symbol together), and the symbol alone.
+
+        The symbol is the smaller of two signs side by side; None when the signs do not split so.
+        """
         if not glyphs:
             return None, None
         h, w = view.contrast.shape
         centre = np.array([w / 2.0, h / 2.0])
-
-        def centrality(g: G.Glyph) -> float:
-            return float(np.hypot(*(np.array(g.centre) - centre))) / view.side - 0.5 * g.extent / view.side
-
-        numeral = min(glyphs, key=centrality)
-        near = [g for g in glyphs if g is not numeral
-                and np.hypot(*(np.array(g.centre) - np.array(numeral.centre))) < 1.3 * numeral.extent]
-        symbol = min(near, key=lambda g: np.hypot(*(np.array(g.centre) - np.array(numeral.centre)))) if near else None
-        return numeral, symbol
+        main = min(glyphs, key=lambda g: float(np.hypot(*(np.array(g.centre) - centre))) - 0.5 * g.extent)
+        reach = 1.4 * main.extent
+        group = [g for g in glyphs if np.hypot(*(np.array(g.centre) - np.array(main.centre))) <= reach]
+        sign = G.merge(group)
+        symbol = None
+        if len(group) >= 2:
+            ordered = sorted(group, key=lambda g: -g.area)
+            if ordered[1].area >= 0.12 * ordered[0].area:
+                symbol = ordered[1]
+        return sign, symbol
 
     def glyphs_of(self, view: DieView) -> tuple[G.Glyph | None, G.Glyph | None]:
-        return self.pick_glyphs(view, self.marks_of(view))
+        return self.sign_and_symbol(view, self.top_face(view).glyphs)
 
-    def read_glyphs(self, view: DieView, glyphs: list[G.Glyph]) -> Die:
-        """The die read from its numeral (and astro symbol) against the profile."""
-        kind = self.kind if self.kind != "auto" else ("d8" if view.shape_fill < D8_SHAPE_FILL else "d6")
-        if not glyphs or len(self._numerals[1]) == 0:
-            return Die(kind, None, 0.0, view.box, note="no numeral found" if glyphs else "no marks")
-        numeral, sym = self.pick_glyphs(view, glyphs)
-        assert numeral is not None
-        label, confidence = G.nearest(G.describe(numeral.mask), *self._numerals)
+    def read_glyphs(self, view: DieView, face: TopFace) -> Die:
+        """The die read from the signs on its top face (numeral, astro symbol) against the profile."""
+        kind = self.kind if self.kind != "auto" else ("d8" if face.fill < D8_FACE_FILL else "d6")
+        if not face.glyphs or len(self._numerals[1]) == 0:
+            return Die(kind, None, 0.0, view.box, note="no numeral found" if face.glyphs else "no marks")
+        sign, sym = self.sign_and_symbol(view, face.glyphs)
+        assert sign is not None
+        label, confidence = G.nearest(G.describe(sign.mask), *self._numerals)
         value = int(label.split(":")[1])
         symbol = None
         if sym is not None and len(self._symbols[1]):
             sym_label, sym_conf = G.nearest(G.describe(sym.mask), *self._symbols)
             if sym_conf >= MIN_CONFIDENCE:
                 symbol = sym_label.split(":")[1]
-                if ASTRO_BY_VALUE.get(value) != symbol:
-                    # the symbol contradicts the numeral: take the reading they agree on, if any is close
-                    confidence *= 0.3
+                if ASTRO_BY_VALUE.get(value) != symbol and kind == "d8":
+                    confidence *= 0.3  # the symbol contradicts the numeral: do not guess
         if value > FACES[kind]:
             if self.kind == "auto" and value <= FACES["d8"]:
                 kind = "d8"
@@ -167,27 +216,16 @@ class DiceReader:
             return Die(kind, None, confidence, view.box, symbol, note=f"doubtful {label}")
         return Die(kind, value, confidence, view.box, symbol)
 
-    @staticmethod
-    def marks_of(view: DieView) -> list[G.Glyph]:
-        """The signs on a die: marks grouped into glyphs, less its edges and shading."""
-        mask = (view.contrast > MARK_CONTRAST).astype(np.uint8) * 255
-        # marks that run into the die's outline are its edges and shading, not signs on its face
-        n, labels = cv2.connectedComponents(mask)
-        if n > 1:
-            on_rim = np.unique(labels[(view.rim > 0) & (mask > 0)])
-            mask[np.isin(labels, on_rim[on_rim > 0])] = 0
-        return G.group_marks(mask, view.side, max(3.0, 0.003 * view.area))
-
     def read_view(self, view: DieView) -> Die | None:
         """The die `view` shows, or None when nothing on it is a sign."""
-        glyphs = self.marks_of(view)
-        if not glyphs:
+        face = self.top_face(view)
+        if not face.glyphs:
             return None  # nothing on it: not a die we can see
-        if self.kind in ("auto", "d6"):
-            die = self.read_pips(view, glyphs)
+        if self.kind == "d6" or (self.kind == "auto" and face.fill >= D8_FACE_FILL):
+            die = self.read_pips(view, face.glyphs)
             if die is not None:
                 return die
-        return self.read_glyphs(view, glyphs)
+        return self.read_glyphs(view, face)
 
     # -- a frame -------------------------------------------------------------------------
 

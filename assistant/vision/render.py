@@ -162,10 +162,10 @@ def sprite(spec: Spec, side: int, rng: np.random.Generator) -> tuple[np.ndarray,
             draw_numeral(img, v, (centre[0], centre[1]), R * 0.22, tuple(int(x * 0.8) for x in spec.ink), font, -angle)
         tri_centre = top.mean(axis=0)
         if spec.symbol is None and spec.style == "astro" or spec.style == "numerals":
-            draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1]), R * 0.42, spec.ink, font)
+            draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1]), R * 0.5, spec.ink, font)
         else:
-            draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1] - R * 0.08), R * 0.36, spec.ink, font)
-            draw_symbol(img, str(spec.symbol), (tri_centre[0], tri_centre[1] + R * 0.27), R * 0.11, spec.ink)
+            draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1] - R * 0.06), R * 0.44, spec.ink, font)
+            draw_symbol(img, str(spec.symbol), (tri_centre[0], tri_centre[1] + R * 0.3), R * 0.13, spec.ink)
     # light from above: a soft gradient over the die
     g = np.linspace(rng.uniform(0.85, 1.0), rng.uniform(1.0, 1.12), side, dtype=np.float32)
     shade = np.outer(g, np.ones(side, np.float32)) if rng.random() < 0.5 else np.outer(np.ones(side, np.float32), g)

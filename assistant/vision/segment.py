@@ -9,6 +9,7 @@ import numpy as np
 
 WORK_SIDE = 640  # frames are read at most this many pixels on their longer side
 TILE_SIDE = 200  # a picture this small or smaller, roughly square, is one cropped die
+EDGE_LOW, EDGE_HIGH = 60, 150  # Canny thresholds for a die's outline
 L_WEIGHT = 0.5  # lightness counts less than colour: shadows and light falloff change lightness
 
 
@@ -68,10 +69,16 @@ def foreground(image: np.ndarray, lab: np.ndarray, tile: bool, threshold: float 
     bg = border_colour(lab) if tile else background(image)
     diff = colour_distance(lab, bg)
     mask = (diff > threshold).astype(np.uint8) * 255
+    # a die the colour of the table still has an outline: strong edges closed around it count too
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(gray, EDGE_LOW, EDGE_HIGH)
+    mask |= cv2.dilate(edges, np.ones((3, 3), np.uint8))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    return fill_holes(mask)
+    mask = fill_holes(mask)
+    # edges alone leave thin lines (grain, seams, cables' outlines): an opening removes them
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
 
 
 def blobs(mask: np.ndarray, min_area: float, max_area: float) -> list[Blob]:

@@ -1,0 +1,31 @@
+"""Shared fixtures: rendered dice made once per test session, and the shared photo sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED_DICE = Path(__file__).resolve().parents[3] / "shared" / "dice"
+
+
+@pytest.fixture(scope="session")
+def rendered_pips(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from assistant.vision.render import write_set
+
+    return write_set(tmp_path_factory.mktemp("pips"), 40, seed=101, tiles=False, style="pips")
+
+
+@pytest.fixture(scope="session")
+def rendered_astro_tiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from assistant.vision.render import write_set
+
+    return write_set(tmp_path_factory.mktemp("astro"), 60, seed=102, tiles=True, style="astro")
+
+
+def shared_set(name: str) -> Path:
+    """The manifest of a shared photo set, or skip the test saying why."""
+    manifest = SHARED_DICE / name / "manifest.jsonl"
+    if not manifest.exists():
+        pytest.skip(f"shared dice photos not found at {manifest.parent} (they are never in the repo)")
+    return manifest

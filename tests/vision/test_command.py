@@ -1,0 +1,95 @@
+"""`nova-table dice read|learn|render`: the JSON lines, and clear answers for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+def dice(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "assistant", "dice", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def lines(done: subprocess.CompletedProcess[str]) -> list[dict]:
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def test_read_prints_one_json_line_per_image_in_the_issue_shape(rendered_pips: Path) -> None:
+    entries = [json.loads(line) for line in rendered_pips.read_text().splitlines()][:4]
+    paths = [str(rendered_pips.parent / e["image"]) for e in entries]
+    done = dice("read", *paths)
+    assert done.returncode == 0, done.stderr
+    out = lines(done)
+    assert [o["image"] for o in out] == paths
+    for record, entry in zip(out, entries):
+        assert set(record) == {"image", "dice"}
+        for die in record["dice"]:
+            assert set(die) == {"kind", "value", "confidence", "box"}
+            assert die["kind"] in ("d6", "d8")
+            assert die["value"] is None or isinstance(die["value"], int)
+            assert 0.0 <= die["confidence"] <= 1.0
+            assert len(die["box"]) == 4 and all(isinstance(v, int) for v in die["box"])
+        assert sorted(d["value"] for d in record["dice"]) == sorted(d["value"] for d in entry["dice"])
+
+
+def test_bad_inputs_get_a_clear_message_and_the_others_are_still_read(tmp_path: Path, rendered_pips: Path) -> None:
+    good = rendered_pips.parent / json.loads(rendered_pips.read_text().splitlines()[0])["image"]
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0 this is not really a jpeg")
+    text = tmp_path / "notes.png"
+    text.write_text("hello")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    missing = tmp_path / "missing.png"
+    tray = tmp_path / "empty-tray.png"
+    cv2.imwrite(str(tray), np.full((480, 640, 3), (40, 110, 50), np.uint8))
+    done = dice("read", str(corrupt), str(text), str(empty), str(missing), str(tray), str(good))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    out = lines(done)
+    assert len(out) == 6
+    for record, path in zip(out[:4], (corrupt, text, empty, missing)):
+        assert record["dice"] == [] and str(path) in record["error"]
+        assert str(path) in done.stderr
+    assert "no such file" in out[3]["error"] and "empty file" in out[2]["error"]
+    assert out[4] == {"image": str(tray), "dice": []}
+    assert f"{tray}: no dice found" in done.stderr
+    assert out[5]["dice"], "the good image after the bad ones is still read"
+
+
+def test_a_folder_argument_reads_the_pictures_in_it(rendered_pips: Path) -> None:
+    done = dice("read", str(rendered_pips.parent / "images"))
+    assert len(lines(done)) == len(rendered_pips.read_text().splitlines())
+
+
+def test_a_corrupt_profile_is_refused_clearly(tmp_path: Path, rendered_pips: Path) -> None:
+    bad = tmp_path / "p.json"
+    bad.write_text("{\"format\": \"something else\"}")
+    done = dice("read", "--profile", str(bad), str(rendered_pips.parent / "images"))
+    assert done.returncode == 2
+    assert "not a dice profile" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_learn_skips_unreadable_manifest_lines_with_a_message(tmp_path: Path, rendered_astro_tiles: Path) -> None:
+    manifest = tmp_path / "manifest.jsonl"
+    good = rendered_astro_tiles.read_text().splitlines()[:10]
+    fixed = [json.dumps({**json.loads(g), "image": str(rendered_astro_tiles.parent / json.loads(g)["image"])})
+             for g in good]
+    manifest.write_text("\n".join(["not json", "{\"image\": \"gone.png\", \"dice\": []}", *fixed]) + "\n")
+    done = dice("learn", str(manifest), "--out", str(tmp_path / "p.json"))
+    assert done.returncode == 0, done.stderr
+    assert f"{manifest}:1: not JSON" in done.stderr
+    assert "gone.png: no such file" in done.stderr
+    assert (tmp_path / "p.json").exists()
+
+
+def test_the_dice_command_does_not_load_opencv_for_help() -> None:
+    probe = "import sys, assistant.cli as c; c.build_parser(); print('cv2' in sys.modules, 'numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["False", "False"], done.stdout + done.stderr

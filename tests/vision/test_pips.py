@@ -1,0 +1,33 @@
+"""The pip layout check: any d6 face fits under any turn, scale and tilt; broken layouts do not."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from assistant.vision.pips import Pip, layout_fit
+from assistant.vision.render import PIP_CELLS
+
+
+
+def placed(cells: list[tuple[int, int]], angle: float, scale: float, shear: float, squash: float) -> list[Pip]:
+    c, s = np.cos(angle), np.sin(angle)
+    m = np.array([[c, -s], [s, c]]) @ np.array([[1.0, shear], [0.0, squash]]) * scale
+    return [Pip(tuple(m @ np.array(cell, float) + 100.0), 5.0) for cell in cells]  # type: ignore[arg-type]
+
+
+@given(st.integers(1, 6), st.floats(0, 2 * np.pi), st.floats(5, 40), st.floats(-0.3, 0.3), st.floats(0.5, 1.0))
+def test_every_face_fits_under_any_affine_view(value: int, angle: float, scale: float, shear: float,
+                                               squash: float) -> None:
+    assert layout_fit(placed(PIP_CELLS[value], angle, scale, shear, squash)) > 0.95
+
+
+@given(st.floats(0, 2 * np.pi), st.floats(5, 40), st.integers(0, 5))
+def test_a_six_with_a_pip_missing_is_not_a_five(angle: float, scale: float, missing: int) -> None:
+    cells = [c for i, c in enumerate(PIP_CELLS[6]) if i != missing]
+    assert layout_fit(placed(cells, angle, scale, 0.0, 1.0)) < 0.5
+
+
+def test_three_pips_in_a_bent_line_do_not_fit() -> None:
+    assert layout_fit([Pip((0, 0), 4), Pip((10, 8), 4), Pip((20, 0), 4)]) < 0.5

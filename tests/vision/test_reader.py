@@ -1,0 +1,80 @@
+"""The reader on rendered dice: found where they are, read right, unreadable dice never guessed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.vision.errors import ImageError
+from assistant.vision.matching import match
+from assistant.vision.reader import DiceReader
+from assistant.vision.render import scene
+
+
+def score(reader: DiceReader, manifest: Path) -> tuple[int, int, int, int]:
+    """(labelled, found, right, false) over a rendered set."""
+    labelled = found = right = false = 0
+    for line in manifest.read_text().splitlines():
+        entry = json.loads(line)
+        image = cv2.imread(str(manifest.parent / entry["image"]))
+        dice = reader.read(image).dice
+        pairs = match([d["box"] for d in entry["dice"]], [d.box for d in dice])
+        labelled += len(entry["dice"])
+        found += len(pairs)
+        right += sum(dice[j].value == entry["dice"][i]["value"] and dice[j].kind == entry["dice"][i]["kind"]
+                     for i, j in pairs.items())
+        false += len(dice) - len(pairs)
+    return labelled, found, right, false
+
+
+def test_rendered_pip_dice_are_found_and_read(rendered_pips: Path) -> None:
+    labelled, found, right, false = score(DiceReader(), rendered_pips)
+    assert found >= 0.97 * labelled and right >= 0.95 * labelled and false == 0
+
+
+def test_rendered_nova_d8_are_read_with_their_symbols(rendered_astro_tiles: Path) -> None:
+    labelled, found, right, false = score(DiceReader(kind="d8"), rendered_astro_tiles)
+    assert found == labelled and right >= 0.9 * labelled
+
+
+def test_boxes_are_in_the_pictures_own_pixels_whatever_its_size() -> None:
+    shot = scene(np.random.default_rng(5), count=3, style="pips")
+    small = DiceReader().read(shot.image)
+    big = DiceReader().read(cv2.resize(shot.image, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC))
+    assert len(big.dice) == len(small.dice) > 0
+    for a, b in zip(small.dice, big.dice):
+        assert np.allclose(np.array(b.box), 2 * np.array(a.box), atol=6)
+        assert a.value == b.value
+
+
+def test_an_empty_tray_and_a_picture_of_no_dice_give_no_dice() -> None:
+    reader = DiceReader()
+    assert reader.read(np.full((480, 640, 3), (30, 90, 40), np.uint8)).dice == ()
+    rng = np.random.default_rng(0)
+    stripes = np.zeros((480, 640, 3), np.uint8)
+    stripes[:, ::40] = 255  # a picture of lines, not dice
+    noise = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    assert len(reader.read(stripes).dice) <= 1
+    assert all(d.value is None or d.confidence < 1 for d in reader.read(noise).dice)
+
+
+def test_a_blank_die_is_not_reported_and_a_scratched_one_is_unreadable_not_guessed() -> None:
+    image = np.full((240, 320, 3), (40, 110, 50), np.uint8)
+    cv2.rectangle(image, (60, 60), (120, 120), (235, 235, 235), -1)  # no marks at all
+    cv2.rectangle(image, (180, 60), (240, 120), (235, 235, 235), -1)
+    cv2.line(image, (190, 70), (230, 112), (20, 20, 20), 3)  # a scratch, not a sign
+    cv2.line(image, (190, 112), (230, 74), (20, 20, 20), 3)
+    dice = DiceReader().read(image).dice
+    assert all(d.box[0] > 150 for d in dice)
+    assert all(d.value is None for d in dice)
+
+
+def test_bad_frames_raise_image_errors() -> None:
+    with pytest.raises(ImageError, match="too small"):
+        DiceReader().read(np.zeros((4, 4, 3), np.uint8))
+    with pytest.raises(ImageError, match="pixel type"):
+        DiceReader().read(np.zeros((40, 40, 3), np.float32))

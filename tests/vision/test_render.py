@@ -1,0 +1,43 @@
+"""The renderer's labels are exact: every labelled box holds its die, and seeds repeat."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.vision.dice import ASTRO_BY_VALUE, FACES
+from assistant.vision.render import scene, tile
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from([None, "pips", "numerals", "astro"]))
+def test_labels_are_in_range_and_boxes_hold_the_dice(seed: int, style: str | None) -> None:
+    shot = scene(np.random.default_rng(seed), (320, 240), style=style, blur=0.0, noise=0.0)
+    h, w = shot.image.shape[:2]
+    for die in shot.dice:
+        assert 1 <= die["value"] <= FACES[die["kind"]]  # type: ignore[operator]
+        if die["style"] == "astro":
+            assert die["kind"] == "d8" and die["symbol"] == ASTRO_BY_VALUE[die["value"]]  # type: ignore[index]
+        x, y, bw, bh = die["box"]  # type: ignore[misc]
+        assert 0 <= x and 0 <= y and x + bw <= w and y + bh <= h and bw > 4 and bh > 4
+        # the box holds something unlike the background: the die
+        inside = shot.image[y : y + bh, x : x + bw].reshape(-1, 3).astype(int)
+        assert np.ptp(inside, axis=0).max() > 30
+    for a in range(len(shot.dice)):
+        for b in range(a + 1, len(shot.dice)):
+            ax, ay, aw, ah = shot.dice[a]["box"]  # type: ignore[misc]
+            bx, by, bw_, bh_ = shot.dice[b]["box"]  # type: ignore[misc]
+            # dice never sit on top of each other: centres are apart
+            assert abs((ax + aw / 2) - (bx + bw_ / 2)) + abs((ay + ah / 2) - (by + bh_ / 2)) > 0.3 * min(aw, bw_)
+
+
+def test_the_same_seed_renders_the_same_picture() -> None:
+    a = scene(np.random.default_rng(7))
+    b = scene(np.random.default_rng(7))
+    assert np.array_equal(a.image, b.image) and a.dice == b.dice
+
+
+def test_a_tile_is_one_die_cropped_close() -> None:
+    t = tile(np.random.default_rng(3), style="astro")
+    assert t.image.shape == (90, 90, 3) and len(t.dice) == 1 and t.dice[0]["box"] == [0, 0, 90, 90]
