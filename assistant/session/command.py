@@ -28,11 +28,11 @@ PROG = "nova-table session"
 
 
 def default_state() -> str:
-    """$NOVA_TABLE_STATE, or state.db under $XDG_DATA_HOME/nova-table (~/.local/share/nova-table)."""
+    """$NOVA_TABLE_STATE, or table.db under $XDG_DATA_HOME/nova-table (~/.local/share/nova-table), as `nova-table play` uses."""
     if os.environ.get("NOVA_TABLE_STATE"):
         return os.environ["NOVA_TABLE_STATE"]
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "nova-table", "state.db")
+    return os.path.join(base, "nova-table", "table.db")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     def action(name: str, summary: str, game: str | None = "optional") -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=summary, description=summary)
         command.add_argument("--state", metavar="DB", default=None,
-                             help="the state file (default: $NOVA_TABLE_STATE or ~/.local/share/nova-table/state.db)")  # fmt: skip
+                             help="the state file (default: $NOVA_TABLE_STATE or ~/.local/share/nova-table/table.db)")  # fmt: skip
         if game == "optional":
             command.add_argument("--game", metavar="ID", help='a game number from `list`, or "campaign" (default: the current game)')
         elif game == "required":

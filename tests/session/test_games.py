@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.session.conftest import DEMO, Nova, endless_text, fold_state, script
 
 
@@ -100,3 +102,14 @@ def test_the_campaign_sheet_lives_in_the_same_file_with_undo(nova: Nova, tmp_pat
     listed = nova.json("session", "list", "--state", state)
     assert [g["game"] for g in listed] == [1, "campaign"]
     assert nova.json("session", "show", "--state", state)[0]["scenario"]["title"] == "Skirmish at the Ponte Sisto"
+
+
+def test_without_state_the_file_of_nova_table_play_is_used(nova: Nova, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NOVA_TABLE_STATE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    nova.json("session", "new", "--scenario", DEMO)
+    assert (tmp_path / "data" / "nova-table" / "table.db").is_file()
+    chosen = tmp_path / "chosen.db"
+    monkeypatch.setenv("NOVA_TABLE_STATE", str(chosen))
+    nova.json("session", "new", "--scenario", DEMO)
+    assert [g["game"] for g in nova.json("session", "list")] == [1] and chosen.is_file()
