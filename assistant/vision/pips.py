@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 PAD = 2  # blank pixels around a die's contrast map, so pips at its edge still close
+MIN_INERTIA = 0.5  # pips seen on a side face are squashed thinner than this: the top face's are not
 
 
 @dataclass(frozen=True)
@@ -17,7 +18,7 @@ class Pip:
     size: float  # diameter in pixels
 
 
-def detector(die_area: float) -> cv2.SimpleBlobDetector:
+def detector(die_area: float, min_inertia: float = MIN_INERTIA) -> cv2.SimpleBlobDetector:
     """A blob detector for bright round marks on a contrast map, sized for a die of `die_area` px."""
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor = True
@@ -32,7 +33,7 @@ def detector(die_area: float) -> cv2.SimpleBlobDetector:
     p.filterByCircularity = True
     p.minCircularity = 0.6
     p.filterByInertia = True
-    p.minInertiaRatio = 0.3
+    p.minInertiaRatio = min_inertia
     p.filterByConvexity = True
     p.minConvexity = 0.8
     p.minDistBetweenBlobs = 2
@@ -49,6 +50,14 @@ def find_pips(contrast: np.ndarray, die_area: float, cut: np.ndarray | None = No
     found = [
         Pip((k.pt[0] - PAD, k.pt[1] - PAD), float(k.size)) for k in detector(die_area).detect(padded)
     ]
+    if cut is not None and cut.any():
+        # a pip cut by the picture's edge is a part-disc, thinner than a whole one
+        for k in detector(die_area, 0.2).detect(padded):
+            pip = Pip((k.pt[0] - PAD, k.pt[1] - PAD), float(k.size))
+            if _near(cut, pip.centre, pip.size) and all(
+                np.hypot(pip.centre[0] - p.centre[0], pip.centre[1] - p.centre[1]) > 0.5 * p.size for p in found
+            ):
+                found.append(pip)
     if not found:
         return []
     sizes = sorted((p.size for p in found), reverse=True)
@@ -60,6 +69,22 @@ def find_pips(contrast: np.ndarray, die_area: float, cut: np.ndarray | None = No
         elif cut is not None and 0.3 * ref <= pip.size < 0.6 * ref and _near(cut, pip.centre, 0.7 * ref):
             kept.append(pip)
     return kept
+
+
+def face_region(pips: list[Pip], shape: tuple[int, ...]) -> np.ndarray:
+    """A 0/255 mask of where the face that carries `pips` lies: around them by a pip spacing."""
+    h, w = shape[:2]
+    region = np.zeros((h, w), np.uint8)
+    size = float(np.median([p.size for p in pips]))
+    pts = np.array([p.centre for p in pips], np.float32)
+    if len(pips) >= 3:
+        cv2.fillConvexPoly(region, cv2.convexHull(pts).astype(np.int32), 255)
+    else:
+        for a in pts:
+            for b in pts:
+                cv2.line(region, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, max(1, int(size)))
+    reach = max(3, int(round(1.3 * size)))
+    return cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
 
 
 def _near(mask: np.ndarray, point: tuple[float, float], radius: float) -> bool:

@@ -23,6 +23,7 @@ from assistant.vision.profile import Profile, built_in
 MARK_CONTRAST = 60  # contrast (Lab distance x CONTRAST_GAIN) that surely makes a pixel part of a mark
 MIN_MARK_CONTRAST = 24  # and below which no pixel is a mark, however faint the die's signs
 CONTRAST_GAIN = 1.5
+BODY_CONTRAST = 55  # contrast below which a pixel is the die's own colour (its faces, not its signs)
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
 D8_FACE_FILL = 0.72  # top face / its min-area rectangle: a d6's square fills ~1, a d8's triangle 0.5
 
@@ -52,6 +53,22 @@ class TopFace:
 def scale_for(shape: tuple[int, ...]) -> float:
     """The factor that brings a frame to the working size (never enlarging)."""
     return min(1.0, S.WORK_SIDE / max(shape[:2]))
+
+
+def die_support(contrast: np.ndarray, mask: np.ndarray, core: np.ndarray) -> np.ndarray | None:
+    """The convex hull of the body-coloured region that holds the die's middle, less one pixel."""
+    body = ((contrast < BODY_CONTRAST) & (mask > 0)).astype(np.uint8)
+    n, labels = cv2.connectedComponents(body, connectivity=4)
+    if n <= 1:
+        return None
+    overlap = np.bincount(labels[core > 0].ravel(), minlength=n)
+    overlap[0] = 0
+    best = int(np.argmax(overlap))
+    if overlap[best] == 0:
+        return None
+    hull = np.zeros_like(mask)
+    cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero((labels == best).astype(np.uint8))), 255)
+    return cv2.erode(hull, np.ones((3, 3), np.uint8)) & mask
 
 
 def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
@@ -85,6 +102,11 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
         body = np.median(crop[core > 0] if core.any() else crop[inner > 0], axis=0)
         diff = np.sqrt(((crop - body) ** 2).sum(axis=2)) * CONTRAST_GAIN
         contrast = np.clip(diff, 0, 255).astype(np.uint8)
+        # the die itself: the hull of its body-coloured part around the middle (a die's faces are
+        # convex), so that pips near its edge stay whole and its shadow stays out
+        support = die_support(contrast, blob.mask, core)
+        if support is not None and np.count_nonzero(support) >= 0.3 * np.count_nonzero(inner):
+            inner = support
         contrast[inner == 0] = 0
         cut = cv2.dilate(edge[y : y + bh, x : x + bw], ellipse, iterations=2) & blob.mask
         rect = cv2.minAreaRect(blob.contour)
@@ -115,9 +137,14 @@ class DiceReader:
         if not 1 <= len(found) <= 6:
             return None
         size = float(np.median([p.size for p in found]))
-        # every sizeable mark on the die must be one of the pips, and every pip a mark of its own size
+        # every sizeable mark on the face must be one of the pips, and every pip a mark of its own size;
+        # marks beyond the face (the pips of a side face, seen at a slant) do not count
+        region = P.face_region(found, view.contrast.shape)
         unexplained = 0
         for g in glyphs:
+            gx, gy = int(g.centre[0]), int(g.centre[1])
+            if not region[min(gy, region.shape[0] - 1), min(gx, region.shape[1] - 1)]:
+                continue
             inside = [p for p in found if g.box[0] - 1 <= p.centre[0] <= g.box[0] + g.box[2] + 1
                       and g.box[1] - 1 <= p.centre[1] <= g.box[1] + g.box[3] + 1]
             if inside and g.area > 1.6 * len(inside) * (np.pi * (size / 2 + 1) ** 2):
