@@ -79,7 +79,7 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
     if tile:
         min_area, max_area = 0.08 * h * w, float(h * w)
     else:
-        min_area, max_area = 0.0003 * h * w, 0.12 * h * w
+        min_area, max_area = 0.0003 * h * w, S.MAX_DIE_SHARE * h * w
     edge = np.zeros((h, w), np.uint8)
     edge[[0, -1], :] = 255
     edge[:, [0, -1]] = 255

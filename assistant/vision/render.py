@@ -196,11 +196,14 @@ class Rendered:
 
 def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: int | None = None,
           style: str | None = None, kind: str | None = None, die_side: int | None = None,
-          tilt: float = 0.12, blur: float = 1.2, noise: float = 4.0) -> Rendered:
+          tilt: float = 0.12, blur: float = 1.2, noise: float = 4.0,
+          background: tuple[int, int, int] | None = None) -> Rendered:
     """A picture of `count` dice (1..6 when None) on a plain background, with exact labels."""
     w, h = size
     count = int(rng.integers(1, 7)) if count is None else count
     bg = np.array(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32) + rng.uniform(-20, 20, 3)
+    if background is not None:
+        bg = np.array(background, np.float32)
     image = np.empty((h, w, 3), np.float32)
     image[:] = bg
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)

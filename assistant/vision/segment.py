@@ -10,6 +10,7 @@ import numpy as np
 WORK_SIDE = 640  # frames are read at most this many pixels on their longer side
 TILE_SIDE = 200  # a picture this small or smaller, roughly square, is one cropped die
 EDGE_LOW, EDGE_HIGH = 60, 150  # Canny thresholds for a die's outline
+MAX_DIE_SHARE = 0.12  # no die covers more of a frame than this (tiles aside)
 L_WEIGHT = 0.5  # lightness counts less than colour: shadows and light falloff change lightness
 
 
@@ -48,19 +49,41 @@ def border_colour(lab: np.ndarray, width: int = 3) -> np.ndarray:
 
 
 def background(image: np.ndarray) -> np.ndarray:
-    """A smooth estimate of the plain background behind the dice, as Lab, the size of `image`."""
+    """A smooth estimate of the plain background behind the dice, as Lab, the size of `image`.
+
+    A quadratic surface per Lab channel, fitted by least squares to a small copy of the frame,
+    refitted without the pixels it fits worst (dice, cables, a laptop), so uneven light is
+    followed and objects are not.
+    """
     h, w = image.shape[:2]
-    small = cv2.resize(image, (max(w // 8, 8), max(h // 8, 8)), interpolation=cv2.INTER_AREA)
-    k = max(3, (min(small.shape[:2]) // 4) | 1)
-    small = cv2.medianBlur(small, min(k, 15))
-    return to_lab(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
+    sw, sh = 64, max(8, int(round(64 * h / w)))
+    small = to_lab(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)).reshape(-1, 3)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    x, y = (xx.ravel() / sw - 0.5), (yy.ravel() / sh - 0.5)
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    keep = np.ones(len(x), bool)
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(design[keep], small[keep], rcond=None)
+        residual = colour_distance(small, design @ coef)
+        keep = residual <= max(2.5 * float(np.median(residual[keep])), 6.0)
+        if keep.sum() < design.shape[1] * 4:
+            break
+    fitted = (design @ coef).reshape(sh, sw, 3).astype(np.float32)
+    return cv2.resize(fitted, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """`mask` with every hole that does not reach the border filled (pips, numerals, glare)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
+    """`mask` with its holes filled (pips, numerals, glare), those up to `max_hole` pixels if given.
+
+    A limit keeps a loop of edges round the whole picture (a tray's rim) from filling the tray.
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    filled = mask.copy()
+    if hierarchy is None:
+        return filled
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0]):
+        if parent >= 0 and (max_hole is None or cv2.contourArea(contour) <= max_hole):
+            cv2.drawContours(filled, [contour], -1, 255, thickness=cv2.FILLED)
     return filled
 
 
@@ -76,14 +99,22 @@ def foreground(image: np.ndarray, lab: np.ndarray, tile: bool, threshold: float 
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    mask = fill_holes(mask)
+    h, w = mask.shape[:2]
+    mask = fill_holes(mask, None if tile else MAX_DIE_SHARE * h * w)
     # edges alone leave thin lines (grain, seams, cables' outlines): an opening removes them
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
 
 
 def blobs(mask: np.ndarray, min_area: float, max_area: float) -> list[Blob]:
-    """The connected regions of `mask` whose area is plausible for a die."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    """The connected regions of `mask` whose area is plausible for a die.
+
+    Every contour counts, not just the outermost: dice inside a big ring (a tray's rim seen as one
+    edge loop) are regions of their own.
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    contours = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0]) if parent < 0]
     found = []
     for contour in contours:
         area = cv2.contourArea(contour)

@@ -1,0 +1,72 @@
+"""The Pi Camera (Camera Module 3) through picamera2, imported only when used.
+
+picamera2 comes from apt on Raspberry Pi OS, not from PyPI:
+
+    sudo apt install python3-picamera2
+
+(bootstrap.py makes the venv with system packages on a Pi, so it is importable there.)
+Frames are asked for as "RGB888", which picamera2 lays out as B, G, R: OpenCV's order.
+Once the tray is lit, `lock()` freezes exposure, gain and white balance at what the camera chose,
+so that the dice look the same from roll to roll.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import numpy as np
+
+from assistant.vision.errors import SourceError
+from assistant.vision.sources import _Closing
+
+
+def available() -> bool:
+    """Whether picamera2 is installed and sees a camera."""
+    if importlib.util.find_spec("picamera2") is None:
+        return False
+    try:
+        from picamera2 import Picamera2
+
+        return bool(Picamera2.global_camera_info())
+    except Exception:  # noqa: BLE001 - any failure of the camera stack means: not available
+        return False
+
+
+class PiCameraSource(_Closing):
+    def __init__(self, size: tuple[int, int] = (1280, 960), controls: dict[str, Any] | None = None) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError:
+            raise SourceError("picamera: picamera2 is not installed (sudo apt install python3-picamera2)") from None
+        self.name = "picamera"
+        try:
+            self.camera = Picamera2()
+            config = self.camera.create_video_configuration(main={"size": size, "format": "RGB888"})
+            self.camera.configure(config)
+            if controls:
+                self.camera.set_controls(controls)
+            self.camera.start()
+        except Exception as bad:  # noqa: BLE001 - libcamera raises many kinds
+            raise SourceError(f"picamera: cannot start the camera ({bad})") from None
+
+    def read(self) -> np.ndarray | None:
+        frame = self.camera.capture_array("main")
+        return np.ascontiguousarray(frame[:, :, :3])
+
+    def lock(self) -> dict[str, Any]:
+        """Freeze exposure, gain and white balance at their current values; return them."""
+        meta = self.camera.capture_metadata()
+        controls = {
+            "AeEnable": False,
+            "AwbEnable": False,
+            "ExposureTime": int(meta["ExposureTime"]),
+            "AnalogueGain": float(meta["AnalogueGain"]),
+            "ColourGains": tuple(meta["ColourGains"]),
+        }
+        self.camera.set_controls(controls)
+        return controls
+
+    def close(self) -> None:
+        self.camera.stop()
+        self.camera.close()

@@ -1,0 +1,190 @@
+"""Frame sources behind one interface: a folder of images, OpenCV capture, rendered dice, picamera2.
+
+Every source has `read() -> frame or None` (None: no more frames) and `close()`, and is a
+context manager. `open_source(spec)` chooses one by name, or by what is present ("auto"):
+picamera2 on a Pi with a camera, else the first OpenCV camera, else rendered dice.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol
+
+import numpy as np
+
+from assistant.vision.errors import ImageError, SourceError
+from assistant.vision.images import check_frame, load_image
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+class FrameSource(Protocol):
+    name: str
+
+    def read(self) -> np.ndarray | None: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> FrameSource: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class _Closing:
+    name = "source"
+
+    def read(self) -> np.ndarray | None:  # pragma: no cover - every source overrides
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> _Closing:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def frames(self) -> Iterator[np.ndarray]:
+        """Every frame until the source runs dry."""
+        while (frame := self.read()) is not None:
+            yield frame
+
+
+class ImageFolderSource(_Closing):
+    """The pictures in a folder, in name order; unusable files are reported and skipped."""
+
+    def __init__(self, folder: Path, loop: bool = False,
+                 report: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> None:
+        if not folder.is_dir():
+            raise SourceError(f"{folder}: no such folder")
+        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.paths:
+            raise SourceError(f"{folder}: no pictures in it")
+        self.name = f"folder:{folder}"
+        self.loop = loop
+        self.report = report
+        self.index = 0
+        self.current: Path | None = None
+
+    def read(self) -> np.ndarray | None:
+        while True:
+            if self.index >= len(self.paths):
+                if not self.loop:
+                    return None
+                self.index = 0
+            path = self.paths[self.index]
+            self.index += 1
+            try:
+                frame = load_image(path)
+            except ImageError as bad:
+                self.report(f"skipped: {bad}")
+                if not self.loop and self.index >= len(self.paths):
+                    return None
+                continue
+            self.current = path
+            return frame
+
+
+class CaptureSource(_Closing):
+    """OpenCV's VideoCapture: a USB webcam by index, or a video file."""
+
+    def __init__(self, target: int | str, size: tuple[int, int] | None = (640, 480)) -> None:
+        import cv2
+
+        self.name = f"camera:{target}" if isinstance(target, int) else f"video:{target}"
+        if isinstance(target, str) and not Path(target).exists():
+            raise SourceError(f"{target}: no such video file")
+        self.capture = cv2.VideoCapture(target)
+        if not self.capture.isOpened():
+            raise SourceError(f"{self.name}: OpenCV cannot open it")
+        if isinstance(target, int) and size is not None:
+            self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+
+    def read(self) -> np.ndarray | None:
+        ok, frame = self.capture.read()
+        if not ok or frame is None:
+            return None
+        try:
+            return check_frame(frame, self.name)
+        except ImageError as bad:
+            raise SourceError(str(bad)) from None
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class RenderedSource(_Closing):
+    """Rendered rolls: each roll shows dice tumbling for a few frames, then lying still.
+
+    `labels` holds the exact dice of the frame last read (empty while they tumble).
+    """
+
+    def __init__(self, seed: int = 0, rolls: int = 0, moving: int = 4, still: int = 8,
+                 size: tuple[int, int] = (640, 480), style: str | None = None) -> None:
+        self.name = "render"
+        self.rng = np.random.default_rng(seed)
+        self.rolls, self.moving, self.still, self.size, self.style = rolls, moving, still, size, style
+        self.roll = 0
+        self.step = 0
+        self.settled: np.ndarray | None = None
+        self.labels: list[dict[str, object]] = []
+        self.noise = np.random.default_rng(seed + 1)
+
+    def read(self) -> np.ndarray | None:
+        from assistant.vision.render import scene
+
+        if self.step == 0:
+            if self.rolls and self.roll >= self.rolls:
+                return None
+            shot = scene(self.rng, self.size, style=self.style, noise=0.0)
+            self.settled, self.final_labels = shot.image, shot.dice
+        assert self.settled is not None
+        if self.step < self.moving:
+            # tumbling: the dice are somewhere else every frame
+            frame = scene(self.rng, self.size, style=self.style, noise=0.0).image
+            self.labels = []
+        else:
+            frame = self.settled
+            self.labels = list(self.final_labels)
+        self.step += 1
+        if self.step >= self.moving + self.still:
+            self.step = 0
+            self.roll += 1
+        grain = self.noise.normal(0, 2.0, frame.shape)
+        return np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
+
+
+def open_source(spec: str) -> _Closing:
+    """The source named by `spec`: picamera, camera:N, video:FILE, folder:DIR, render[:SEED], or auto."""
+    if spec == "auto":
+        from assistant.vision import picamera
+
+        if picamera.available():
+            return picamera.PiCameraSource()
+        try:
+            return CaptureSource(0)
+        except SourceError:
+            return RenderedSource()
+    kind, _, arg = spec.partition(":")
+    if kind == "picamera":
+        from assistant.vision import picamera
+
+        return picamera.PiCameraSource()
+    if kind == "camera":
+        try:
+            return CaptureSource(int(arg or 0))
+        except ValueError:
+            raise SourceError(f"{spec}: camera:N needs a number") from None
+    if kind == "video":
+        return CaptureSource(arg, size=None)
+    if kind == "folder":
+        return ImageFolderSource(Path(arg))
+    if kind == "render":
+        return RenderedSource(seed=int(arg) if arg else 0)
+    raise SourceError(f"{spec}: unknown source (picamera, camera:N, video:FILE, folder:DIR, render, auto)")

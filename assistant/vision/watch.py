@@ -1,0 +1,38 @@
+"""Watch a frame source: when the dice settle, read them once and hand the reading on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from assistant.vision.profile import load
+from assistant.vision.reader import DiceReader
+from assistant.vision.settle import SettleDetector
+from assistant.vision.sources import open_source
+from assistant.vision.tray import TrayFinder
+
+
+def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None, max_frames: int,
+          emit: Callable[[dict[str, Any]], None]) -> int:
+    """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading."""
+    reader = DiceReader(kind, load(profile_path) if profile_path else None)
+    settle = SettleDetector()
+    finder = TrayFinder() if tray else None
+    with open_source(source_spec) as source:
+        count = 0
+        while max_frames <= 0 or count < max_frames:
+            frame = source.read()
+            if frame is None:
+                break
+            count += 1
+            if not settle.update(frame):
+                continue
+            if finder is not None:
+                view = finder.find(frame)
+                reading = reader.read(view.image)
+                dice = [dict(d.to_json(), box=list(view.to_frame(d.box))) for d in reading.dice]
+            else:
+                dice = [d.to_json() for d in reader.read(frame).dice]
+            emit({"frame": count, "source": source.name, "dice": dice})
+    return 0

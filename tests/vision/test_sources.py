@@ -1,0 +1,93 @@
+"""Frame sources: an image folder, OpenCV capture of a video we write, rendered rolls, picamera2's absence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.vision import picamera
+from assistant.vision.errors import SourceError
+from assistant.vision.render import scene
+from assistant.vision.sources import CaptureSource, ImageFolderSource, RenderedSource, open_source
+from assistant.vision.watch import watch
+
+
+def test_an_image_folder_yields_its_pictures_and_skips_broken_ones(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    for name in ("a.png", "c.png"):
+        cv2.imwrite(str(tmp_path / name), scene(rng, (160, 120), count=1).image)
+    (tmp_path / "b.png").write_bytes(b"garbage")
+    (tmp_path / "notes.txt").write_text("not a picture")
+    reports: list[str] = []
+    with ImageFolderSource(tmp_path, report=reports.append) as source:
+        frames = list(source.frames())
+    assert len(frames) == 2 and all(f.shape == (120, 160, 3) for f in frames)
+    assert len(reports) == 1 and "b.png" in reports[0]
+
+
+def test_missing_or_empty_folders_are_source_errors(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such folder"):
+        ImageFolderSource(tmp_path / "nope")
+    with pytest.raises(SourceError, match="no pictures"):
+        ImageFolderSource(tmp_path)
+
+
+def write_video(path: Path, frames: list[np.ndarray]) -> None:
+    h, w = frames[0].shape[:2]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (w, h))
+    assert out.isOpened()
+    for frame in frames:
+        out.write(frame)
+    out.release()
+
+
+def test_opencv_capture_reads_a_video_and_watch_reads_each_settled_roll(tmp_path: Path) -> None:
+    source = RenderedSource(seed=4, rolls=3, moving=3, still=6, style="pips")
+    frames, labels = [], []
+    while (frame := source.read()) is not None:
+        frames.append(frame)
+        labels.append(source.labels)
+    video = tmp_path / "rolls.avi"
+    write_video(video, frames)
+    with CaptureSource(str(video), size=None) as capture:
+        got = list(capture.frames())
+    assert len(got) == len(frames) and got[0].shape == frames[0].shape
+    readings: list[dict] = []
+    watch(f"video:{video}", tray=False, kind="auto", profile_path=None, max_frames=0, emit=readings.append)
+    assert len(readings) == 3  # one reading per roll, once the dice lie still
+    for reading in readings:
+        expected = labels[reading["frame"] - 1]
+        assert sorted(d["value"] for d in reading["dice"]) == sorted(d["value"] for d in expected)
+
+
+def test_a_missing_video_is_a_source_error(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such video"):
+        CaptureSource(str(tmp_path / "nope.avi"))
+
+
+@pytest.mark.parametrize("spec, message", [("telescope", "unknown source"), ("camera:x", "needs a number")])
+def test_bad_source_names_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(SourceError, match=message):
+        open_source(spec)
+
+
+def test_picamera_is_optional_and_says_how_to_install_it() -> None:
+    if picamera.available():  # pragma: no cover - only on a Pi with a camera
+        pytest.skip("a real Pi camera is present")
+    with pytest.raises(SourceError, match="apt install python3-picamera2|cannot start"):
+        picamera.PiCameraSource()
+
+
+def test_the_watch_command_prints_a_line_per_settled_roll() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "assistant", "dice", "watch", "--source", "render:3",
+                           "--frames", "36"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(x) for x in done.stdout.splitlines()]
+    assert len(lines) == 3 and all(line["dice"] for line in lines)
