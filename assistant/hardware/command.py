@@ -62,7 +62,8 @@ def _simulate(args: argparse.Namespace) -> int:
             for line in board.received[seen:]:
                 print(f"<- {line}", flush=True)
             seen = len(board.received)
-            ring = ring_text(board.board.frame(0))  # at time 0: the minute hand lit, no blinking
+            now = board.now_ms()
+            ring = ring_text(board.board.frame(now - now % 2000))  # the blink's lit phase, breathing low
             if ring != shown:
                 print(f"ring {ring}  tray {board.board.tray}%", flush=True)
                 shown = ring

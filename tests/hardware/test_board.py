@@ -1,0 +1,152 @@
+"""The board link over pyserial's loop:// and over a real pty with the simulated board (the firmware's logic)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from assistant.hardware.board import BoardLink
+from assistant.hardware.protocol import BoardError, BoardMessage, Hello, Knob, ring_message
+from assistant.hardware.simulator import SimulatedBoard
+from assistant.rules import game as rules
+from tests.ui.demo import demo_scenario
+
+
+class Inbox:
+    """The messages a link delivered, with a wait."""
+
+    def __init__(self) -> None:
+        self.messages: list[BoardMessage] = []
+        self._changed = threading.Condition()
+
+    def __call__(self, message: BoardMessage) -> None:
+        with self._changed:
+            self.messages.append(message)
+            self._changed.notify_all()
+
+    def wait(self, done: Callable[[list[BoardMessage]], bool], timeout: float = 5.0) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: done(self.messages), timeout)
+
+
+@pytest.fixture
+def loop() -> Iterator[tuple[BoardLink, Inbox]]:
+    inbox = Inbox()
+    link = BoardLink.open("loop://", inbox)
+    yield link, inbox
+    link.close()
+
+
+def test_knob_lines_are_read_even_when_split_across_reads(loop: tuple[BoardLink, Inbox]) -> None:
+    link, inbox = loop
+    link.port.write(b'{"t":"knob","hero":1,')
+    time.sleep(0.05)  # the reader sees the first half alone
+    link.port.write(b'"delta":2}\n{"t":"knob","hero":0,"delta":-1}\n')
+    assert inbox.wait(lambda m: len(m) == 2)
+    assert inbox.messages == [Knob(1, 2), Knob(0, -1)]
+
+
+@pytest.mark.parametrize(
+    ("garbage", "why"),
+    [
+        (b'{"t":"knob","hero":\n', "not JSON"),
+        (b"\xff\xfe\x00garbage\n", "not UTF-8"),
+        (b"[1, 2, 3]\n", "not a JSON object"),
+        (b'{"t":"knob","hero":"one","delta":1}\n', "'hero' must be a whole number"),
+        (b'{"t":"dance"}\n', "unknown message type"),
+        (b"\n", "empty line"),
+        (b"x" * 5000 + b"\n", "line too long"),
+    ],
+)
+def test_a_bad_line_is_logged_with_what_is_wrong_and_skipped(loop: tuple[BoardLink, Inbox], garbage: bytes, why: str,
+                                                             caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    link, inbox = loop
+    with caplog.at_level(logging.WARNING, logger="nova_table.board"):
+        link.port.write(garbage)
+        link.port.write(b'{"t":"knob","hero":3,"delta":1}\n')
+        assert inbox.wait(lambda m: bool(m))
+    assert inbox.messages == [Knob(3, 1)]  # the good line after it still arrives
+    assert link.bad == 1
+    assert any(why in record.getMessage() for record in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_the_simulated_board_on_a_pty_answers_mirrors_and_turns_knobs(caplog: pytest.LogCaptureFixture) -> None:
+    state = rules.new_game(demo_scenario())
+    inbox = Inbox()
+    with SimulatedBoard(knobs=4) as board:
+        link = BoardLink.open(board.path, inbox)
+        try:
+            link.hello()
+            assert inbox.wait(lambda m: any(isinstance(x, Hello) for x in m))
+            assert Hello("nova-board", 1, 24, 4) in inbox.messages
+            link.show(state)
+            link.tray(True)
+            assert board.wait_for(4)  # hello, ring, perilium, tray
+            fw = board.board
+            assert (fw.minute, fw.hour, fw.tray) == (state.clock.minute, state.clock.hour, 100)
+            assert sorted(fw.tokens) == sorted(tuple(t) for t in ring_message(state)["tokens"])
+            assert fw.errors == 0
+            # the minute hand's two LEDs are white (at time 0, the blink is on)
+            frame = fw.frame(0)
+            first, second = board.firmware.sector_leds(state.clock.minute)
+            white = board.firmware._scale(board.firmware.WHITE, fw.brightness)
+            assert frame[first] == frame[second] == white
+            assert sum(1 for color in frame if color != (0, 0, 0)) > 4
+            # the same state again sends nothing new
+            link.show(state)
+            time.sleep(0.1)
+            assert len(board.received) == 4
+            # a knob turn on the board arrives at the Pi
+            board.turn(2, -1)
+            assert inbox.wait(lambda m: Knob(2, -1) in m)
+            # garbage from the board is skipped and the link goes on
+            with caplog.at_level(logging.WARNING, logger="nova_table.board"):
+                board.send_raw(b"\x00\x01 half a line")
+                board.send_raw(b'\n{"t":"knob","hero":0,"delta":5}\n')
+                assert inbox.wait(lambda m: Knob(0, 5) in m)
+            assert link.bad == 1
+            # a line the board cannot read is answered with an error message
+            link.send({"t": "ring", "minute": 13})
+            assert inbox.wait(lambda m: any(isinstance(x, BoardError) for x in m))
+            error = next(x for x in inbox.messages if isinstance(x, BoardError))
+            assert "'minute' must be a whole number from 1 to 12" in error.error
+        finally:
+            link.close()
+
+
+def test_knobs_become_threat_events_in_the_app() -> None:
+    import os
+
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    import pygame
+
+    from assistant.ui.app import App
+    from assistant.ui.inputs import post_knob
+    from assistant.ui.table import MemoryGame
+
+    pygame.display.init()
+    pygame.font.init()
+    surface = pygame.display.set_mode((800, 480))
+    pygame.event.clear()
+    with SimulatedBoard(knobs=4) as board:
+        link = BoardLink.open(board.path, lambda m: post_knob(m.hero, m.delta) if isinstance(m, Knob) else None)
+        app = App(MemoryGame(demo_scenario()), surface, mirrors=[link], log=lambda message: None)
+        app.closers.append(link.close)
+        assert board.wait_for(2)  # the app mirrored its first state
+        board.turn(1, 1)
+        board.turn(1, 1)
+        board.turn(3, 2)
+        time.sleep(0.2)
+        app.running = True
+        app.pump(500)
+        heroes = app.game.state.heroes
+        assert (heroes[1].threat, heroes[3].threat) == (2, 2)
+        assert app.game.state.count == 2  # one Threat event per hero for the turns of one loop pass
+        assert board.wait_for(3)  # and the new Perilium values went back to the board
+        time.sleep(0.1)
+        assert board.board.perilium[:4] == [h.threat for h in heroes]
+        app.close()
