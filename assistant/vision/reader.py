@@ -67,14 +67,13 @@ def die_support(contrast: np.ndarray, mask: np.ndarray, core: np.ndarray) -> np.
     if overlap[best] == 0:
         return None
     hull = np.zeros_like(mask)
-    cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero((labels == best).astype(np.uint8))), 255)
+    cv2.fillConvexPoly(hull, S.hull_of((labels == best).astype(np.uint8)), 255)
     return cv2.erode(hull, np.ones((3, 3), np.uint8)) & mask
 
 
 def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
     """Every die-like region of `image` (working size), with its contrast map."""
-    lab = S.to_lab(image)
-    fg = S.foreground(image, lab, tile)
+    fg = S.foreground(image, tile)
     h, w = image.shape[:2]
     if tile:
         min_area, max_area = 0.08 * h * w, float(h * w)
@@ -90,7 +89,7 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
     ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     for blob in found:
         x, y, bw, bh = blob.box
-        crop = lab[y : y + bh, x : x + bw]
+        crop = S.to_lab(image[y : y + bh, x : x + bw])
         shrink = max(1, int(round(0.04 * np.sqrt(blob.area))))
         inner = cv2.erode(blob.mask, ellipse, iterations=shrink)
         if not inner.any():
@@ -180,7 +179,7 @@ class DiceReader:
         top = int(np.argmax(overlap))
         if overlap[top] == 0:
             return TopFace([], 1.0)
-        hull_points = cv2.convexHull(cv2.findNonZero((labels == top).astype(np.uint8)))
+        hull_points = S.hull_of((labels == top).astype(np.uint8))
         hull = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(hull, hull_points, 255)
         rect = cv2.minAreaRect(hull_points)

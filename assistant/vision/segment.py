@@ -24,6 +24,12 @@ class Blob:
     area: float
 
 
+def hull_of(mask: np.ndarray) -> np.ndarray:
+    """The convex hull of the nonzero pixels of `mask` (from its outer contours: few points)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.convexHull(np.vstack(contours))
+
+
 def to_lab(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
 
@@ -60,10 +66,11 @@ def background(image: np.ndarray) -> np.ndarray:
     small = to_lab(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)).reshape(-1, 3)
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
     x, y = (xx.ravel() / sw - 0.5), (yy.ravel() / sh - 0.5)
-    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1).astype(np.float32)
     keep = np.ones(len(x), bool)
     for _ in range(3):
-        coef, *_ = np.linalg.lstsq(design[keep], small[keep], rcond=None)
+        # OpenCV's normal-equation solve: numpy's lstsq goes through a threaded LAPACK here
+        _, coef = cv2.solve(design[keep], small[keep], flags=cv2.DECOMP_NORMAL | cv2.DECOMP_CHOLESKY)
         residual = colour_distance(small, design @ coef)
         keep = residual <= max(2.5 * float(np.median(residual[keep])), 6.0)
         if keep.sum() < design.shape[1] * 4:
@@ -87,22 +94,34 @@ def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
     return filled
 
 
-def foreground(image: np.ndarray, lab: np.ndarray, tile: bool, threshold: float = 16.0) -> np.ndarray:
-    """The 0/255 mask of pixels that are not background, holes filled, specks removed."""
-    bg = border_colour(lab) if tile else background(image)
+def foreground(image: np.ndarray, tile: bool, threshold: float = 16.0) -> np.ndarray:
+    """The 0/255 mask (the size of `image`) of pixels that are not background, holes filled.
+
+    Frames are searched at half size (dice stay over ten pixels across there), tiles as they are.
+    """
+    h, w = image.shape[:2]
+    half = not tile and max(h, w) > 400
+    small = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA) if half else image
+    lab = to_lab(small)
+    bg = border_colour(lab) if tile else background(small)
     diff = colour_distance(lab, bg)
     mask = (diff > threshold).astype(np.uint8) * 255
     # a die the colour of the table still has an outline: strong edges closed around it count too
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(gray, EDGE_LOW, EDGE_HIGH)
     mask |= cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    h, w = mask.shape[:2]
-    mask = fill_holes(mask, None if tile else MAX_DIE_SHARE * h * w)
+    k_close, k_open = (3, 5) if half else (5, 7)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_close, k_close)))
+    if not half:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    sh, sw = mask.shape[:2]
+    mask = fill_holes(mask, None if tile else MAX_DIE_SHARE * sh * sw)
     # edges alone leave thin lines (grain, seams, cables' outlines): an opening removes them
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_open, k_open)))
+    if half:
+        mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
+        mask = (mask > 127).astype(np.uint8) * 255
+    return mask
 
 
 def blobs(mask: np.ndarray, min_area: float, max_area: float) -> list[Blob]:
@@ -130,18 +149,23 @@ def blobs(mask: np.ndarray, min_area: float, max_area: float) -> list[Blob]:
 def content_window(image: np.ndarray) -> tuple[int, int, int, int]:
     """(top, bottom, left, right) bounds of the picture without uniform masked bands at its edges."""
     h, w = image.shape[:2]
-    rows = (image == image[:, :1]).all(axis=(1, 2))
-    cols = (image == image[:1, :]).all(axis=(0, 2))
+
+    def flat_row(i: int) -> bool:
+        return bool((image[i] == image[i, :1]).all())
+
+    def flat_col(j: int) -> bool:
+        return bool((image[:, j] == image[:1, j]).all())
+
     top = 0
-    while top < h - 1 and rows[top]:
+    while top < h - 1 and flat_row(top):
         top += 1
     bottom = h
-    while bottom > top + 1 and rows[bottom - 1]:
+    while bottom > top + 1 and flat_row(bottom - 1):
         bottom -= 1
     left = 0
-    while left < w - 1 and cols[left]:
+    while left < w - 1 and flat_col(left):
         left += 1
     right = w
-    while right > left + 1 and cols[right - 1]:
+    while right > left + 1 and flat_col(right - 1):
         right -= 1
     return top, bottom, left, right
