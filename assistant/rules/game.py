@@ -170,7 +170,7 @@ def _start_activation(state: GameState, token: Token) -> GameState:
     state = state.with_token(moved)
     return replace(
         state,
-        turn=Turn(token.id, ap, ap, token.sector, ap),
+        turn=Turn(token.id, ap, ap, token.sector, ap, heroes=state.heroes),
         notes=state.notes + (f"{group.name} activate; their token moves {ap} to {_roman(moved.sector)}",),
     )
 

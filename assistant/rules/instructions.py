@@ -12,12 +12,13 @@ or the attack whose Defense Test the Hero rolls (journal `attack.event(dice)`), 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from assistant.rules.ai import Goal, GoalView, HeroFacts, decide_goal, distance_question, known_key
 from assistant.rules.edition import Edition
 from assistant.rules.horologium import Side
+from assistant.rules.perilium import KO_THREAT, adjust
 from assistant.rules.prey import cards_left, current_card
 from assistant.rules.draft import draft_deck
 from assistant.rules.questions import MORE, NO, YES, YES_NO, Answers, Question, answered, listing
@@ -196,6 +197,7 @@ def _group_plan(state: GameState) -> Plan:
     if card is not None:
         return _prey_plan(state, spec, card, draft, answers)
     standing = list(group.standing)
+    facts = _facts(state)
     done: list[int] = []
     for position in range(1, len(standing) + 1):
         left = [n for n in standing if n not in done]
@@ -215,7 +217,7 @@ def _group_plan(state: GameState) -> Plan:
             number = int(picked[0]) if picked else left[0]
         done.append(number)
         made = [a for a in turn.attacks if a.group == spec.id and a.model == number]
-        pending = _model_plan(state, spec, number, ap, answers, made, draft, prefix="")
+        pending = _model_plan(state, spec, number, ap, answers, made, draft, "", facts)
         if pending is not None:
             return _finish(spec.id, draft, pending)
     draft.add("done", f"{spec.name}: done. End the activation.", "Enemy Activation 4-5")
@@ -239,14 +241,41 @@ def _mission(state: GameState, spec: EnemyGroupSpec) -> MissionGoal | None:
     return None
 
 
-def _facts(state: GameState) -> tuple[HeroFacts, ...]:
-    facts = []
+def _facts(state: GameState) -> dict[str, HeroFacts]:
+    """The Heroes as the AI decides on them: as they are now, less what this activation's attacks did.
+
+    The plan replays those attacks in order (`_suffered`), so each model decides on the Heroes as
+    they stood when it chose, while whatever else the table changed meanwhile is seen at once.
+    """
+    facts = {}
     for hero in state.heroes:
         if hero.removed:
             continue
         sheet = state.scenario.hero(hero.id)
-        facts.append(HeroFacts(hero.id, sheet.name, hero.threat, hero.wounds, hero.ko, sheet.health, sheet.mind, sheet.physique))
-    return tuple(facts)
+        facts[hero.id] = HeroFacts(hero.id, sheet.name, hero.threat, hero.wounds, hero.ko, sheet.health, sheet.mind, sheet.physique)
+    turn = state.turn
+    if turn is None or state.side_of(turn.token) is not Side.ENEMY:
+        return facts
+    before = {h.id: h for h in turn.heroes}
+    for made in reversed(turn.attacks):
+        seen = facts.get(made.hero)
+        if seen is None:
+            continue
+        if made.ko and seen.ko:
+            start = before.get(made.hero)
+            seen = replace(seen, ko=False, threat=start.threat if start is not None else seen.threat - KO_THREAT)
+        facts[made.hero] = replace(seen, wounds=max(0, seen.wounds - made.wounds))
+    return facts
+
+
+def _suffered(facts: dict[str, HeroFacts], made: AttackMade) -> None:
+    """Update the AI's view of the Heroes with an attack of this activation ("KO Hero": Threat Level -2)."""
+    hero = facts.get(made.hero)
+    if hero is None:
+        return
+    knocked = made.ko and not hero.ko
+    threat = adjust(hero.threat, KO_THREAT) if knocked else hero.threat
+    facts[made.hero] = replace(hero, wounds=hero.wounds + made.wounds, ko=hero.ko or made.ko, threat=threat)
 
 
 def _yes_no(key: str, text: str, model: str, why: str) -> Question:
@@ -254,8 +283,13 @@ def _yes_no(key: str, text: str, model: str, why: str) -> Question:
 
 
 def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, answers: Answers,
-                made: Sequence[AttackMade], draft: _Draft, prefix: str) -> Question | AttackOrder | None:  # fmt: skip
-    """Instructions for one model; the question or attack it waits for, or None when it is done."""
+                made: Sequence[AttackMade], draft: _Draft, prefix: str,
+                facts: dict[str, HeroFacts]) -> Question | AttackOrder | None:  # fmt: skip
+    """Instructions for one model; the question or attack it waits for, or None when it is done.
+
+    Its decisions use `facts`, the Heroes as they stood when it chose (earlier models' attacks
+    included); its own attacks are added to `facts` as they are resolved.
+    """
     model = f"{spec.id}/{number}"
     name = _model_name(state, spec, number)
     mission = _mission(state, spec)
@@ -277,7 +311,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
             return _end_adjacent(name, model, prefix, answers)
         goal: Goal | Question = Goal(None, mission is not None, "Stealth: no Hero within 1 square", ("area",))
     else:
-        goal = decide_goal(_view(state, spec, model, name, mission, prefix), answers)
+        goal = decide_goal(_view(state, spec, model, name, mission, prefix, facts), answers)
     rounds = 1
     ap_left = ap
     used = 0  # attacks of `made` accounted for
@@ -297,19 +331,21 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         hero = state.hero(goal.hero)
         hero_name = state.hero_spec(hero.id).name
         draft.add("goal", f"{name} goes for {goal.reason}.", rule, model)
-        outcome = _move_and_attack(state, spec, number, name, goal.hero, hero_name, ap_left, answers, made[used:], draft, f"{prefix}r{rounds}:" if rounds > 1 else prefix, mission)
+        outcome = _move_and_attack(state, spec, number, name, goal.hero, hero_name, ap_left, answers, made[used:], draft,
+                                   f"{prefix}r{rounds}:" if rounds > 1 else prefix, mission, facts)  # fmt: skip
         if not isinstance(outcome, tuple):
             return outcome
         ap_left, spent = outcome
         used += spent
-        if not state.hero(goal.hero).ko or ap_left <= 0 or rounds >= 4:
+        if not facts[goal.hero].ko or ap_left <= 0 or rounds >= 4:
             return None
         rounds += 1  # the goal is KO and AP are left: choose again (best for the Enemies)
-        goal = decide_goal(_view(state, spec, model, name, mission, f"{prefix}r{rounds}:"), answers)
+        goal = decide_goal(_view(state, spec, model, name, mission, f"{prefix}r{rounds}:", facts), answers)
 
 
-def _view(state: GameState, spec: EnemyGroupSpec, model: str, name: str, mission: MissionGoal | None, prefix: str) -> GoalView:
-    return GoalView(state.edition, model, name, spec.control_area, _facts(state), mission, spec.target_priority,
+def _view(state: GameState, spec: EnemyGroupSpec, model: str, name: str, mission: MissionGoal | None, prefix: str,
+          facts: dict[str, HeroFacts]) -> GoalView:  # fmt: skip
+    return GoalView(state.edition, model, name, spec.control_area, tuple(facts.values()), mission, spec.target_priority,
                     stealth_active(state), prefix)  # fmt: skip
 
 
@@ -358,7 +394,7 @@ def reach_question(spec: EnemyGroupSpec, model: str, name: str, hero: str, hero_
 
 def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: str, hero: str, hero_name: str,
                      ap_left: int, answers: Answers, made: Sequence[AttackMade], draft: _Draft, prefix: str,
-                     mission: MissionGoal | None) -> Question | AttackOrder | tuple[int, int]:  # fmt: skip
+                     mission: MissionGoal | None, facts: dict[str, HeroFacts]) -> Question | AttackOrder | tuple[int, int]:  # fmt: skip
     """Move toward the goal keeping the AP of the attack, then attack while AP allow; (AP left, attacks used) when done."""
     model = f"{spec.id}/{number}"
     usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
@@ -403,7 +439,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
                   f"not enough AP left to attack this activation.", "Artificial Intelligence (AI): it moves toward its Goal", model, choice_key,
                   squares=steps, toward=hero)  # fmt: skip
         if state.edition is Edition.CLASSIC and answer[0] != MORE and ap_left - steps >= 1 and not _ranged(spec, chosen):
-            threat = state.hero(hero).threat
+            threat = facts[hero].threat
             if mission is None or mission.threat is None or threat > mission.threat:
                 draft.add("engage", f"{name} engages {hero_name} (1 AP): to move away {hero_name} must Disengage.", "Engage", model)
         return 0, 0
@@ -419,11 +455,12 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
         if used < len(made):
             done = made[used]
             used += 1
+            _suffered(facts, done)
             ap_left -= max(cost, 1)
             ko = f"; {state.hero_spec(done.hero).name} is KO" if done.ko else ""
             draft.add("attacked", f"{chosen.name} on {state.hero_spec(done.hero).name}: {done.wounds} wound{'s' if done.wounds != 1 else ''}{ko}.",
                       "Enemies Attacks", model, choice_key, order)  # fmt: skip
-            if state.hero(hero).ko or cost == 0:
+            if facts[hero].ko or cost == 0:
                 break
             continue
         draft.add("attack", _attack_text(state, name, hero_name, order, chosen), "Enemies Attacks", model, choice_key, order)
@@ -464,7 +501,8 @@ def _prey_plan(state: GameState, spec: EnemyGroupSpec, card: PreyCard, draft: _D
     if card.target == "none":
         return _prey_done(spec, draft)
     model = f"{spec.id}/1"
-    view = GoalView(state.edition, model, name, spec.control_area, _facts(state), None, spec.target_priority, stealth_active(state))
+    view = GoalView(state.edition, model, name, spec.control_area, tuple(_facts(state).values()), None, spec.target_priority,
+                    stealth_active(state))  # fmt: skip
     goal: Goal | Question
     if card.target != "target_hero":
         goal = _specific_target(view, card.target, answers)
@@ -585,7 +623,7 @@ def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
                 continue
             draft.add("react", f"{name} reacts: it activates now, then places a reaction token.", "Reaction", model)
             made = [a for a in state.turn.attacks if a.group == group_id and a.model == number]
-            pending = _model_plan(state, spec, number, spec.swiftness, answers, made, draft, prefix="react:")
+            pending = _model_plan(state, spec, number, spec.swiftness, answers, made, draft, "react:", _facts(state))
             if pending is not None:
                 return _finish(hero, draft, pending)
     return Plan(hero, tuple(draft.steps), choices=tuple(draft.choices))

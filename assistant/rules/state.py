@@ -72,6 +72,7 @@ class Turn:
     moved: int = 0  # sectors its token has moved since
     answers: tuple[Answer, ...] = ()  # what the table told the Enemy AI during this activation
     attacks: tuple[AttackMade, ...] = ()  # Enemy attacks resolved during this activation
+    heroes: tuple[HeroState, ...] = ()  # an Enemy activation: the Heroes as they stood when it began
 
     def answer_map(self) -> dict[str, tuple[str, ...]]:
         return {answer.key: answer.value for answer in self.answers}
