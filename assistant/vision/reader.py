@@ -245,12 +245,12 @@ class DiceReader:
     def read_view(self, view: DieView) -> Die | None:
         """The die `view` shows, or None when nothing on it is a sign."""
         face = self.top_face(view)
-        if not face.glyphs:
-            return None  # nothing on it: not a die we can see
         if self.kind == "d6" or (self.kind == "auto" and face.fill >= D8_FACE_FILL):
             die = self.read_pips(view, face.glyphs)
             if die is not None:
                 return die
+        if not face.glyphs:
+            return None  # nothing on it: not a die we can see
         return self.read_glyphs(view, face)
 
     # -- a frame -------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import numpy as np
 WORK_SIDE = 640  # frames are read at most this many pixels on their longer side
 TILE_SIDE = 200  # a picture this small or smaller, roughly square, is one cropped die
 EDGE_LOW, EDGE_HIGH = 60, 150  # Canny thresholds for a die's outline
+SOLIDITY = 0.9  # a region filling less of its convex hull than this may be dice that touch
+SEED_SHARE = 0.6  # the cores of touching dice: deeper inside than this share of the deepest point
 MAX_DIE_SHARE = 0.12  # no die covers more of a frame than this (tiles aside)
 L_WEIGHT = 0.5  # lightness counts less than colour: shadows and light falloff change lightness
 
@@ -137,13 +139,43 @@ def blobs(mask: np.ndarray, min_area: float, max_area: float) -> list[Blob]:
     found = []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if not min_area <= area <= max_area:
+        if not min_area <= area <= 2 * max_area:
             continue
-        x, y, w, h = cv2.boundingRect(contour)
-        crop = np.zeros((h, w), np.uint8)
-        cv2.drawContours(crop, [contour - (x, y)], -1, 255, thickness=cv2.FILLED)
-        found.append(Blob((x, y, w, h), crop, contour, area))
+        hull_area = cv2.contourArea(cv2.convexHull(contour))
+        parts = split_touching(contour) if area < SOLIDITY * hull_area else [contour]
+        for part in parts:
+            part_area = cv2.contourArea(part)
+            if not min_area <= part_area <= max_area:
+                continue
+            x, y, w, h = cv2.boundingRect(part)
+            crop = np.zeros((h, w), np.uint8)
+            cv2.drawContours(crop, [part - (x, y)], -1, 255, thickness=cv2.FILLED)
+            found.append(Blob((x, y, w, h), crop, part, part_area))
     return found
+
+
+def split_touching(contour: np.ndarray) -> list[np.ndarray]:
+    """Dice that touch, as one region with a waist, cut apart (distance transform and watershed)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 2
+    mask = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(mask, [contour - (x - pad, y - pad)], -1, 255, thickness=cv2.FILLED)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    seeds = (dist > SEED_SHARE * float(dist.max())).astype(np.uint8)
+    n, markers = cv2.connectedComponents(seeds)
+    if n <= 2:
+        return [contour]
+    markers = markers.astype(np.int32)
+    markers[mask == 0] = n  # the outside is a region of its own
+    relief = cv2.cvtColor(cv2.normalize(-dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    cv2.watershed(relief, markers)
+    parts = []
+    for label in range(1, n):
+        region = ((markers == label) & (mask > 0)).astype(np.uint8) * 255
+        found, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if found:
+            parts.append(max(found, key=cv2.contourArea) + (x - pad, y - pad))
+    return parts or [contour]
 
 
 def content_window(image: np.ndarray) -> tuple[int, int, int, int]:
