@@ -124,7 +124,8 @@ class Form:
 
     def __init__(self, name: str, title: str, fields: Sequence[Field],
                  build: Callable[[Form], dict[str, Any]],
-                 update: Callable[[Form], None] | None = None, apply_label: str = "Apply") -> None:  # fmt: skip
+                 update: Callable[[Form], None] | None = None, apply_label: str = "Apply",
+                 start: str = "") -> None:  # fmt: skip
         self.name = name
         self.title = title
         self.fields = list(fields)
@@ -132,7 +133,9 @@ class Form:
         self._update = update
         self.apply_label = apply_label
         self.refresh()
-        self.focus = self.stops()[0]
+        stops = self.stops()
+        keyed = [stop for stop in stops if not stop.is_apply and self.fields[stop.field].key == start]
+        self.focus = keyed[0] if keyed else stops[0]
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from assistant.rules.horologium import Side
 from assistant.rules.state import GameState
+from assistant.ui.advice import Advice
 from assistant.ui.form import Choice, Dice, Form, Number, link_dice_count
 from assistant.ui.words import name_of
 
@@ -36,15 +37,43 @@ class Item:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def menu(state: GameState, can_undo: bool, can_redo: bool) -> list[Item]:
-    """The intents open at this state, most likely first; undo and redo always last."""
+def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None = None) -> list[Item]:
+    """The intents open at this state, most likely first; then Fix, Undo and Redo (kind "command")."""
     items: list[Item] = []
     if state.over is None:
-        items.extend(_table_items(state))
-        items.append(Item("Fix…", "f", form="fix", kind="command", detail="Threat, wounds, end"))
+        items.extend(_advised_items(state, advice) if advice is not None else _table_items(state))
+        items.append(Item("Fix", "f", form="fix", kind="command"))
     items.append(Item("Undo", "u", command="undo", enabled=can_undo, kind="command"))
     items.append(Item("Redo", "y", command="redo", enabled=can_redo, kind="command"))
     return items
+
+
+def _option_words(state: GameState, option: str) -> str:
+    if option in ("yes", "no", "more"):
+        return option.capitalize()
+    if any(h.id == option for h in state.heroes):
+        return name_of(state, option)
+    return option
+
+
+def _advised_items(state: GameState, advice: Advice) -> list[Item]:
+    """An Enemy activation with the AI's plan: answer its question, roll the defence, or end."""
+    end = Item("End activation", "e", {"type": "end_activation"})
+    question = advice.question
+    if question is not None:
+        items = [
+            Item(_option_words(state, option), "", {"type": "ai_answer", "question": question.key, "answer": option},
+                 kind="order")  # fmt: skip
+            for option in question.options
+        ]
+        if question.several:
+            items.append(Item("Several…", "s", form="ai_several", kind="order"))
+        return items + [end]
+    if advice.attack is not None:
+        hero = name_of(state, advice.attack.hero)
+        return [Item("Defence roll", "d", form="ai_defence", detail=f"{hero}, {advice.attack.dice} dice"),
+                Item("Other attack", "a", form="enemy_attack"), end]  # fmt: skip
+    return [end, Item("Enemy attack", "a", form="enemy_attack")]
 
 
 def _table_items(state: GameState) -> list[Item]:
@@ -95,8 +124,12 @@ def _table_items(state: GameState) -> list[Item]:
 # forms
 
 
-def make_form(name: str, state: GameState) -> Form:
-    """The form `name` of a menu item, with defaults from the state."""
+def make_form(name: str, state: GameState, advice: Advice | None = None) -> Form:
+    """The form `name` of a menu item, with defaults from the state (and the AI's plan)."""
+    if name == "ai_defence" and advice is not None and advice.attack is not None:
+        return _defence_form(state, advice.attack)
+    if name == "ai_several" and advice is not None and advice.question is not None:
+        return _several_form(state, advice.question)
     builders = {
         "move": _move_form,
         "wait": _wait_form,
@@ -235,6 +268,28 @@ def _enemy_attack_form(state: GameState) -> Form:
         return {"type": "enemy_attack", "group": group_id, "attack": name, "hero": hero_id, "dice": form.value("dice")}
 
     return Form("enemy_attack", "Enemy attack", fields, build, update, apply_label="Resolve")
+
+
+def _defence_form(state: GameState, order: Any) -> Form:
+    """The Hero's Defense Test against the attack the AI ordered: only the dice to read or type."""
+    hero = state.scenario.hero(order.hero)
+    fields = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
+    title = f"{hero.name} defends ({order.defended_with}, {order.threshold}+)"
+    return Form("ai_defence", title, fields, lambda form: dict(order.event(form.value("dice"))),
+                lambda form: link_dice_count(form), apply_label="Resolve", start="dice")  # fmt: skip
+
+
+def _several_form(state: GameState, question: Any) -> Form:
+    """A question the table may answer with several options (heroes equally close): yes or no for each."""
+    fields = [Choice(option, _option_words(state, option), [(False, "no"), (True, "yes")]) for option in question.options]
+
+    def build(form: Form) -> dict[str, Any]:
+        picked = [option for option in question.options if form.value(option)]
+        if not picked:
+            raise ValueError("pick at least one")
+        return {"type": "ai_answer", "question": question.key, "answer": picked}
+
+    return Form("ai_several", "Equally close", fields, build, apply_label="Answer")
 
 
 def _injury_form(state: GameState) -> Form:

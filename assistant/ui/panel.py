@@ -12,6 +12,7 @@ from assistant.rules.state import GameState
 from assistant.ui import theme
 from assistant.ui.dial import token_colors
 from assistant.ui.form import APPLY, Choice, Dice, Form, Number, Stop
+from assistant.ui.advice import Advice
 from assistant.ui.intents import Item
 from assistant.ui.layout import Layout
 from assistant.ui.theme import Color, Fonts
@@ -39,9 +40,8 @@ def _text(surface: pygame.Surface, fonts: Fonts, words: str, size: int, color: C
     return box
 
 
-def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,
-                where: str = "") -> int:  # fmt: skip
-    """Who acts and how much AP is left, the time, who comes next; returns the y below it."""
+def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
+    """Who acts (in their colour) and the time; what is left to them and who comes next; returns y below."""
     title, line = headline(state)
     colors = token_colors(state)
     color = colors.get(state.active or "", theme.TEXT)
@@ -50,26 +50,29 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     y = area.top
     title_h = lay.px(40)
     clock = f"{roman(state.clock.minute)} · hour {state.clock.hour}"
-    clock_img = fonts.render(clock, lay.px(22), theme.MUTED)
+    clock_img = fonts.render(clock, lay.px(21), theme.MUTED)
     title_box = pygame.Rect(area.left, y, area.width - clock_img.get_width() - lay.gap, title_h)
-    _text(surface, fonts, title, lay.px(38), color, title_box)
+    _text(surface, fonts, title, lay.px(36), color, title_box)
     surface.blit(clock_img, clock_img.get_rect(midright=(area.right, y + title_h // 2)))
     y += title_h
-    _text(surface, fonts, line, lay.px(26), theme.TEXT, pygame.Rect(area.left, y, area.width, lay.px(30)))
-    y += lay.px(30)
+    row = pygame.Rect(area.left, y, area.width, lay.px(28))
+    done = _text(surface, fonts, line, lay.px(24), theme.TEXT, row)
     after = up_next(state)
     if after and state.over is None:
-        _text(surface, fonts, "Next: " + ", ".join(after), lay.px(20), theme.MUTED,
-              pygame.Rect(area.left, y, area.width, lay.px(24)))  # fmt: skip
-        y += lay.px(24)
-    return y + lay.px(4)
+        rest = pygame.Rect(done.right + lay.px(12), y, row.right - done.right - lay.px(12), row.height)
+        if rest.width > lay.px(60):
+            _text(surface, fonts, "next: " + ", ".join(after), lay.px(20), theme.MUTED, rest)
+    return y + row.height + lay.px(4)
 
 
 def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,
                 columns: int = 1) -> int:  # fmt: skip
-    """One row a hero: token colour, name, wound boxes, and the Perilium as a big number; returns y below."""
+    """A row a hero: token, name, wound bar, and the Perilium (Threat Level) big; returns y below.
+
+    With two columns (compact, while the Enemy AI talks) the name is left out: the token says who.
+    """
     colors = token_colors(state)
-    row_h = lay.px(36)
+    row_h = lay.px(34)
     width = (area.width - (columns - 1) * lay.gap) // columns
     rows = (len(state.heroes) + columns - 1) // columns
     for index, hero in enumerate(state.heroes):
@@ -91,17 +94,41 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
         label = fonts.render("KO" if hero.ko else token_label(state, hero.id), round(disc_r * 1.05),
                              theme.TEXT if hero.ko else theme.ink_for(color))  # fmt: skip
         surface.blit(label, label.get_rect(center=disc))
-        # the Perilium: the Threat Level, big, at the right
-        threat_w = lay.px(48)
+        threat_w = lay.px(46)
         threat_box = pygame.Rect(box.right - threat_w - lay.px(4), box.top + lay.px(3), threat_w, box.height - lay.px(6))
         pygame.draw.rect(surface, theme.THREAT, threat_box, border_radius=lay.px(8))
-        _text(surface, fonts, str(hero.threat), lay.px(28), theme.ACTIVE_TEXT, threat_box, "center")
-        # wounds: a bar of Health segments, the wounded ones red, with "wounds/health" beside it
-        pips_left = _draw_wounds(surface, fonts, lay, hero.wounds, spec.health, threat_box.left - lay.px(8), box.centery)
-        name_box = pygame.Rect(disc[0] + disc_r + lay.px(8), box.top, pips_left - disc[0] - disc_r - lay.px(14), box.height)
-        name_color = theme.MUTED if hero.ko or hero.removed else theme.TEXT
-        _text(surface, fonts, spec.name + (" (out)" if hero.removed else ""), lay.px(24), name_color, name_box)
+        _text(surface, fonts, str(hero.threat), lay.px(26), theme.ACTIVE_TEXT, threat_box, "center")
+        bar_left = _draw_wounds(surface, fonts, lay, hero.wounds, spec.health, threat_box.left - lay.px(8), box.centery)
+        name_box = pygame.Rect(disc[0] + disc_r + lay.px(8), box.top, bar_left - disc[0] - disc_r - lay.px(14), box.height)
+        if columns == 1 or name_box.width >= lay.px(100):  # in two columns only where the whole name fits
+            name_color = theme.MUTED if hero.ko or hero.removed else theme.TEXT
+            name = spec.name + (" (out)" if hero.removed else "")
+            if columns == 1 or fonts.get(lay.px(22)).size(name)[0] <= name_box.width:
+                _text(surface, fonts, name, lay.px(24 if columns == 1 else 22), name_color, name_box)
     return area.top + rows * row_h + lay.px(2)
+
+
+def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice: Advice, fonts: Fonts,
+                error: str = "") -> None:  # fmt: skip
+    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour."""
+    size = lay.px(19)
+    lines: list[tuple[str, Color]] = [(text, theme.TEXT) for text in advice.steps]
+    if advice.question is not None:
+        lines.append((advice.question.text, theme.ACTIVE))
+    elif advice.attack is not None:
+        lines.append(("Roll the defence: tap Defence roll, or let the camera read the dice.", theme.ACTIVE))
+    if error:
+        lines.append((error, theme.DANGER))
+    images = [fonts.get(size).render(text, True, color, None, area.width) for text, color in lines]
+    bottom = area.bottom
+    clip = surface.get_clip()
+    surface.set_clip(area)
+    for number, image in enumerate(reversed(images)):  # newest last: fill upwards, as far as there is room
+        if number and bottom - image.get_height() < area.top:
+            break
+        bottom -= image.get_height() + lay.px(3)
+        surface.blit(image, (area.left, max(area.top, bottom + lay.px(3))))
+    surface.set_clip(clip)
 
 
 def _draw_wounds(surface: pygame.Surface, fonts: Fonts, lay: Layout, wounds: int, health: int, right: int,
@@ -157,28 +184,24 @@ FILLS = {"action": theme.BUTTON, "order": theme.BUTTON_ORDER, "event": theme.BUT
 
 
 def draw_menu(surface: pygame.Surface, area: pygame.Rect, lay: Layout, items: Sequence[Item], focus: int,
-              fonts: Fonts, columns: int = 2) -> list[Hit]:  # fmt: skip
-    """The intents as a grid of big buttons filling `area` from the bottom; the focused one outlined."""
+              fonts: Fonts, columns: int = 2, first: int = 0) -> list[Hit]:  # fmt: skip
+    """Items as a grid of big buttons filling `area` from the bottom; item `first + i` is button i."""
     hits: list[Hit] = []
     if not items:
         return hits
     rows = (len(items) + columns - 1) // columns
     gap = lay.gap
-    row_h = min(lay.px(64), (area.height - (rows - 1) * gap) // rows)
+    row_h = min(lay.px(60), (area.height - (rows - 1) * gap) // rows)
     width = (area.width - (columns - 1) * gap) // columns
     top = area.bottom - rows * row_h - (rows - 1) * gap
     for index, item in enumerate(items):
         row, column = divmod(index, columns)
         span = columns if (index == len(items) - 1 and column == 0 and columns > 1 and item.kind != "command") else 1
         rect = pygame.Rect(area.left + column * (width + gap), top + row * (row_h + gap), width * span + gap * (span - 1), row_h)
-        _button(surface, rect, lay, fonts, item.label, FILLS[item.kind], index == focus, item.enabled, item.key, item.detail)
-        hits.append(Hit(rect, ("item", index)))
+        number = first + index
+        _button(surface, rect, lay, fonts, item.label, FILLS[item.kind], number == focus, item.enabled, item.key, item.detail)
+        hits.append(Hit(rect, ("item", number)))
     return hits
-
-
-def menu_rows_height(lay: Layout, count: int, columns: int = 2) -> int:
-    rows = (count + columns - 1) // columns
-    return rows * lay.px(52) + (rows - 1) * lay.gap
 
 
 def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Form, fonts: Fonts,

@@ -16,7 +16,17 @@ from assistant.ui.dial import draw_dial
 from assistant.ui.form import APPLY, Form, Incomplete, Stop
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, make_form, menu
-from assistant.ui.panel import Hit, draw_form, draw_header, draw_heroes, draw_menu, draw_notes, draw_over_banner
+from assistant.ui.advice import Advice, advice_for
+from assistant.ui.panel import (
+    Hit,
+    draw_advice,
+    draw_form,
+    draw_header,
+    draw_heroes,
+    draw_menu,
+    draw_notes,
+    draw_over_banner,
+)
 
 if TYPE_CHECKING:
     from assistant.ui.app import App
@@ -40,6 +50,8 @@ class TableScreen:
     def __init__(self) -> None:
         self.focus = 0
         self.items: list[Item] = []
+        self.advice: Advice | None = None
+        self._advised: object = None  # the state `advice` was made for
 
     def enter(self, app: App) -> None:
         self.refresh(app)
@@ -47,7 +59,10 @@ class TableScreen:
     def refresh(self, app: App) -> None:
         """The menu for the current state; the focus goes back to the first intent that is open."""
         previous = [i.label for i in self.items]
-        self.items = menu(app.game.state, app.game.can_undo(), app.game.can_redo())
+        state = app.game.state
+        if self._advised is not state:
+            self.advice, self._advised = advice_for(state), state
+        self.items = menu(state, app.game.can_undo(), app.game.can_redo(), self.advice)
         stale = self.focus >= len(self.items) or not self.items[self.focus].enabled
         if [i.label for i in self.items] != previous or stale:
             self.focus = next((n for n, item in enumerate(self.items) if item.enabled), 0)
@@ -86,7 +101,7 @@ class TableScreen:
         elif item.event is not None:
             app.act(item.event)
         elif item.form:
-            app.form = make_form(item.form, app.game.state)
+            app.form = make_form(item.form, app.game.state, self.advice)
             return "form"
         return None
 
@@ -98,11 +113,24 @@ class TableScreen:
             draw_over_banner(surface, lay.dial, lay, state, fonts)
         area = lay.panel
         y = draw_header(surface, area, lay, state, fonts)
-        y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
-        y = draw_notes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state.notes, fonts, app.error,
-                       lines=3 if lay.portrait else 2)  # fmt: skip
-        menu_area = pygame.Rect(area.left, y + lay.px(2), area.width, area.bottom - y - lay.px(2))
-        return draw_menu(surface, menu_area, lay, self.items, self.focus, fonts, columns=3 if lay.portrait else 2)
+        advice = self.advice if self.advice is not None and self.advice.steps else None
+        compact = advice is not None  # the AI's sentences need the room: heroes in two columns
+        y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=2 if compact else 1)
+        main = [item for item in self.items if item.kind != "command"]
+        commands = [item for item in self.items if item.kind == "command"]
+        columns = 3 if lay.portrait else 2
+        rows = (len(main) + columns - 1) // columns
+        strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
+        wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
+        grid_top = max(y + lay.px(50), strip.top - lay.gap - wanted)
+        middle = pygame.Rect(area.left, y, area.width, grid_top - y - lay.px(4))
+        if advice is not None:
+            draw_advice(surface, middle, lay, advice, fonts, app.error)
+        else:
+            draw_notes(surface, middle, lay, state.notes, fonts, app.error, lines=min(4, middle.height // lay.px(24)))
+        grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
+        hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
+        return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
 
 
 class FormScreen:

@@ -67,7 +67,7 @@ def headline(state: GameState) -> tuple[str, str]:
             if state.hero(turn.token).ko:
                 return who, "KO: draws an Injury"
             return who, f"{turn.ap_left} of {turn.ap} AP left"
-        return who, f"activate ({turn.ap} AP)"
+        return who, f"{turn.ap} AP"
     head = state.up_next
     if head is not None:
         tie = next((group for group in state.ties if head in group), None)

@@ -1,0 +1,81 @@
+"""An Enemy activation on screen: the AI's question and instructions shown, answered by tapping, the defence rolled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from assistant.rules import game as rules
+from assistant.rules.state import GameState
+from assistant.ui import theme
+from assistant.ui.table import MemoryGame
+from tests.ui.conftest import click, key, make_app, play
+from tests.ui.demo import demo_scenario
+from tests.ui.test_render import count
+
+instructions = pytest.importorskip("assistant.rules.instructions")
+
+
+def to_enemy_question(game: MemoryGame) -> GameState:
+    """Play the demo on (ending activations, ordering ties, resolving events) to the first AI question."""
+    for _ in range(80):
+        state = game.state
+        if state.turn is not None and instructions.plan(state).question is not None:
+            return state
+        if state.due:
+            game.apply({"type": "resolve_event", "event": state.due[0]})
+        elif state.turn is None and state.ties:
+            game.apply({"type": "order", "ids": list(state.ties[0])})
+        elif state.turn is None and state.queue:
+            game.apply({"type": "resolve_event", "event": state.queue[0]})
+        else:
+            game.apply({"type": "end_activation"})
+    pytest.skip("the demo asks the AI no question in its first 80 events")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_question_is_shown_and_a_tap_answers_it(size: tuple[int, int], shots: Path) -> None:
+    game = MemoryGame(demo_scenario())
+    state = to_enemy_question(game)
+    question = instructions.plan(state).question
+    app = make_app(size, game)
+    app.draw()
+    pygame.image.save(app.surface, shots / f"enemy-question-{size[0]}x{size[1]}.png")
+    # the question is written in the focus colour above the buttons
+    panel = app.layout.panel
+    assert count(app.surface, panel, theme.ACTIVE) > 400
+    assert app.fonts.squeezed == []
+    # one button per answer, then the table's own choices
+    labels = [item.label for item in app.machine.current.items]  # type: ignore[attr-defined]
+    options = [state.hero(o).id for o in question.options] if question.kind in ("closest", "farthest", "choose") else []
+    for option in options:
+        assert state.scenario.hero(option).name in labels
+    first = app.hits[0]
+    play(app, click(first.rect.center))
+    assert app.game.state == rules.apply(state, {"type": "ai_answer", "question": question.key,
+                                                 "answer": question.options[0]})  # fmt: skip
+
+
+def test_the_defence_roll_the_ai_orders_is_resolved_with_the_dice() -> None:
+    game = MemoryGame(demo_scenario())
+    to_enemy_question(game)
+    for _ in range(12):  # answer every question with its first option until an attack waits for dice
+        made = instructions.plan(game.state)
+        if made.attack is not None:
+            break
+        if made.question is None:
+            pytest.skip("the AI finished without an attack")
+        game.apply({"type": "ai_answer", "question": made.question.key, "answer": made.question.options[0]})
+    else:
+        pytest.skip("no attack ordered")
+    state = game.state
+    order = made.attack
+    app = make_app(game=game)
+    play(app, key("d"))  # Defence roll: the form has the dice count the AI named
+    assert app.form is not None and app.form.name == "ai_defence"
+    assert len(app.form.value("dice")) == order.dice
+    typed = [6, 5, 2, 1, 7, 8, 3, 4][: order.dice]
+    play(app, *[key(str(v)) for v in typed], key("return"))
+    assert app.game.state == rules.apply(state, order.event(typed))
