@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hardware", type=Path, help="hardware settings (TOML; see assistant/hardware/config.py)")
     parser.add_argument("--board", metavar="PORT", help='the RP2040 board\'s serial port, "auto" or "none"')
     parser.add_argument("--no-encoder", action="store_true", help="do not use the rotary encoder")
+    parser.add_argument("--camera", metavar="SOURCE",
+                        help="read the dice with the camera: picamera, camera:N, video:FILE, folder:DIR, render, auto")
+    parser.add_argument("--camera-tray", action="store_true", help="the tray has corner markers: read inside them")
     parser.add_argument("--screenshot", type=Path, help="draw the first screen into this PNG file and exit")
 
 
@@ -79,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from assistant.ui.app import App
-    from assistant.ui.devices import attach_board, attach_encoder
+    from assistant.ui.devices import attach_board, attach_camera, attach_encoder
     from assistant.ui.display import open_screen
 
     screen = open_screen(args.size, args.fullscreen)
@@ -95,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_encoder:
         attach_encoder(app, config)
     attach_board(app, config, args.board)
+    if args.camera:
+        attach_camera(app, args.camera, tray=args.camera_tray)
     try:
         return app.run()
     finally:

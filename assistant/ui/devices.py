@@ -7,12 +7,14 @@ with the others (keyboard and touch always work).
 from __future__ import annotations
 
 import glob
+import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from assistant.hardware.config import HardwareConfig
 from assistant.ui.app import App
-from assistant.ui.inputs import post_board_message, post_encoder, post_knob
+from assistant.ui.inputs import post_board_message, post_dice, post_encoder, post_knob
 
 
 def attach_encoder(app: App, config: HardwareConfig, factory_name: str | None = None) -> object | None:
@@ -93,3 +95,28 @@ def _wait(done: Callable[[], bool], seconds: float) -> None:
     end = time.monotonic() + seconds
     while not done() and time.monotonic() < end:
         time.sleep(0.02)
+
+
+def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "auto", max_frames: int = 0) -> threading.Thread:
+    """Read the dice tray with `assistant.vision` on a thread of its own; each settled reading is posted as dice.
+
+    The readings reach the open form (an attack, a defence roll) like typed dice, and stay correctable
+    by hand. A camera that fails is reported on the screen's log and the table goes on without it.
+    """
+    from assistant.vision.watch import watch
+
+    def emit(reading: dict[str, Any]) -> None:
+        values = [d["value"] for d in reading.get("dice", []) if isinstance(d.get("value"), int)]
+        if values:
+            post_dice(values, "camera")
+
+    def run() -> None:
+        try:
+            watch(source, tray=tray, kind=kind, profile_path=None, max_frames=max_frames, emit=emit)
+        except Exception as error:  # no camera, a bad source name: the table plays on with typed dice
+            post_board_message(f"camera {source} stopped: {type(error).__name__}: {error}")
+
+    thread = threading.Thread(target=run, name="dice-camera", daemon=True)
+    thread.start()
+    app.log(f"reading dice from {source}")
+    return thread

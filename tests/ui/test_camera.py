@@ -1,0 +1,39 @@
+"""Dice read by the camera (assistant.vision on rendered rolls) reach the open form through the seam."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pytest
+
+from assistant.ui.devices import attach_camera
+from tests.ui.conftest import key, make_app, play
+
+FRAMES = 15
+
+
+def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
+    watch = pytest.importorskip("assistant.vision.watch")
+    expected: list[list[int]] = []
+
+    def collect(reading: dict[str, Any]) -> None:
+        values = [d["value"] for d in reading["dice"] if isinstance(d.get("value"), int)]
+        if values:
+            expected.append(values)
+
+    # what the vision part reads from these rendered rolls, asked directly
+    watch.watch("render:2", tray=False, kind="auto", profile_path=None, max_frames=FRAMES, emit=collect)
+    if not expected:
+        pytest.skip("no roll settled in the first frames of this source")
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    pygame.event.clear()
+    attach_camera(app, "render:2", max_frames=FRAMES).join(60)  # the same rolls, on the camera's thread
+    app.running = True
+    app.pump()  # the loop takes the posted readings; the last one is in the form
+    dice = app.form.dice()
+    assert dice is not None and dice.source == "camera"
+    assert dice.values == expected[-1]
+    assert app.form.value("dice_count") == len(expected[-1])
