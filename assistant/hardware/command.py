@@ -1,10 +1,9 @@
 """Talk to the RP2040 board: simulate one on a pty, or monitor a port.
 
-    nova-table board simulate            a simulated board (the firmware's own logic) on a pty;
-                                         prints the pty's path, then each line it gets and its LED
-                                         ring; type "knob HERO DELTA" to turn a Perilium knob
-    nova-table board monitor PORT        says hello, prints every message the board sends
-    nova-table board send PORT JSON...   sends messages (one JSON object each) and prints the replies
+`simulate` runs the firmware's own logic on a pseudo-terminal and prints its path, then each line
+it gets and its LED ring (type "knob HERO DELTA" to turn a Perilium knob). `monitor PORT` says
+hello and prints every message the board sends. `send PORT JSON...` sends messages and prints
+the replies.
 """
 
 from __future__ import annotations

@@ -68,8 +68,8 @@ def _slots(count: int) -> list[tuple[float, float, float]]:
         return [(0.66, 0.0, 0.09), (0.45, 0.0, 0.09)]
     if count == 3:
         return [(0.68, 0.0, 0.085), (0.50, 0.0, 0.085), (0.32, 0.0, 0.075)]
-    rows = [(0.70, 7.0), (0.70, -7.0), (0.53, 8.5), (0.53, -8.5), (0.37, 0.0), (0.26, 0.0)]
-    return [(r, a, 0.068) for r, a in rows[:count]] + [(0.26, 0.0, 0.05)] * max(0, count - len(rows))
+    rows = [(0.71, -7.5), (0.71, 7.5), (0.53, -9.5), (0.53, 9.5), (0.36, 0.0), (0.24, 0.0)]
+    return [(r, a, 0.074) for r, a in rows[:count]] + [(0.26, 0.0, 0.05)] * max(0, count - len(rows))
 
 
 def _sector_tokens(state: GameState, sector: int) -> list[Token]:
@@ -112,6 +112,7 @@ def draw_dial(surface: pygame.Surface, rect: pygame.Rect, state: GameState, font
         x, y = point(center, radius * (1 + BAND_INNER) / 2, sector_angle(sector))
         surface.blit(label, label.get_rect(center=(round(x), round(y))))
 
+    _draw_coming(surface, center, radius, state)
     _draw_hands(surface, center, radius, state)
 
     placed: list[PlacedToken] = []
@@ -126,6 +127,31 @@ def draw_dial(surface: pygame.Surface, rect: pygame.Rect, state: GameState, font
             placed.append(PlacedToken(token.id, spot, token_radius, color))
     _draw_order_badges(surface, placed, state, fonts, radius)
     return placed
+
+
+def coming(state: GameState) -> list[tuple[int, str]]:
+    """Timed events and the mission's end due within the next turn of the hand: (sector, "event" | "end")."""
+    now = state.clock.absolute
+    marks: list[tuple[int, str]] = []
+    for event in state.scenario.events:
+        at = event.hour * 12 + event.minute % 12
+        if event.id not in state.fired and 0 < at - now <= 12:
+            marks.append((event.minute, "event"))
+    end = state.scenario.end
+    if end is not None and 0 < end.hour * 12 + end.minute % 12 - now <= 12:
+        marks.append((end.minute, "end"))
+    return marks
+
+
+def _draw_coming(surface: pygame.Surface, center: tuple[int, int], radius: float, state: GameState) -> None:
+    """A gold diamond on the rim where a timed event falls due, a red one where the mission ends."""
+    size = radius * 0.045
+    for sector, kind in coming(state):
+        offset = 9 if kind == "end" else -9
+        x, y = point(center, radius * (BAND_INNER + 0.035), sector_angle(sector) + offset)
+        shape = [(x, y - size), (x + size, y), (x, y + size), (x - size, y)]
+        pygame.draw.polygon(surface, theme.DANGER if kind == "end" else theme.EVENT, shape)
+        pygame.draw.polygon(surface, theme.BACKGROUND, shape, max(1, round(size / 4)))
 
 
 def _draw_hands(surface: pygame.Surface, center: tuple[int, int], radius: float, state: GameState) -> None:

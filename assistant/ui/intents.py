@@ -14,8 +14,8 @@ from typing import Any
 from assistant.rules.horologium import Side
 from assistant.rules.state import GameState
 from assistant.ui.advice import Advice
-from assistant.ui.form import Choice, Dice, Form, Number, link_dice_count
-from assistant.ui.words import name_of
+from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
+from assistant.ui.words import name_of, token_label
 
 ACTIONS = ("Skill", "Interact", "Use item", "Prayer", "Spell", "Other action")
 INJURY_CARDS = 40
@@ -76,6 +76,13 @@ def _advised_items(state: GameState, advice: Advice) -> list[Item]:
     return [end, Item("Enemy attack", "a", form="enemy_attack")]
 
 
+def _order_words(state: GameState, order: tuple[str, ...]) -> str:
+    """A tie order in few words: "Valerio first" for two, "Va, El, Vi" for more."""
+    if len(order) == 2:
+        return f"{name_of(state, order[0])} first"
+    return ", ".join(token_label(state, i) for i in order)
+
+
 def _table_items(state: GameState) -> list[Item]:
     if state.due:
         texts = {e.id: e.text for e in state.scenario.events}
@@ -89,8 +96,7 @@ def _table_items(state: GameState) -> list[Item]:
         tie = next((group for group in state.ties if head in group), None)
         if tie is not None:
             return [
-                Item(" then ".join(name_of(state, i) for i in order), "", {"type": "order", "ids": list(order)},
-                     kind="order")  # fmt: skip
+                Item(_order_words(state, order), "", {"type": "order", "ids": list(order)}, kind="order")
                 for order in permutations(tie)
             ]
         if state.side_of(head) is Side.EVENT:
@@ -185,7 +191,7 @@ def _hero_attack_form(state: GameState) -> Form:
     hero_id = state.active or state.heroes[0].id
     spec = state.scenario.hero(hero_id)
     psychic = lambda form: form.value("kind") == "psychic"  # noqa: E731
-    fields = [
+    fields: list[Field] = [
         Choice("target", "Target", _targets(state) or [(None, "nobody")]),
         Choice("kind", "Attack", [("physical", "Physical"), ("psychic", "Psychic")]),
         Number("ap", "Cost", 0, _ap_left(state), min(3, _ap_left(state)), unit=" AP"),
@@ -273,7 +279,7 @@ def _enemy_attack_form(state: GameState) -> Form:
 def _defence_form(state: GameState, order: Any) -> Form:
     """The Hero's Defense Test against the attack the AI ordered: only the dice to read or type."""
     hero = state.scenario.hero(order.hero)
-    fields = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
+    fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
     title = f"{hero.name} defends ({order.defended_with}, {order.threshold}+)"
     return Form("ai_defence", title, fields, lambda form: dict(order.event(form.value("dice"))),
                 lambda form: link_dice_count(form), apply_label="Resolve", start="dice")  # fmt: skip
@@ -281,7 +287,9 @@ def _defence_form(state: GameState, order: Any) -> Form:
 
 def _several_form(state: GameState, question: Any) -> Form:
     """A question the table may answer with several options (heroes equally close): yes or no for each."""
-    fields = [Choice(option, _option_words(state, option), [(False, "no"), (True, "yes")]) for option in question.options]
+    fields: list[Field] = [
+        Choice(option, _option_words(state, option), [(False, "no"), (True, "yes")]) for option in question.options
+    ]
 
     def build(form: Form) -> dict[str, Any]:
         picked = [option for option in question.options if form.value(option)]
@@ -314,7 +322,7 @@ FIXES = [
 def _fix_form(state: GameState) -> Form:
     """Corrections: the Perilium, a hero's wounds, and ending the mission by its cards."""
     needs_hero = lambda form: form.value("what") not in ("victory", "defeat")  # noqa: E731
-    fields = [
+    fields: list[Field] = [
         Choice("what", "Change", list(FIXES)),
         Choice("hero", "Hero", [(h.id, name_of(state, h.id)) for h in state.heroes], show=needs_hero),
         Number("amount", "By", 1, 10, 1, show=needs_hero),

@@ -108,32 +108,9 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     return area.top + rows * row_h + lay.px(2)
 
 
-def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice: Advice, fonts: Fonts,
-                error: str = "") -> None:  # fmt: skip
-    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour."""
-    size = lay.px(19)
-    lines: list[tuple[str, Color]] = [(text, theme.TEXT) for text in advice.steps]
-    if advice.question is not None:
-        lines.append((advice.question.text, theme.ACTIVE))
-    elif advice.attack is not None:
-        lines.append(("Roll the defence: tap Defence roll, or let the camera read the dice.", theme.ACTIVE))
-    if error:
-        lines.append((error, theme.DANGER))
-    images = [fonts.get(size).render(text, True, color, None, area.width) for text, color in lines]
-    bottom = area.bottom
-    clip = surface.get_clip()
-    surface.set_clip(area)
-    for number, image in enumerate(reversed(images)):  # newest last: fill upwards, as far as there is room
-        if number and bottom - image.get_height() < area.top:
-            break
-        bottom -= image.get_height() + lay.px(3)
-        surface.blit(image, (area.left, max(area.top, bottom + lay.px(3))))
-    surface.set_clip(clip)
-
-
 def _draw_wounds(surface: pygame.Surface, fonts: Fonts, lay: Layout, wounds: int, health: int, right: int,
                  middle: int) -> int:  # fmt: skip
-    """The wound bar ending at `right`; returns its left edge."""
+    """The wound bar ending at `right`: a segment per point of Health, the wounded ones red; its left edge."""
     seg_w, seg_h, gap = lay.px(8), lay.px(18), lay.px(2)
     width = health * seg_w + (health - 1) * gap
     left = right - width
@@ -143,18 +120,42 @@ def _draw_wounds(surface: pygame.Surface, fonts: Fonts, lay: Layout, wounds: int
     return left
 
 
+def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice: Advice, fonts: Fonts,
+                error: str = "") -> None:  # fmt: skip
+    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour."""
+    lines: list[tuple[str, Color]] = [(text, theme.TEXT) for text in advice.steps]
+    if advice.question is not None:
+        lines.append((advice.question.text, theme.ACTIVE))
+    elif advice.attack is not None:
+        lines.append(("Roll the defence: tap Defence roll, or let the camera read the dice.", theme.ACTIVE))
+    if error:
+        lines.append((error, theme.DANGER))
+    draw_lines(surface, area, lay, lines, fonts)
+
+
 def draw_notes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, notes: Sequence[str], fonts: Fonts,
-               error: str = "", lines: int = 2) -> int:  # fmt: skip
-    """What the last action did (the last `lines` notes), or why it was refused; returns y below."""
-    line_h = lay.px(24)
-    y = area.top
-    shown = [(error, theme.DANGER)] if error else []
-    shown += [(n, theme.TEXT if i == len(notes) - 1 else theme.MUTED) for i, n in enumerate(notes)]
-    shown = shown[-lines:] if not error else shown[:lines]
-    for words, color in shown:
-        _text(surface, fonts, words, lay.px(20), color, pygame.Rect(area.left, y, area.width, line_h))
-        y += line_h
-    return area.top + lines * line_h + lay.px(4)
+               error: str = "") -> None:  # fmt: skip
+    """What the last action did (the newest note last, in white), or why it was refused, in red."""
+    lines = [(note, theme.TEXT if i == len(notes) - 1 else theme.MUTED) for i, note in enumerate(notes)]
+    if error:
+        lines.append((error, theme.DANGER))
+    draw_lines(surface, area, lay, lines, fonts)
+
+
+def draw_lines(surface: pygame.Surface, area: pygame.Rect, lay: Layout, lines: Sequence[tuple[str, Color]],
+               fonts: Fonts) -> None:  # fmt: skip
+    """Sentences wrapped to the area's width, the last at the bottom, older ones above as far as they fit."""
+    font = fonts.get(lay.px(19))
+    images = [font.render(text, True, color, None, area.width) for text, color in lines]
+    bottom = area.bottom
+    clip = surface.get_clip()
+    surface.set_clip(area)
+    for number, image in enumerate(reversed(images)):
+        if number and bottom - image.get_height() < area.top:
+            break
+        bottom -= image.get_height() + lay.px(3)
+        surface.blit(image, (area.left, max(area.top, bottom + lay.px(3))))
+    surface.set_clip(clip)
 
 
 def _button(surface: pygame.Surface, rect: pygame.Rect, lay: Layout, fonts: Fonts, label: str, fill: Color,

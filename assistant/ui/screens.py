@@ -127,7 +127,7 @@ class TableScreen:
         if advice is not None:
             draw_advice(surface, middle, lay, advice, fonts, app.error)
         else:
-            draw_notes(surface, middle, lay, state.notes, fonts, app.error, lines=min(4, middle.height // lay.px(24)))
+            draw_notes(surface, middle, lay, state.notes, fonts, app.error)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
         hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
         return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
