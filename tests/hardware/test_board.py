@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assistant.hardware.board import BoardLink
 from assistant.hardware.protocol import BoardError, BoardMessage, Hello, Knob, ring_message
@@ -150,3 +153,69 @@ def test_knobs_become_threat_events_in_the_app() -> None:
         time.sleep(0.1)
         assert board.board.perilium[:4] == [h.threat for h in heroes]
         app.close()
+
+
+lines = st.one_of(
+    st.builds(lambda h, d: ("good", f'{{"t":"knob","hero":{h},"delta":{d}}}'.encode()), st.integers(0, 5), st.integers(-9, 9)),
+    st.builds(lambda junk: ("bad", junk), st.binary(min_size=1, max_size=40).filter(lambda b: b"\n" not in b).filter(
+        lambda b: _is_bad(b))),
+)
+
+
+def _is_bad(raw: bytes) -> bool:
+    from assistant.hardware.protocol import LineError, parse_line
+
+    try:
+        parse_line(raw)
+    except LineError:
+        return True
+    return False
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(lines, min_size=1, max_size=12), st.lists(st.integers(1, 30), min_size=1, max_size=10))
+def test_any_mix_of_lines_in_any_chunks_gives_the_good_ones_in_order(
+    mixed: list[tuple[str, bytes]], cuts: list[int]
+) -> None:
+    inbox = Inbox()
+    link = BoardLink.open("loop://", inbox)
+    try:
+        stream = b"".join(raw + b"\n" for _, raw in mixed)
+        at = 0
+        for cut in cuts * 100:  # the bytes arrive in pieces of any size
+            if at >= len(stream):
+                break
+            link.port.write(stream[at : at + cut])
+            at += cut
+        good = [raw for kind, raw in mixed if kind == "good"]
+        bad = sum(1 for kind, _ in mixed if kind == "bad")
+        deadline = time.monotonic() + 5
+        while link.good + link.bad < len(mixed) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [json.dumps({"t": "knob", "hero": m.hero, "delta": m.delta}, separators=(",", ":")).encode()
+                for m in inbox.messages] == good  # fmt: skip
+        assert link.bad == bad
+    finally:
+        link.close()
+
+
+def test_a_board_pulled_out_mid_game_does_not_stop_the_table() -> None:
+    import os
+
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    import pygame
+
+    from assistant.ui.app import App
+    from assistant.ui.table import MemoryGame
+
+    pygame.display.init()
+    pygame.font.init()
+    said: list[str] = []
+    board = SimulatedBoard().start()
+    link = BoardLink.open(board.path)
+    app = App(MemoryGame(demo_scenario()), pygame.display.set_mode((800, 480)), mirrors=[link], log=said.append)
+    board.close()  # the USB cable is pulled
+    link.close()  # and the port with it
+    assert app.act({"type": "end_activation"})
+    assert app.game.state.count == 1
+    assert any("cannot update" in words for words in said)
