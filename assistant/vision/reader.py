@@ -24,6 +24,9 @@ MARK_CONTRAST = 60  # contrast (Lab distance x CONTRAST_GAIN) that surely makes 
 MIN_MARK_CONTRAST = 24  # and below which no pixel is a mark, however faint the die's signs
 CONTRAST_GAIN = 1.5
 BODY_CONTRAST = 55  # contrast below which a pixel is the die's own colour (its faces, not its signs)
+MAX_ASPECT = 2.2  # a die's outline, even seen at a slant, is at most this much longer than wide
+MIN_FILL = 0.5  # and fills at least this much of its minimum-area rectangle
+HOPELESS = 0.15  # an unreadable region whose signs are this unlike any die's is not reported
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
 D8_FACE_FILL = 0.72  # top face / its min-area rectangle: a d6's square fills ~1, a d8's triangle 0.5
 
@@ -38,6 +41,8 @@ class DieView:
     rim: np.ndarray  # uint8, nonzero on a thin band just inside the die's outline
     area: float
     shape_fill: float
+    die_shaped: bool = True
+    tile: bool = False
 
     @property
     def side(self) -> float:
@@ -110,10 +115,30 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
         cut = cv2.dilate(edge[y : y + bh, x : x + bw], ellipse, iterations=2) & blob.mask
         rect = cv2.minAreaRect(blob.contour)
         fill = blob.area / max(rect[1][0] * rect[1][1], 1.0)
+        sides = sorted(rect[1])
+        # too long or too ragged for one die seen from above: a cable, a seam, a hand, or dice
+        # run together; only pips in a die's layout are believed on such a region
+        die_shaped = tile or (sides[1] <= MAX_ASPECT * max(sides[0], 1.0) and fill >= MIN_FILL)
         rim = cv2.subtract(inner, cv2.erode(inner, ellipse, iterations=2))
         rim[cut > 0] = 0
-        views.append(DieView(blob.box, contrast, cut, rim, blob.area, fill))
+        views.append(DieView(blob.box, contrast, cut, rim, blob.area, fill, die_shaped, tile))
     return views
+
+
+def plausible(dice: list[Die]) -> list[Die]:
+    """The dice, less unreadable regions that cannot be dice: far bigger than the dice read, or
+    matching no sign at all. A die that is only doubtful stays, reported unreadable."""
+    read = [d.box[2] * d.box[3] for d in dice if d.value is not None]
+    typical = float(np.median(read)) if read else None
+    kept = []
+    for d in dice:
+        if d.value is None:
+            if d.confidence < HOPELESS:
+                continue
+            if typical is not None and d.box[2] * d.box[3] > 2.5 * typical:
+                continue
+        kept.append(d)
+    return kept
 
 
 class DiceReader:
@@ -155,7 +180,7 @@ class DiceReader:
         fit = P.layout_fit(found)
         confidence = fit * (0.6**unexplained)
         value = len(found) if confidence >= MIN_CONFIDENCE else None
-        return Die("d6", value, confidence, view.box, note="" if value else "pips out of pattern")
+        return Die("d6", value, confidence, view.box, note="pips" if value else "pips out of pattern")
 
     @staticmethod
     def top_face(view: DieView) -> TopFace:
@@ -250,7 +275,9 @@ class DiceReader:
             if die is not None:
                 return die
         if not face.glyphs:
-            return None  # nothing on it: not a die we can see
+            # nothing on it: not a die we can see (unless the picture is that one die)
+            return Die(self.kind if self.kind != "auto" else "d6", None, 0.0, view.box, note="no marks") \
+                if view.tile else None
         return self.read_glyphs(view, face)
 
     # -- a frame -------------------------------------------------------------------------
@@ -266,11 +293,13 @@ class DiceReader:
         dice = []
         for view in die_views(work, tile):
             die = self.read_view(view)
-            if die is None:
+            if die is None or not (view.die_shaped or (die.value is not None and die.note == "pips")):
                 continue
             x, y, w, h = view.box
             box = (int(round(x / scale)) + left, int(round(y / scale)) + top,
                    int(round(w / scale)), int(round(h / scale)))
             dice.append(Die(die.kind, die.value, die.confidence, box, die.symbol, die.note))
+        if not tile:  # a tile is one die, cropped close: it is reported, read or not
+            dice = plausible(dice)
         dice.sort(key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0]))
         return Reading(tuple(dice))

@@ -179,25 +179,24 @@ def split_touching(contour: np.ndarray) -> list[np.ndarray]:
 
 
 def content_window(image: np.ndarray) -> tuple[int, int, int, int]:
-    """(top, bottom, left, right) bounds of the picture without uniform masked bands at its edges."""
+    """(top, bottom, left, right) bounds of the picture without masked bands at its edges.
+
+    A band is a run of edge rows (or columns) all of one and the same colour; bands that would
+    leave less than half the picture are not taken for masks (a picture of stripes).
+    """
     h, w = image.shape[:2]
 
-    def flat_row(i: int) -> bool:
-        return bool((image[i] == image[i, :1]).all())
+    def run(lines: list[np.ndarray]) -> int:
+        first = lines[0].reshape(-1, image.shape[2])[0]
+        n = 0
+        for line in lines:
+            if not (line == first).all():
+                break
+            n += 1
+        return n
 
-    def flat_col(j: int) -> bool:
-        return bool((image[:, j] == image[:1, j]).all())
-
-    top = 0
-    while top < h - 1 and flat_row(top):
-        top += 1
-    bottom = h
-    while bottom > top + 1 and flat_row(bottom - 1):
-        bottom -= 1
-    left = 0
-    while left < w - 1 and flat_col(left):
-        left += 1
-    right = w
-    while right > left + 1 and flat_col(right - 1):
-        right -= 1
+    top = run([image[i] for i in range(h // 4)]) if h >= 4 else 0
+    bottom = h - (run([image[h - 1 - i] for i in range(h // 4)]) if h >= 4 else 0)
+    left = run([image[:, j] for j in range(w // 4)]) if w >= 4 else 0
+    right = w - (run([image[:, w - 1 - j] for j in range(w // 4)]) if w >= 4 else 0)
     return top, bottom, left, right
