@@ -16,6 +16,7 @@ MIN_INERTIA = 0.5  # pips seen on a side face are squashed thinner than this: th
 class Pip:
     centre: tuple[float, float]  # in the die crop's pixels
     size: float  # diameter in pixels
+    roundness: float = 1.0  # minor / major axis: 1 seen square-on, less on a slant
 
 
 def detector(die_area: float, min_inertia: float = MIN_INERTIA) -> cv2.SimpleBlobDetector:
@@ -60,6 +61,7 @@ def find_pips(contrast: np.ndarray, die_area: float, cut: np.ndarray | None = No
                 found.append(pip)
     if not found:
         return []
+    found = [Pip(p.centre, p.size, _roundness(padded, p)) for p in found]
     sizes = sorted((p.size for p in found), reverse=True)
     ref = float(np.median([s for s in sizes[:6] if s >= 0.6 * sizes[0]]))
     kept = []
@@ -69,6 +71,27 @@ def find_pips(contrast: np.ndarray, die_area: float, cut: np.ndarray | None = No
         elif cut is not None and 0.3 * ref <= pip.size < 0.6 * ref and _near(cut, pip.centre, 0.7 * ref):
             kept.append(pip)
     return kept
+
+
+def _roundness(padded: np.ndarray, pip: Pip) -> float:
+    """Minor over major axis of the mark around `pip` (its moments, in the padded contrast map)."""
+    r = max(2, int(round(pip.size)))
+    x, y = int(round(pip.centre[0])) + PAD, int(round(pip.centre[1])) + PAD
+    window = padded[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
+    if window.size == 0 or window.max() == 0:
+        return 1.0
+    mark = (window > 0.5 * float(window.max())).astype(np.uint8)
+    n, labels = cv2.connectedComponents(mark)
+    here = labels[min(y, r), min(x, r)] if n > 1 else 0
+    if here == 0:
+        return 1.0
+    m = cv2.moments((labels == here).astype(np.uint8), binaryImage=True)
+    if m["m00"] < 3:
+        return 1.0
+    a, b, c = m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]
+    spread = np.sqrt(max((a - c) ** 2 + 4 * b * b, 0.0))
+    major, minor = (a + c + spread) / 2.0, (a + c - spread) / 2.0
+    return float(np.sqrt(max(minor, 1e-6) / max(major, 1e-6)))
 
 
 def face_region(pips: list[Pip], shape: tuple[int, ...]) -> np.ndarray:
@@ -118,6 +141,18 @@ def _parallelogram(corners: np.ndarray) -> tuple[float, np.ndarray, float]:
     return best
 
 
+def _squash_excess(corners: np.ndarray, slant: float) -> float:
+    """How much more oblong the corner quad is than pips squashed by `slant` allow (0: within)."""
+    centre = corners.mean(axis=0)
+    order = np.argsort(np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0]))
+    quad = corners[order]
+    sides = [float(np.hypot(*(quad[i] - quad[(i + 1) % 4]))) for i in range(4)]
+    a, b = (sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0
+    ratio = min(a, b) / max(a, b, 1e-6)
+    allowed = 0.75 * slant
+    return max(0.0, allowed - ratio)
+
+
 def layout_fit(pips: list[Pip]) -> float:
     """How well the pip centres sit in a d6 layout, 0..1; affine-invariant, so it holds when oblique."""
     n = len(pips)
@@ -129,8 +164,12 @@ def layout_fit(pips: list[Pip]) -> float:
     if n in (2, 3):
         return _line_fit(pts)
     best = 0.0
+    # the four corner pips of 4, 5 and 6 make a square: seen at a slant it is squashed by no more
+    # than the pips themselves are (a 6 with a row hidden is a 2:1 oblong of round pips, not a 4)
+    slant = float(np.median([p.roundness for p in pips]))
     for corners in itertools.combinations(range(n), 4):
         err, centre, size = _parallelogram(pts[list(corners)])
+        err += _squash_excess(pts[list(corners)], slant)
         rest = [i for i in range(n) if i not in corners]
         if n == 5:
             err += float(np.hypot(*(pts[rest[0]] - centre))) / size

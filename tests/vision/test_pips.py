@@ -14,7 +14,9 @@ from assistant.vision.render import PIP_CELLS
 def placed(cells: list[tuple[int, int]], angle: float, scale: float, shear: float, squash: float) -> list[Pip]:
     c, s = np.cos(angle), np.sin(angle)
     m = np.array([[c, -s], [s, c]]) @ np.array([[1.0, shear], [0.0, squash]]) * scale
-    return [Pip(tuple(m @ np.array(cell, float) + 100.0), 5.0) for cell in cells]  # type: ignore[arg-type]
+    singular = np.linalg.svd(m, compute_uv=False)
+    roundness = float(singular[1] / singular[0])  # the pips are squashed as the face is
+    return [Pip(tuple(m @ np.array(cell, float) + 100.0), 5.0, roundness) for cell in cells]  # type: ignore[arg-type]
 
 
 @given(st.integers(1, 6), st.floats(0, 2 * np.pi), st.floats(5, 40), st.floats(-0.3, 0.3), st.floats(0.5, 1.0))
@@ -31,3 +33,11 @@ def test_a_six_with_a_pip_missing_is_not_a_five(angle: float, scale: float, miss
 
 def test_three_pips_in_a_bent_line_do_not_fit() -> None:
     assert layout_fit([Pip((0, 0), 4), Pip((10, 8), 4), Pip((20, 0), 4)]) < 0.5
+
+
+@given(st.floats(0, 2 * np.pi), st.floats(5, 40))
+def test_a_six_with_a_row_hidden_is_not_a_four(angle: float, scale: float) -> None:
+    # seen square-on (round pips), two rows of a 6 are an oblong twice as wide as tall
+    cells = [(-1, -1), (1, -1), (-1, 0), (1, 0)]
+    assert layout_fit(placed(cells, angle, scale, 0.0, 1.0)) < 0.5
+    assert layout_fit(placed(PIP_CELLS[4], angle, scale, 0.0, 1.0)) > 0.95
