@@ -189,9 +189,11 @@ def test_any_mix_of_lines_in_any_chunks_gives_the_good_ones_in_order(
             at += cut
         good = [raw for kind, raw in mixed if kind == "good"]
         bad = sum(1 for kind, _ in mixed if kind == "bad")
+        assert inbox.wait(lambda m: len(m) >= len(good))
         deadline = time.monotonic() + 5
-        while link.good + link.bad < len(mixed) and time.monotonic() < deadline:
+        while link.bad < bad and time.monotonic() < deadline:
             time.sleep(0.01)
+        time.sleep(0.01)  # nothing more arrives
         assert [json.dumps({"t": "knob", "hero": m.hero, "delta": m.delta}, separators=(",", ":")).encode()
                 for m in inbox.messages] == good  # fmt: skip
         assert link.bad == bad
