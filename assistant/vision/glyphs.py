@@ -38,8 +38,8 @@ class Glyph:
 
 def group_marks(mask: np.ndarray, die_side: float, min_area: float) -> list[Glyph]:
     """The glyphs of a mark mask: marks closer than a stroke's gap are one glyph (a sun's rays)."""
-    gap = max(1, int(round(die_side * 0.015)))
-    joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1)))
+    gap = int(round(die_side * 0.015)) if die_side > 0 else 0
+    joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))) if gap else mask
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     glyphs = []
     for i in range(1, n):
@@ -102,17 +102,25 @@ def describe(glyph_mask: np.ndarray) -> np.ndarray:
     return vec / (np.linalg.norm(vec) + 1e-9)
 
 
-def nearest(descriptor: np.ndarray, examples: np.ndarray, labels: list[str], k: int = 5) -> tuple[str, float]:
-    """The label most of the `k` nearest examples carry, and how sure (0..1) that vote is."""
+def votes(descriptor: np.ndarray, examples: np.ndarray, labels: list[str], k: int = 7) -> tuple[dict[str, float], float]:
+    """The share of the `k` nearest examples' vote (distance-weighted) per label, and how close
+    (0..1) the nearest example is: a glyph far from every example is doubtful whatever the vote."""
     if len(labels) == 0:
-        return "", 0.0
+        return {}, 0.0
     d = np.sqrt(((examples - descriptor) ** 2).sum(axis=1))
     order = np.argsort(d)[: min(k, len(labels))]
     weights: dict[str, float] = {}
     for i in order:
         weights[labels[i]] = weights.get(labels[i], 0.0) + 1.0 / (d[i] + 0.05)
-    best = max(weights, key=lambda key: weights[key])
-    share = weights[best] / sum(weights.values())
-    # a glyph far from every example is doubtful whatever the vote
+    total = sum(weights.values())
     closeness = float(np.exp(-max(float(d[order[0]]) - 0.15, 0.0) * 4.0))
-    return best, float(share * closeness)
+    return {label: w / total for label, w in weights.items()}, closeness
+
+
+def nearest(descriptor: np.ndarray, examples: np.ndarray, labels: list[str], k: int = 7) -> tuple[str, float]:
+    """The label most of the `k` nearest examples carry, and how sure (0..1) that is."""
+    shares, closeness = votes(descriptor, examples, labels, k)
+    if not shares:
+        return "", 0.0
+    best = max(shares, key=lambda key: shares[key])
+    return best, shares[best] * closeness

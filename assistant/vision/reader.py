@@ -28,7 +28,10 @@ MAX_ASPECT = 2.2  # a die's outline, even seen at a slant, is at most this much 
 MIN_FILL = 0.5  # and fills at least this much of its minimum-area rectangle
 HOPELESS = 0.15  # an unreadable region whose signs are this unlike any die's is not reported
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
-D8_FACE_FILL = 0.72  # top face / its min-area rectangle: a d6's square fills ~1, a d8's triangle 0.5
+SYMBOL_SHARE = 0.12  # a second sign at least this share of the numeral's area is its symbol
+TRIANGLE_FILL = 0.72  # a top face filling less of its min-area rectangle is a triangle: no pips there
+D8_FILL = 0.83  # mean of outline and top-face fills of their min-area rectangles, below it a d8:
+# a d6 from above is a square in a square (~0.9 and ~0.95), a d8 a hexagon (~0.76) round a triangle (~0.58)
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class DieView:
     contrast: np.ndarray  # uint8, how unlike the die's own colour each pixel is (0 outside the die)
     cut: np.ndarray  # uint8, nonzero where the die meets the picture's edge
     rim: np.ndarray  # uint8, nonzero on a thin band just inside the die's outline
+    inside: np.ndarray  # bool, the die's own pixels (contrast is 0 elsewhere, and may be 0 on it)
     area: float
     shape_fill: float
     die_shaped: bool = True
@@ -121,8 +125,13 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
         die_shaped = tile or (sides[1] <= MAX_ASPECT * max(sides[0], 1.0) and fill >= MIN_FILL)
         rim = cv2.subtract(inner, cv2.erode(inner, ellipse, iterations=2))
         rim[cut > 0] = 0
-        views.append(DieView(blob.box, contrast, cut, rim, blob.area, fill, die_shaped, tile))
+        views.append(DieView(blob.box, contrast, cut, rim, inner > 0, blob.area, fill, die_shaped, tile))
     return views
+
+
+def looks_like_d8(view: DieView, face: TopFace) -> bool:
+    """A hexagon round a triangle (a d8 from above), not a square round a square (a d6)."""
+    return (view.shape_fill + face.fill) / 2.0 < D8_FILL
 
 
 def plausible(dice: list[Die]) -> list[Die]:
@@ -185,7 +194,7 @@ class DiceReader:
     @staticmethod
     def top_face(view: DieView) -> TopFace:
         """The die's top face (the even region around its centre) and the signs inside it."""
-        inner = view.contrast > 0
+        inner = view.inside
         values = view.contrast[inner]
         if values.size < 10:
             return TopFace([], 1.0)
@@ -209,7 +218,8 @@ class DiceReader:
         cv2.fillConvexPoly(hull, hull_points, 255)
         rect = cv2.minAreaRect(hull_points)
         fill = float(cv2.contourArea(hull_points)) / max(rect[1][0] * rect[1][1], 1.0)
-        hull = cv2.erode(hull, np.ones((3, 3), np.uint8))
+        # signs sit inside the face, clear of its edges (whose shading is contrast too)
+        hull = cv2.erode(hull, np.ones((3, 3), np.uint8), iterations=max(1, int(round(0.04 * view.side))))
         mask = ((view.contrast > sign_level) & (hull > 0)).astype(np.uint8) * 255
         # marks that run into the die's outline are its edges and shading, not signs on its face
         n, labels = cv2.connectedComponents(mask)
@@ -220,9 +230,10 @@ class DiceReader:
 
     @staticmethod
     def sign_and_symbol(view: DieView, glyphs: list[G.Glyph]) -> tuple[G.Glyph | None, G.Glyph | None]:
-        """All the signs near the face's centre as one (numeral and symbol together), and the symbol alone.
+        """The numeral (or emblem) on the top face, and the astro symbol beside it if any.
 
-        The symbol is the smaller of two signs side by side; None when the signs do not split so.
+        The signs near the face's centre are grouped; the biggest is the numeral, and a second one
+        of a symbol's size is the symbol. Without a second, the whole group is the numeral.
         """
         if not glyphs:
             return None, None
@@ -232,45 +243,61 @@ class DiceReader:
         reach = 1.4 * main.extent
         group = [g for g in glyphs if np.hypot(*(np.array(g.centre) - np.array(main.centre))) <= reach]
         sign = G.merge(group)
-        symbol = None
-        if len(group) >= 2:
-            ordered = sorted(group, key=lambda g: -g.area)
-            if ordered[1].area >= 0.12 * ordered[0].area:
-                symbol = ordered[1]
-        return sign, symbol
+        # the pieces of the group as drawn (not joined across small gaps): numeral, symbol, rays
+        pieces = G.group_marks(sign.mask, 0.0, 2.0)
+        pieces = [G.Glyph(p.mask, (p.box[0] + sign.box[0], p.box[1] + sign.box[1], p.box[2], p.box[3]), p.area)
+                  for p in pieces]
+        ordered = sorted(pieces, key=lambda g: -g.area)
+        if len(ordered) >= 2 and ordered[1].area >= SYMBOL_SHARE * ordered[0].area:
+            numeral, symbol = ordered[0], ordered[1]
+            reach = 0.8 * symbol.extent  # a sun's rays are small pieces round its disc
+            rays = [g for g in ordered[2:] if np.hypot(*(np.array(g.centre) - np.array(symbol.centre))) <=
+                    reach + 0.5 * g.extent]
+            rest = [g for g in ordered[2:] if g not in rays]
+            return G.merge([numeral] + rest), G.merge([symbol] + rays)
+        return sign, None
 
     def glyphs_of(self, view: DieView) -> tuple[G.Glyph | None, G.Glyph | None]:
         return self.sign_and_symbol(view, self.top_face(view).glyphs)
 
     def read_glyphs(self, view: DieView, face: TopFace) -> Die:
-        """The die read from the signs on its top face (numeral, astro symbol) against the profile."""
-        kind = self.kind if self.kind != "auto" else ("d8" if face.fill < D8_FACE_FILL else "d6")
+        """The die read from the signs on its top face against the profile.
+
+        On a Nova Aetas d8 the numeral and the astro symbol are read together: each value scores
+        its numeral's vote times its symbol's vote (Sun 8/6/4, Star 7/5, Moon 1, none on 2/3),
+        so a symbol that contradicts the numeral makes the die doubtful instead of misread.
+        """
+        kind = self.kind if self.kind != "auto" else ("d8" if looks_like_d8(view, face) else "d6")
         if not face.glyphs or len(self._numerals[1]) == 0:
             return Die(kind, None, 0.0, view.box, note="no numeral found" if face.glyphs else "no marks")
         sign, sym = self.sign_and_symbol(view, face.glyphs)
         assert sign is not None
-        label, confidence = G.nearest(G.describe(sign.mask), *self._numerals)
-        value = int(label.split(":")[1])
+        shares, closeness = G.votes(G.describe(sign.mask), *self._numerals)
+        scores = {int(label.split(":")[1]): share for label, share in shares.items()}
         symbol = None
-        if sym is not None and len(self._symbols[1]):
-            sym_label, sym_conf = G.nearest(G.describe(sym.mask), *self._symbols)
-            if sym_conf >= MIN_CONFIDENCE:
-                symbol = sym_label.split(":")[1]
-                if ASTRO_BY_VALUE.get(value) != symbol and kind == "d8":
-                    confidence *= 0.3  # the symbol contradicts the numeral: do not guess
+        if sym is not None and len(self._symbols[1]) and kind == "d8":
+            sym_shares, sym_close = G.votes(G.describe(sym.mask), *self._symbols)
+            symbol = max(sym_shares, key=lambda key: sym_shares[key]).split(":")[1]
+            # a value with no symbol gets what a symbol unlike all three leaves over
+            fit = {name.split(":")[1]: share * sym_close for name, share in sym_shares.items()}
+            fit[None] = max(0.0, 1.0 - sym_close) * 0.5  # type: ignore[index]
+            scores = {v: s * (fit.get(ASTRO_BY_VALUE.get(v), 0.0) + 0.02) for v, s in scores.items()}
+        total = sum(scores.values())
+        value = max(scores, key=lambda v: scores[v])
+        confidence = (scores[value] / total if total > 0 else 0.0) * closeness
         if value > FACES[kind]:
             if self.kind == "auto" and value <= FACES["d8"]:
                 kind = "d8"
             else:
                 confidence = 0.0
         if confidence < MIN_CONFIDENCE:
-            return Die(kind, None, confidence, view.box, symbol, note=f"doubtful {label}")
+            return Die(kind, None, confidence, view.box, symbol, note=f"doubtful n:{value}")
         return Die(kind, value, confidence, view.box, symbol)
 
     def read_view(self, view: DieView) -> Die | None:
         """The die `view` shows, or None when nothing on it is a sign."""
         face = self.top_face(view)
-        if self.kind == "d6" or (self.kind == "auto" and face.fill >= D8_FACE_FILL):
+        if self.kind == "d6" or (self.kind == "auto" and face.fill >= TRIANGLE_FILL):
             die = self.read_pips(view, face.glyphs)
             if die is not None:
                 return die

@@ -164,8 +164,8 @@ def sprite(spec: Spec, side: int, rng: np.random.Generator) -> tuple[np.ndarray,
         if spec.symbol is None and spec.style == "astro" or spec.style == "numerals":
             draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1]), R * 0.5, spec.ink, font)
         else:
-            draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1] - R * 0.06), R * 0.44, spec.ink, font)
-            draw_symbol(img, str(spec.symbol), (tri_centre[0], tri_centre[1] + R * 0.3), R * 0.13, spec.ink)
+            draw_numeral(img, spec.value, (tri_centre[0], tri_centre[1] - R * 0.1), R * 0.4, spec.ink, font)
+            draw_symbol(img, str(spec.symbol), (tri_centre[0], tri_centre[1] + R * 0.3), R * 0.12, spec.ink)
     # light from above: a soft gradient over the die
     g = np.linspace(rng.uniform(0.85, 1.0), rng.uniform(1.0, 1.12), side, dtype=np.float32)
     shade = np.outer(g, np.ones(side, np.float32)) if rng.random() < 0.5 else np.outer(np.ones(side, np.float32), g)
