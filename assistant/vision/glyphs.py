@@ -18,7 +18,7 @@ HARMONICS = 10  # Fourier magnitudes kept per ring
 SIDE = 48  # glyphs are drawn at this size before unrolling
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Glyph:
     """A group of marks read as one sign: its pixels (crop of the die) and where it sits."""
 

@@ -34,7 +34,7 @@ D8_FILL = 0.83  # mean of outline and top-face fills of their min-area rectangle
 # a d6 from above is a square in a square (~0.9 and ~0.95), a d8 a hexagon (~0.76) round a triangle (~0.58)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DieView:
     """One die-like region of the working image, ready to be read."""
 
@@ -53,7 +53,7 @@ class DieView:
         return float(np.sqrt(self.area))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TopFace:
     glyphs: list[G.Glyph]  # the signs on it
     fill: float  # its hull's share of its min-area rectangle: ~1 for a square, ~0.5 for a triangle

@@ -16,7 +16,7 @@ MAX_DIE_SHARE = 0.12  # no die covers more of a frame than this (tiles aside)
 L_WEIGHT = 0.5  # lightness counts less than colour: shadows and light falloff change lightness
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Blob:
     """A region of the working image that stands out from the background: maybe a die."""
 
