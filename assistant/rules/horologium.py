@@ -42,6 +42,13 @@ class Side(Enum):
         raise RuleError(field, f"must be 'hero', 'enemy' or 'event', not {value!r}")
 
 
+ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
+
+
+def roman(sector: int) -> str:
+    return ROMAN[sector - 1]
+
+
 def check_sector(sector: object, field: str = "sector") -> int:
     if isinstance(sector, bool) or not isinstance(sector, int) or not 1 <= sector <= SECTORS:
         raise RuleError(field, f"must be a sector from 1 (I) to 12 (XII), not {sector!r}")

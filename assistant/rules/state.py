@@ -136,6 +136,16 @@ class GameState:
         self.group(group_id)
         return self.scenario.enemy(group_id)
 
+    def name(self, token_id: str) -> str:
+        """What the table calls a token: the hero's or enemy's name, else its id."""
+        for hero in self.scenario.heroes:
+            if hero.id == token_id:
+                return hero.name
+        for group in self.scenario.enemies:
+            if group.id == token_id:
+                return group.name
+        return token_id
+
     def side_of(self, token_id: str) -> Side:
         if any(h.id == token_id for h in self.heroes):
             return Side.HERO

@@ -1,0 +1,227 @@
+"""Attacks, wounds, KO, defeat and healing, as events of a game (see `game`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from assistant.rules.combat import (
+    Target,
+    enemy_physical_attack,
+    enemy_psychic_attack,
+    hero_physical_attack,
+    hero_psychic_attack,
+)
+from assistant.rules.dice import Astro
+from assistant.rules.errors import RuleError
+from assistant.rules.fields import Fields
+from assistant.rules.flow import active_hero, finish_turn, move_active
+from assistant.rules.horologium import step
+from assistant.rules.instructions import plan
+from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gain
+from assistant.rules.prey import cards_left, is_prey
+from assistant.rules.scenario import AttackSpec
+from assistant.rules.state import AttackMade, GameState, GroupState, HeroState, ModelState
+from assistant.rules.stealth import stealth_active
+
+KO_ENDS_MISSION = 3  # Renaissance "End of a Mission": at least 3 Heroes are KO
+
+
+def model_at(state: GameState, f: Fields) -> tuple[GroupState, int]:
+    group = state.group(f.text("group"))
+    standing = group.standing
+    if not standing:
+        raise RuleError("group", f"every model of {group.id!r} is already defeated")
+    number = f.integer("model", standing[0], low=1, high=len(group.models))
+    if group.models[number - 1].defeated:
+        raise RuleError("model", f"model {number} of {group.id!r} is already defeated (standing: {standing})")
+    return group, number
+
+
+def wound_model(state: GameState, group: GroupState, number: int, wounds: int) -> tuple[GameState, bool]:
+    """Renaissance "Defeated Enemy": wounds up to Health defeat the model; the last one takes the token."""
+    spec = state.scenario.enemy(group.id)
+    model = group.models[number - 1]
+    total = min(spec.health, model.wounds + wounds)
+    defeated = total >= spec.health
+    models = list(group.models)
+    models[number - 1] = ModelState(total, defeated)
+    group = replace(group, models=tuple(models))
+    state = state.with_group(group)
+    if defeated:
+        state = replace(state, loot=state.loot + spec.loot)
+        if is_prey(state, group.id):  # Renaissance "Hunt Missions": the Hunt ends when the Prey is defeated
+            state = replace(state, over="victory: the Prey is defeated", notes=state.notes + (
+                f"The Prey is defeated with {cards_left(state)} Action Cards unrevealed",))  # fmt: skip
+        if not group.standing and state.has_token(group.id):
+            state = state.without_token(group.id)
+            if state.active == group.id:
+                state = finish_turn(state)
+    return state, defeated
+
+
+def hero_attack(state: GameState, f: Fields) -> GameState:
+    """Renaissance "Heroes Attacks"; first edition "Hero attack": wounds, Critical, Threat."""
+    hero = active_hero(state, f)
+    assert state.turn is not None
+    group, number = model_at(state, f)
+    spec = state.scenario.enemy(group.id)
+    kind = f.choice("kind", ("physical", "psychic"), "physical")
+    ap = f.integer("ap", 0, low=0)
+    if ap > state.turn.ap_left:
+        raise RuleError("ap", f"{state.name(hero.id)} has {state.turn.ap_left} AP left, not {ap}")
+    dice = f.dice()
+    default_defense = spec.physical_defense if kind == "physical" else spec.psychic_defense
+    defense = f.integer("defense", default_defense, low=1)
+    target = Target(spec.health, group.models[number - 1].wounds, spec.immune_to_critical)
+    modifier = f.integer("modifier", 0)
+    bonus = f.integer("bonus_successes", 0, low=0)
+    if stealth_active(state):
+        bonus += 1  # Renaissance "Stealth Card": a Hero who attacks an Enemy gains an additional Success
+        if group.id not in state.attacked:
+            state = replace(state, attacked=state.attacked + (group.id,))
+    if kind == "physical":
+        result = hero_physical_attack(
+            state.edition, dice, defense, target, modifier, bonus, f.flag("unblockable", False)
+        )
+    else:
+        astro_table = f.object("astro_wounds", None)
+        per_symbol = {s: astro_table.integer(s.value, 0, low=0) for s in Astro} if astro_table else {}
+        if astro_table:
+            astro_table.finish()
+        result = hero_psychic_attack(
+            state.edition,
+            dice,
+            defense,
+            f.integer("required", low=1),
+            f.integer("effect_wounds", low=0),
+            target,
+            modifier,
+            bonus,
+            per_symbol,
+        )
+    if ap:
+        state = move_active(state, ap)
+    state, _ = wound_model(state, group, number, result.wounds)
+    hero = state.hero(hero.id)
+    state = state.with_hero(replace(hero, threat=adjust(hero.threat, result.threat)))
+    words = f"{state.name(hero.id)} attacks {spec.name} {number}: {result.successes} successes, {result.wounds} wounds"
+    if result.critical:
+        words += ", Critical"
+    if result.defeated:
+        words += ", defeated"
+    return replace(state, notes=state.notes + (f"{words}; Threat +{result.threat}",))
+
+
+def knock_out(state: GameState, hero: HeroState) -> GameState:
+    """Renaissance "KO Hero": Perilium -2, token to its KO side; first edition "out of action" -2 TV."""
+    state = state.with_hero(replace(hero, ko=True, threat=adjust(hero.threat, KO_THREAT)))
+    if state.has_token(hero.id):
+        state = state.with_token(replace(state.token(hero.id), ko=True))
+    if state.active == hero.id:
+        state = finish_turn(state)
+    knocked = sum(1 for h in state.heroes if h.ko or h.removed)
+    if knocked >= min(KO_ENDS_MISSION, len(state.heroes)):
+        state = replace(state, over="defeat: heroes KO")
+    return state
+
+
+def wound_hero(state: GameState, hero_id: str, wounds: int) -> GameState:
+    hero = state.hero(hero_id)
+    health = state.scenario.hero(hero_id).health
+    total = min(health, hero.wounds + wounds)
+    hero = replace(hero, wounds=total)
+    state = state.with_hero(hero)
+    if total >= health and not hero.ko:
+        state = knock_out(state, hero)
+    return state
+
+
+def attack_spec(state: GameState, group_id: str, f: Fields) -> AttackSpec:
+    attacks = state.scenario.enemy(group_id).attacks
+    if not attacks:
+        raise RuleError("group", f"{group_id!r} has no attack")
+    name = f.text("attack", attacks[0].name)
+    for attack in attacks:
+        if attack.name == name:
+            return attack
+    raise RuleError("attack", f"{group_id!r} has no attack {name!r} (attacks: {', '.join(a.name for a in attacks)})")
+
+
+def enemy_attack(state: GameState, f: Fields) -> GameState:
+    """Renaissance "Enemies Attacks"; first edition "Enemies attack": the Hero's Defense Test."""
+    group = state.group(f.text("group"))
+    if not group.standing:
+        raise RuleError("group", f"every model of {group.id!r} is defeated")
+    hero = state.hero(f.text("hero"))
+    if hero.ko or hero.removed:
+        raise RuleError("hero", f"{hero.id!r} is KO and cannot be targeted")
+    attack = attack_spec(state, group.id, f)
+    waiting = plan(state).attack
+    default_model = waiting.model if waiting is not None and waiting.group == group.id else group.standing[0]
+    model = f.integer("model", default_model, low=1, high=len(group.models))
+    if group.models[model - 1].defeated:
+        raise RuleError("model", f"model {model} of {group.id!r} is defeated (standing: {group.standing})")
+    reaction = f.flag("reaction", False)
+    dice = f.dice()
+    threshold = f.integer("threshold", attack.threshold, low=1)
+    modifier = f.integer("modifier", 0)
+    if attack.kind == "physical":
+        hits = f.integer("hits", attack.hits if attack.hits is not None else 1, low=0)
+        result = enemy_physical_attack(state.edition, hits, threshold, dice, modifier)
+        words = f"{attack.name} on {state.name(hero.id)}: {hits} hits, {result.successes} saved, {result.wounds} wounds"
+    else:
+        contrast = f.integer("contrast", attack.contrast if attack.contrast is not None else 1, low=0)
+        effect = f.integer("effect_wounds", attack.effect_wounds, low=0)
+        result = enemy_psychic_attack(state.edition, contrast, threshold, dice, effect, modifier)
+        outcome = "resisted" if result.resisted else f"{result.wounds} wounds"
+        words = f"{attack.name} on {state.name(hero.id)}: {result.successes} of {contrast} needed, {outcome}"
+    turn = state.turn
+    state = wound_hero(state, hero.id, result.wounds)
+    ko = state.hero(hero.id).ko
+    if ko:
+        words += f"; {state.name(hero.id)} is KO"
+    if turn is not None and not reaction and state.turn is not None:
+        made = AttackMade(group.id, model, hero.id, attack.name, result.wounds, ko)
+        state = replace(state, turn=replace(state.turn, attacks=state.turn.attacks + (made,)))
+    return replace(state, notes=state.notes + (("Reaction Attack: " if reaction else "") + words,))
+
+
+def damage(state: GameState, f: Fields) -> GameState:
+    """Wounds from anything but an attack test (a Status Token, a mission effect, a correction)."""
+    wounds = f.integer("wounds", low=1)
+    if f.has("hero"):
+        hero = state.hero(f.text("hero"))
+        if hero.ko:
+            raise RuleError("hero", f"{hero.id!r} is KO: a KO Hero suffers no game effect")
+        state = wound_hero(state, hero.id, wounds)
+        return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {wounds} wounds",))
+    group, number = model_at(state, f)
+    by = f.text("by") if f.has("by") else None
+    state, defeated = wound_model(state, group, number, wounds)
+    if by is not None:  # wounds from a Status Token count for nobody ("Status Tokens")
+        hero = state.hero(by)
+        gain = threat_gain(state.edition, ThreatCauses(wounds=wounds, defeated=int(defeated)))
+        state = state.with_hero(replace(hero, threat=adjust(hero.threat, gain)))
+    name = state.scenario.enemy(group.id).name
+    return replace(state, notes=state.notes + (f"{name} {number} suffers {wounds} wounds" + (", defeated" if defeated else ""),))
+
+
+def heal(state: GameState, f: Fields) -> GameState:
+    """Renaissance "Wounds" / "Threat Level" / "KO Hero": discard wounds; the healer gains 1 Threat."""
+    target = state.hero(f.text("hero"))
+    wounds = f.integer("wounds", low=1)
+    by = f.text("by") if f.has("by") else None
+    if target.wounds == 0:
+        raise RuleError("hero", f"{target.id!r} has no wound to discard")
+    healed = replace(target, wounds=max(0, target.wounds - wounds))
+    if target.ko:  # no longer KO: the token is placed one sector ahead of the active model's
+        healed = replace(healed, ko=False)
+        anchor = state.token(state.active).sector if state.active else state.clock.minute
+        if state.has_token(target.id):
+            state = state.with_token(replace(state.token(target.id), ko=False, sector=step(anchor, 1)))
+    state = state.with_hero(healed)
+    if by is not None:
+        healer = state.hero(by)
+        gain = threat_gain(state.edition, ThreatCauses(healed=True))
+        state = state.with_hero(replace(healer, threat=adjust(healer.threat, gain)))
+    return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {target.wounds - healed.wounds} wounds",))

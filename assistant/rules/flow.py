@@ -1,0 +1,140 @@
+"""The Horologium running on by itself: the hand's next stop, activations starting and ending."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from assistant.rules.edition import Edition
+from assistant.rules.errors import RuleError
+from assistant.rules.fields import Fields
+from assistant.rules.horologium import SECTORS, Clock, Side, Token, ahead, overtaken, roman, sector_order
+from assistant.rules.prey import draw, is_prey
+from assistant.rules.state import GameState, HeroState, Turn
+from assistant.rules.stealth import raise_alarm, stealth_active
+
+
+def pending_times(state: GameState) -> list[tuple[int, str]]:
+    return [
+        (Clock(e.hour, e.minute).absolute, e.id) for e in state.scenario.events if e.id not in state.fired
+    ]
+
+
+def run_clock(state: GameState, first: bool = False) -> GameState:
+    """Move the hand and start activations until the table has something to do."""
+    while state.over is None and state.turn is None and not state.due:
+        if state.queue:
+            head = state.queue[0]
+            if any(head in group for group in state.ties):
+                return state  # the players order the tie first
+            token = state.token(head)
+            if token.side is Side.EVENT:
+                return state  # the table resolves the event token first
+            state = start_activation(state, token)
+            continue
+        state = next_stop(state, first)
+        first = False
+    return state
+
+
+def next_stop(state: GameState, first: bool) -> GameState:
+    now = state.clock.absolute
+    acted = set(state.acted)
+
+    def distance(token: Token) -> int:
+        return ahead(state.clock.minute, token.sector) or (SECTORS if token.id in acted else 0)
+
+    stops = [now + distance(t) for t in state.tokens]
+    timed = pending_times(state)
+    stops += [max(at, now) for at, _ in timed]
+    end = state.scenario.end
+    if end is not None and Clock(end.hour, end.minute).absolute <= min(stops, default=now + SECTORS * 1000):
+        at = max(Clock(end.hour, end.minute).absolute, now)
+        return replace(state, clock=Clock.at(at), queue=(), over="time", notes=state.notes + ("The mission ends: time is up",))
+    if not stops:
+        return replace(state, over="empty", notes=state.notes + ("No token is left on the Horologium",))
+    at = min(stops)
+    moved = at > now or first
+    due = tuple(event_id for when, event_id in timed if when <= at)
+    here = [t for t in state.tokens if distance(t) == at - now]
+    queue, ties = sector_order(here)
+    clock = Clock.at(at)
+    return replace(
+        state,
+        clock=clock,
+        acted=() if moved else state.acted,
+        queue=queue,
+        ties=ties,
+        due=due,
+        fired=state.fired + due,
+        notes=state.notes + ((f"The hand moves to {roman(clock.minute)}, hour {clock.hour}",) if moved else ()),
+    )
+
+
+def start_activation(state: GameState, token: Token) -> GameState:
+    """Renaissance "Models Activation": Heroes get AP equal to Swiftness; Enemies move their token first."""
+    if token.side is Side.HERO:
+        hero = state.hero(token.id)
+        if hero.ko and state.edition is Edition.CLASSIC:
+            # First edition "Characters out of action": not treated before their next activation.
+            gone = replace(state.with_hero(replace(hero, removed=True)), acted=state.acted + (token.id,))
+            return replace(gone.without_token(token.id), notes=gone.notes + (f"{state.name(token.id)} is out of the game",))
+        spec = state.hero_spec(token.id)
+        ap = 0 if hero.ko else spec.swiftness
+        note = f"{spec.name} draws an Injury card" if hero.ko else f"{spec.name} activates with {ap} AP"
+        return replace(state, turn=Turn(token.id, ap, ap, token.sector), notes=state.notes + (note,))
+    group = state.group_spec(token.id)
+    ap = group.swiftness
+    if is_prey(state, token.id):
+        # Renaissance "Playing a Hunt Mission" 2-3: draw the top Action Card; the token moves by its AP.
+        state, card = draw(state)
+        if card is None:
+            return state
+        ap = card.ap
+    if stealth_active(state) and token.id in state.attacked:
+        state = raise_alarm(state, f"{group.name}, attacked earlier, activate")  # "Stealth Token"
+    moved = token.moved(ap)
+    state = state.with_token(moved)
+    return replace(
+        state,
+        turn=Turn(token.id, ap, ap, token.sector, ap, heroes=state.heroes),
+        notes=state.notes + (f"{group.name} activate; their token moves {ap} to {roman(moved.sector)}",),
+    )
+
+
+def finish_turn(state: GameState, note: str | None = None) -> GameState:
+    assert state.turn is not None
+    done = state.turn.token
+    reacted = state.reacted
+    if state.side_of(done) is Side.ENEMY:  # first edition "Reaction": the token is discarded at its activation
+        reacted = tuple(m for m in reacted if not m.startswith(done + "/"))
+    return replace(
+        state,
+        turn=None,
+        reactions=(),
+        reacted=reacted,
+        acted=state.acted + (done,),
+        queue=tuple(q for q in state.queue if q != done),
+        notes=state.notes + ((note,) if note else ()),
+    )
+
+
+def active_hero(state: GameState, f: Fields, key: str = "hero") -> HeroState:
+    hero_id = f.text(key) if f.has(key) else state.active
+    if state.turn is None or hero_id != state.turn.token or state.side_of(state.turn.token) is not Side.HERO:
+        raise RuleError(key, f"{hero_id!r} is not the active Hero (active: {state.active or 'nobody'})")
+    hero = state.hero(hero_id)
+    if hero.ko:
+        raise RuleError(key, f"{hero_id!r} is KO: they can only draw an Injury")
+    return hero
+
+
+def move_active(state: GameState, sectors: int) -> GameState:
+    """Move the active Hero's token; first edition "Reaction": note the Enemy tokens it overtakes."""
+    assert state.turn is not None
+    token = state.token(state.turn.token)
+    passed: tuple[str, ...] = ()
+    if state.edition is Edition.CLASSIC:
+        enemies = [t for t in state.tokens if t.side is Side.ENEMY and t.id not in state.reactions]
+        passed = overtaken(token.sector, sectors, enemies)
+    turn = replace(state.turn, ap_left=state.turn.ap_left - sectors, moved=state.turn.moved + sectors)
+    return replace(state.with_token(token.moved(sectors)), turn=turn, reactions=state.reactions + passed)
