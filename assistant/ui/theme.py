@@ -50,6 +50,7 @@ class Fonts:
     def __init__(self) -> None:
         self._path = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
         self._cache: dict[int, pygame.font.Font] = {}
+        self._images: dict[tuple[str, int, Color, int], pygame.Surface] = {}
         self.squeezed: list[tuple[str, int]] = []
 
     def get(self, size: int) -> pygame.font.Font:
@@ -60,10 +61,28 @@ class Fonts:
         return font
 
     def render(self, text: str, size: int, color: Color) -> pygame.Surface:
-        return self.get(size).render(text, True, color)
+        key = (text, int(size), color, 0)
+        image = self._images.get(key)
+        if image is None:
+            image = self._remember(key, self.get(size).render(text, True, color))
+        return image
+
+    def _remember(self, key: tuple[str, int, Color, int], image: pygame.Surface) -> pygame.Surface:
+        """Keep rendered text for the next frame (most of a frame's text is the same as the last one's)."""
+        if len(self._images) > 2000:
+            self._images.clear()
+        self._images[key] = image
+        return image
 
     def fit(self, text: str, size: int, width: int, color: Color) -> pygame.Surface:
         """`text` at `size`, or smaller until it fits `width`; cut with "…" if even that is too wide."""
+        key = (text, int(size), color, int(width))
+        image = self._images.get(key)
+        if image is not None:
+            return image
+        return self._remember(key, self._fit(text, size, width, color))
+
+    def _fit(self, text: str, size: int, width: int, color: Color) -> pygame.Surface:
         size = int(size)
         floor = max(self.MIN_READABLE, int(size * 0.7))
         while size > floor and self.get(size).size(text)[0] > width:

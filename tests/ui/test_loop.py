@@ -139,3 +139,13 @@ def test_a_short_escape_goes_back_from_a_form() -> None:
     play(app, escape_down, escape_up)
     assert app.machine.current.name == "table"
     assert app.game.state.count == 0
+
+
+def test_fix_raises_a_heros_threat_with_the_encoder_keys() -> None:
+    app = make_app()
+    start = app.game.state
+    # Fix; "Threat +" is the first change: Enter; turn the hero to the second (Sofia): Right, Enter;
+    # the amount: type 2, Enter (to Apply), Enter (apply)
+    play(app, key("f"), key("return"), key("right"), key("return"), key("2"), key("return"), key("return"))
+    assert app.game.state == rules.apply(start, {"type": "threat", "hero": "sofia", "delta": 2})
+    assert app.game.state.hero("sofia").threat == 2
