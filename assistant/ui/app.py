@@ -126,7 +126,7 @@ class App:
                 self._escape_down = None
                 self.handle(Action("back"))
             return
-        if event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED, pygame.VIDEOEXPOSE):
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED, pygame.VIDEOEXPOSE):
             self.resize(pygame.display.get_surface() or self.surface)
             return
         action = translate(event)

@@ -57,7 +57,7 @@ def open_screen(size: tuple[int, int] | None = None, fullscreen: bool | None = N
             full = fullscreen if fullscreen is not None else name in ("kmsdrm", "KMSDRM")
             if name == "dummy":
                 full = False
-            flags = pygame.FULLSCREEN if full else 0
+            flags = pygame.FULLSCREEN if full else (0 if name == "dummy" else pygame.RESIZABLE)
             wanted = (0, 0) if full and size is None else (size or DEFAULT_WINDOW)
             surface = pygame.display.set_mode(wanted, flags)
         except pygame.error as error:

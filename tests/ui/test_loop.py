@@ -149,3 +149,33 @@ def test_fix_raises_a_heros_threat_with_the_encoder_keys() -> None:
     play(app, key("f"), key("return"), key("right"), key("return"), key("2"), key("return"), key("return"))
     assert app.game.state == rules.apply(start, {"type": "threat", "hero": "sofia", "delta": 2})
     assert app.game.state.hero("sofia").threat == 2
+
+
+def test_a_ko_hero_draws_an_injury_when_their_token_activates() -> None:
+    from tests.rules.scenarios import group, hero, skirmish
+
+    scenario = skirmish(
+        heroes=(hero("anna"), hero("bruno")),
+        enemies=(group("guards"),),
+        placements=(("anna", 1, "hero"), ("bruno", 2, "hero"), ("guards", 3, "enemy")),
+    )
+    game = MemoryGame(scenario)
+    game.apply({"type": "damage", "hero": "bruno", "wounds": 5})  # KO while Anna acts
+    app = make_app(game=game)
+    play(app, key("e"))  # Anna ends; the hand stops at Bruno's KO token
+    state = app.game.state
+    assert state.active == "bruno" and state.hero("bruno").ko
+    app.machine.current.refresh(app)  # type: ignore[attr-defined]
+    labels = [item.label for item in app.machine.current.items]  # type: ignore[attr-defined]
+    assert labels[0] == "Draw an Injury"
+    play(app, key("i"), key("return"), key("return"))
+    assert app.game.state == rules.apply(state, {"type": "injury", "card": "Injury 1"})
+    assert app.game.state.hero("bruno").injuries == ("Injury 1",)
+
+
+def test_a_resized_window_is_laid_out_again() -> None:
+    app = make_app((800, 480))
+    pygame.display.set_mode((720, 1280))  # what SDL does to the display surface when the window is resized
+    play(app, pygame.event.Event(pygame.VIDEORESIZE, size=(720, 1280), w=720, h=1280), key("e"))
+    assert app.layout.portrait and app.surface.get_size() == (720, 1280)
+    assert app.game.state.active == "sofia"

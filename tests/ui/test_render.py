@@ -122,18 +122,22 @@ def test_the_table_screen_fits_and_reads(size: tuple[int, int], shots: Path) -> 
     assert count(app.surface, header, theme.HERO_COLORS[0]) > 80 * app.layout.unit**2
 
 
+@pytest.mark.parametrize("kind", ["physical", "psychic"])
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
-def test_a_form_with_dice_fits(size: tuple[int, int], shots: Path) -> None:
+def test_a_form_with_dice_fits(size: tuple[int, int], kind: str, shots: Path) -> None:
     app = make_app(size)
     app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0))
     assert app.form is not None and app.form.name == "hero_attack"
+    app.form.get("kind").select(kind)  # type: ignore[union-attr]
+    app.form.refresh()
     app.form.fill_dice([8, 6, 5, 1], "camera")
     app.draw()
-    pygame.image.save(app.surface, shots / f"attack-{size[0]}x{size[1]}.png")
+    pygame.image.save(app.surface, shots / f"attack-{kind}-{size[0]}x{size[1]}.png")
     screen = pygame.Rect(0, 0, *size)
     for hit in app.hits:
         assert screen.contains(hit.rect)
-    dice = [hit.rect for hit in app.hits if hit.target[0] == "stop" and hit.target[1].field == 6]
+    dice_field = next(i for i, f in enumerate(app.form.fields) if f.key == "dice")
+    dice = [hit.rect for hit in app.hits if hit.target[0] == "stop" and hit.target[1].field == dice_field]
     assert len(dice) == 4
     for rect in dice:  # a read die is a white square with its number in the dark ink
         assert count(app.surface, rect, theme.TEXT) > rect.width * rect.height * 0.4
