@@ -28,6 +28,7 @@ MAX_ASPECT = 2.2  # a die's outline, even seen at a slant, is at most this much 
 MIN_FILL = 0.5  # and fills at least this much of its minimum-area rectangle
 HOPELESS = 0.15  # an unreadable region whose signs are this unlike any die's is not reported
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
+OFF_CENTRE = 0.15  # pips whose middle is further than this share of the face from its centre are doubtful
 SYMBOL_SHARE = 0.12  # a second sign at least this share of the numeral's area is its symbol
 TRIANGLE_FILL = 0.72  # a top face filling less of its min-area rectangle is a triangle: no pips there
 D8_FILL = 0.83  # mean of outline and top-face fills of their min-area rectangles, below it a d8:
@@ -57,6 +58,8 @@ class DieView:
 class TopFace:
     glyphs: list[G.Glyph]  # the signs on it
     fill: float  # its hull's share of its min-area rectangle: ~1 for a square, ~0.5 for a triangle
+    centre: tuple[float, float] | None = None  # of its min-area rectangle, in the die crop
+    size: float = 0.0  # the square root of that rectangle's area
 
 
 def scale_for(shape: tuple[int, ...]) -> float:
@@ -65,7 +68,7 @@ def scale_for(shape: tuple[int, ...]) -> float:
 
 
 def die_support(contrast: np.ndarray, mask: np.ndarray, core: np.ndarray) -> np.ndarray | None:
-    """The convex hull of the body-coloured region that holds the die's middle, less one pixel."""
+    """The convex hull of the body-coloured region that holds the die's middle, with a margin."""
     body = ((contrast < BODY_CONTRAST) & (mask > 0)).astype(np.uint8)
     n, labels = cv2.connectedComponents(body, connectivity=4)
     if n <= 1:
@@ -77,7 +80,9 @@ def die_support(contrast: np.ndarray, mask: np.ndarray, core: np.ndarray) -> np.
         return None
     hull = np.zeros_like(mask)
     cv2.fillConvexPoly(hull, S.hull_of((labels == best).astype(np.uint8)), 255)
-    return cv2.erode(hull, np.ones((3, 3), np.uint8)) & mask
+    # pips at the face's edge may break its outline: a margin of a few percent keeps them whole
+    grow = max(1, int(round(0.05 * np.sqrt(float(np.count_nonzero(mask))))))
+    return cv2.dilate(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))) & mask
 
 
 def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
@@ -164,7 +169,7 @@ class DiceReader:
 
     # -- one die -------------------------------------------------------------------------
 
-    def read_pips(self, view: DieView, glyphs: list[G.Glyph]) -> Die | None:
+    def read_pips(self, view: DieView, glyphs: list[G.Glyph], face: TopFace | None = None) -> Die | None:
         """The die read as a pip d6, or None when its marks are not pips."""
         found = P.find_pips(view.contrast, view.area, view.cut)
         if not 1 <= len(found) <= 6:
@@ -188,6 +193,11 @@ class DiceReader:
                 unexplained += 1
         fit = P.layout_fit(found)
         confidence = fit * (0.6**unexplained)
+        if face is not None and face.centre is not None and face.size > 0:
+            # a d6 layout sits in the middle of its face: two stray blobs on a speckled die do not
+            middle = np.mean([p.centre for p in found], axis=0)
+            off = float(np.hypot(*(middle - np.array(face.centre)))) / face.size
+            confidence *= float(np.clip(1.0 - 3.0 * (off - OFF_CENTRE), 0.0, 1.0))
         value = len(found) if confidence >= MIN_CONFIDENCE else None
         return Die("d6", value, confidence, view.box, note="pips" if value else "pips out of pattern")
 
@@ -226,7 +236,9 @@ class DiceReader:
         if n > 1:
             on_rim = np.unique(labels[(view.rim > 0) & (mask > 0)])
             mask[np.isin(labels, on_rim[on_rim > 0])] = 0
-        return TopFace(G.group_marks(mask, view.side, max(3.0, 0.003 * view.area)), fill)
+        (cx, cy), (rw, rh), _ = rect
+        return TopFace(G.group_marks(mask, view.side, max(3.0, 0.003 * view.area)), fill, (cx, cy),
+                       float(np.sqrt(max(rw * rh, 1.0))))
 
     @staticmethod
     def sign_and_symbol(view: DieView, glyphs: list[G.Glyph]) -> tuple[G.Glyph | None, G.Glyph | None]:
@@ -298,7 +310,7 @@ class DiceReader:
         """The die `view` shows, or None when nothing on it is a sign."""
         face = self.top_face(view)
         if self.kind == "d6" or (self.kind == "auto" and face.fill >= TRIANGLE_FILL):
-            die = self.read_pips(view, face.glyphs)
+            die = self.read_pips(view, face.glyphs, face)
             if die is not None:
                 return die
         if not face.glyphs:
