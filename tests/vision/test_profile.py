@@ -59,4 +59,4 @@ def test_learning_from_labelled_pictures_teaches_a_reader_that_knew_nothing(
     assert len(profile) > 0 and profile.learned_from == [str(train)]
     taught = DiceReader(kind="d8", profile=profile, use_built_in=False)
     _, _, right_after, _ = score(taught, rendered_astro_tiles)
-    assert right_after >= 0.75 * labelled
+    assert right_after >= 0.7 * labelled
