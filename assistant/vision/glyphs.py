@@ -102,18 +102,53 @@ def describe(glyph_mask: np.ndarray) -> np.ndarray:
     return vec / (np.linalg.norm(vec) + 1e-9)
 
 
-def votes(descriptor: np.ndarray, examples: np.ndarray, labels: list[str], k: int = 7) -> tuple[dict[str, float], float]:
+UPRIGHT_SIDE = 16  # an upright glyph is compared as this many pixels square
+UPRIGHT_NEAR = 0.3  # upright vectors of one sign lie about this far apart (drawn or printed anew)
+
+
+def upright(glyph_mask: np.ndarray, angle: float) -> np.ndarray:
+    """The glyph turned by `angle` degrees about its centre, scaled into a square, as a unit vector.
+
+    Used where the face tells which way is up (a d8's triangle has three ways, a d6's square
+    four): each way gives one such vector, and the profile holds examples of all of them.
+    """
+    h, w = glyph_mask.shape[:2]
+    side = int(np.ceil(np.hypot(h, w))) + 2
+    canvas = np.zeros((side, side), np.uint8)
+    y0, x0 = (side - h) // 2, (side - w) // 2
+    canvas[y0 : y0 + h, x0 : x0 + w] = glyph_mask
+    turn = cv2.getRotationMatrix2D((side / 2.0, side / 2.0), angle, 1.0)
+    turned = cv2.warpAffine(canvas, turn, (side, side), flags=cv2.INTER_LINEAR)
+    ys, xs = np.nonzero(turned > 64)
+    if xs.size == 0:
+        return np.zeros(UPRIGHT_SIDE * UPRIGHT_SIDE, np.float32)
+    tight = turned[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    th, tw = tight.shape
+    big = max(th, tw)
+    square = np.zeros((big, big), np.uint8)
+    square[(big - th) // 2 : (big - th) // 2 + th, (big - tw) // 2 : (big - tw) // 2 + tw] = tight
+    small = cv2.resize(square, (UPRIGHT_SIDE, UPRIGHT_SIDE), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32).ravel()
+    small -= small.mean()
+    return small / (np.linalg.norm(small) + 1e-6)
+
+
+def votes(descriptor: np.ndarray, examples: np.ndarray, labels: list[str], k: int = 7,
+          near: float = 0.15) -> tuple[dict[str, float], float]:
     """The share of the `k` nearest examples' vote (distance-weighted) per label, and how close
-    (0..1) the nearest example is: a glyph far from every example is doubtful whatever the vote."""
+    (0..1) the nearest example is: a glyph farther than `near` from every example is doubtful
+    whatever the vote. Descriptors are unit vectors, so distances come from one dot product."""
     if len(labels) == 0:
         return {}, 0.0
-    d = np.sqrt(((examples - descriptor) ** 2).sum(axis=1))
-    order = np.argsort(d)[: min(k, len(labels))]
+    d = np.sqrt(np.maximum(2.0 - 2.0 * (examples @ descriptor), 0.0))
+    count = min(k, len(labels))
+    order = np.argpartition(d, count - 1)[:count]
+    order = order[np.argsort(d[order])]
     weights: dict[str, float] = {}
     for i in order:
-        weights[labels[i]] = weights.get(labels[i], 0.0) + 1.0 / (d[i] + 0.05)
+        weights[labels[i]] = weights.get(labels[i], 0.0) + 1.0 / (float(d[i]) + 0.05)
     total = sum(weights.values())
-    closeness = float(np.exp(-max(float(d[order[0]]) - 0.15, 0.0) * 4.0))
+    closeness = float(np.exp(-max(float(d[order[0]]) - near, 0.0) * 4.0))
     return {label: w / total for label, w in weights.items()}, closeness
 
 

@@ -40,11 +40,15 @@ def learn_entry(entry: Entry, image: np.ndarray, reader: DiceReader, profile: Pr
         known = reader.read_view(view)
         if known is not None and known.value == label.value and known.kind == label.kind:
             continue  # already read right by method (pips) or by the profile: nothing to teach
-        numeral, symbol = reader.glyphs_of(view)  # the whole sign, and the symbol alone
+        face = reader.top_face(view)
+        numeral, symbol = reader.sign_and_symbol(view, face.glyphs)  # the numeral, and the symbol alone
         if numeral is None:
             continue
         profile.add(f"n:{label.value}", G.describe(numeral.mask))
         added += 1
+        for turn in face.ups:  # every way up the face allows: one of them is the numeral's own
+            profile.add(f"u:{label.value}", G.upright(numeral.mask, turn))
+            added += 1
         if symbol is not None and label.symbol:
             profile.add(f"sym:{label.symbol}", G.describe(symbol.mask))
             added += 1

@@ -4,14 +4,19 @@ A profile is a JSON file:
 
     {"format": "nova-table-dice-profile", "version": 1,
      "learned_from": ["manifest or description", ...],
-     "examples": [{"label": "n:3", "vector": [...]}, {"label": "sym:sun", "vector": [...]}]}
+     "examples": [{"label": "n:3", "f16": "<base64 of little-endian float16s>"}, ...]}
+
+(an example may also give its vector as a plain list: {"label": "sym:sun", "vector": [...]}).
 
 Labels: "n:V" is the sign that means value V (a numeral, or a custom emblem such as a skull
-for 1); "sym:NAME" is a Nova Aetas astro symbol (sun, star, moon).
+for 1), described so that any turn of it looks the same; "u:V" the same sign stood upright (one
+example for each way up its face allows); "sym:NAME" a Nova Aetas astro symbol (sun, star, moon).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -29,29 +34,25 @@ BUILT_IN = "rendered_profile.json"  # learned from rendered dice only, shipped b
 @dataclass
 class Profile:
     labels: list[str] = field(default_factory=list)
-    vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    rows: list[np.ndarray] = field(default_factory=list)  # one vector per label; lengths differ by kind
     learned_from: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.labels)
 
     def subset(self, prefix: str) -> tuple[np.ndarray, list[str]]:
-        """The examples whose label starts with `prefix`, and their labels."""
+        """The examples whose label starts with `prefix` (one kind of vector), and their labels."""
         keep = [i for i, label in enumerate(self.labels) if label.startswith(prefix)]
-        return self.vectors[keep], [self.labels[i] for i in keep]
+        if not keep:
+            return np.zeros((0, 1), np.float32), []
+        return np.vstack([self.rows[i] for i in keep]), [self.labels[i] for i in keep]
 
     def add(self, label: str, vector: np.ndarray) -> None:
-        row = vector.astype(np.float32)[None, :]
-        self.vectors = row if len(self.labels) == 0 else np.vstack([self.vectors, row])
+        self.rows.append(np.asarray(vector, np.float32).ravel())
         self.labels.append(label)
 
     def merged(self, other: Profile) -> Profile:
-        if len(other) == 0:
-            return self
-        if len(self) == 0:
-            return other
-        return Profile(self.labels + other.labels, np.vstack([self.vectors, other.vectors]),
-                       self.learned_from + other.learned_from)
+        return Profile(self.labels + other.labels, self.rows + other.rows, self.learned_from + other.learned_from)
 
     def save(self, path: Path) -> None:
         data = {
@@ -59,8 +60,8 @@ class Profile:
             "version": VERSION,
             "learned_from": self.learned_from,
             "examples": [
-                {"label": label, "vector": [round(float(v), 4) for v in vec]}
-                for label, vec in zip(self.labels, self.vectors)
+                {"label": label, "f16": base64.b64encode(vec.astype("<f2").tobytes()).decode("ascii")}
+                for label, vec in zip(self.labels, self.rows)
             ],
         }
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -80,15 +81,19 @@ def parse(text: str, name: str) -> Profile:
     if not isinstance(examples, list):
         raise ProfileError(f"{name}: \"examples\" must be a list")
     profile = Profile(learned_from=[str(s) for s in data.get("learned_from", [])])
-    width = None
+    widths: dict[str, int] = {}
     for i, ex in enumerate(examples):
         try:
-            label, vector = str(ex["label"]), np.asarray(ex["vector"], np.float32)
-        except (KeyError, TypeError, ValueError):
+            label = str(ex["label"])
+            if "f16" in ex:
+                vector = np.frombuffer(base64.b64decode(ex["f16"], validate=True), "<f2").astype(np.float32)
+            else:
+                vector = np.asarray(ex["vector"], np.float32)
+        except (KeyError, TypeError, ValueError, binascii.Error):
             raise ProfileError(f"{name}: example {i} is not {{label, vector}}") from None
-        if vector.ndim != 1 or (width is not None and vector.size != width):
+        kind = label.split(":")[0]
+        if vector.ndim != 1 or widths.setdefault(kind, vector.size) != vector.size:
             raise ProfileError(f"{name}: example {i} has a vector of the wrong length")
-        width = vector.size
         profile.add(label, vector)
     return profile
 

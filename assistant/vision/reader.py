@@ -60,6 +60,21 @@ class TopFace:
     fill: float  # its hull's share of its min-area rectangle: ~1 for a square, ~0.5 for a triangle
     centre: tuple[float, float] | None = None  # of its min-area rectangle, in the die crop
     size: float = 0.0  # the square root of that rectangle's area
+    ups: tuple[float, ...] = ()  # the turns (degrees) that would bring a sign on it upright
+
+
+def ups(hull: np.ndarray, fill: float, rect_angle: float) -> tuple[float, ...]:
+    """The turns that stand a sign upright on this face: towards each corner of a d8's triangle
+    (its numerals point at a corner), along each side of a d6's square."""
+    if fill < TRIANGLE_FILL:
+        _, triangle = cv2.minEnclosingTriangle(hull.reshape(-1, 1, 2).astype(np.float32))
+        if triangle is None:
+            return ()
+        corners = triangle.reshape(-1, 2)
+        middle = corners.mean(axis=0)
+        # turning by (direction's angle + 90) degrees brings that direction to straight up
+        return tuple(float(np.degrees(np.arctan2(c[1] - middle[1], c[0] - middle[0]))) + 90.0 for c in corners)
+    return tuple(-rect_angle + 90.0 * k for k in range(4))
 
 
 def scale_for(shape: tuple[int, ...]) -> float:
@@ -166,6 +181,7 @@ class DiceReader:
         self.profile = base.merged(profile) if profile is not None else base
         self._numerals = self.profile.subset("n:")
         self._symbols = self.profile.subset("sym:")
+        self._upright = self.profile.subset("u:")
 
     # -- one die -------------------------------------------------------------------------
 
@@ -236,9 +252,9 @@ class DiceReader:
         if n > 1:
             on_rim = np.unique(labels[(view.rim > 0) & (mask > 0)])
             mask[np.isin(labels, on_rim[on_rim > 0])] = 0
-        (cx, cy), (rw, rh), _ = rect
+        (cx, cy), (rw, rh), rect_angle = rect
         return TopFace(G.group_marks(mask, view.side, max(3.0, 0.003 * view.area)), fill, (cx, cy),
-                       float(np.sqrt(max(rw * rh, 1.0))))
+                       float(np.sqrt(max(rw * rh, 1.0))), ups(hull_points, fill, rect_angle))
 
     @staticmethod
     def sign_and_symbol(view: DieView, glyphs: list[G.Glyph]) -> tuple[G.Glyph | None, G.Glyph | None]:
@@ -259,9 +275,12 @@ class DiceReader:
         pieces = G.group_marks(sign.mask, 0.0, 2.0)
         pieces = [G.Glyph(p.mask, (p.box[0] + sign.box[0], p.box[1] + sign.box[1], p.box[2], p.box[3]), p.area)
                   for p in pieces]
-        ordered = sorted(pieces, key=lambda g: -g.area)
-        if len(ordered) >= 2 and ordered[1].area >= SYMBOL_SHARE * ordered[0].area:
-            numeral, symbol = ordered[0], ordered[1]
+        # the numeral is the tallest piece (a filled star can outweigh a thin 1 or 5, not outgrow it)
+        ordered = sorted(pieces, key=lambda g: -g.extent)
+        big = sorted(ordered[1:], key=lambda g: -g.area)
+        if len(ordered) >= 2 and big[0].area >= SYMBOL_SHARE * ordered[0].area:
+            numeral, symbol = ordered[0], big[0]
+            ordered = [numeral, symbol] + [g for g in big[1:]]
             reach = 0.8 * symbol.extent  # a sun's rays are small pieces round its disc
             rays = [g for g in ordered[2:] if np.hypot(*(np.array(g.centre) - np.array(symbol.centre))) <=
                     reach + 0.5 * g.extent]
@@ -271,6 +290,19 @@ class DiceReader:
 
     def glyphs_of(self, view: DieView) -> tuple[G.Glyph | None, G.Glyph | None]:
         return self.sign_and_symbol(view, self.top_face(view).glyphs)
+
+    def numeral_votes(self, sign: G.Glyph, face: TopFace) -> tuple[dict[str, float], float]:
+        """The profile's vote on what the sign means: compared upright when the face tells which
+        way is up and the profile has upright examples, else by the turn-proof descriptor."""
+        examples, labels = self._upright
+        if face.ups and len(labels):
+            best: tuple[dict[str, float], float] = ({}, -1.0)
+            for turn in face.ups:
+                shares, closeness = G.votes(G.upright(sign.mask, turn), examples, labels, near=G.UPRIGHT_NEAR)
+                if closeness > best[1]:
+                    best = ({"n:" + k.split(":")[1]: v for k, v in shares.items()}, closeness)
+            return best
+        return G.votes(G.describe(sign.mask), *self._numerals)
 
     def read_glyphs(self, view: DieView, face: TopFace) -> Die:
         """The die read from the signs on its top face against the profile.
@@ -284,7 +316,7 @@ class DiceReader:
             return Die(kind, None, 0.0, view.box, note="no numeral found" if face.glyphs else "no marks")
         sign, sym = self.sign_and_symbol(view, face.glyphs)
         assert sign is not None
-        shares, closeness = G.votes(G.describe(sign.mask), *self._numerals)
+        shares, closeness = self.numeral_votes(sign, face)
         scores = {int(label.split(":")[1]): share for label, share in shares.items()}
         symbol = None
         if sym is not None and len(self._symbols[1]) and kind == "d8":

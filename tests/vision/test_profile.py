@@ -29,7 +29,8 @@ def test_a_profile_round_trips(tmp_path_factory: pytest.TempPathFactory, example
     again = load(path)
     assert again.labels == profile.labels and again.learned_from == ["test"]
     if examples:
-        assert np.allclose(again.vectors, profile.vectors, atol=1e-4)
+        # vectors are stored as float16: equal to about three significant digits
+        assert all(np.allclose(a, b, atol=1e-3, rtol=1e-3) for a, b in zip(again.rows, profile.rows))
 
 
 @pytest.mark.parametrize("text, message", [
