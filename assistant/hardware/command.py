@@ -83,16 +83,23 @@ def _print_message(message: object) -> None:
     print(message, flush=True)
 
 
-def _monitor(args: argparse.Namespace) -> int:
+def _open(port: str) -> Any:
+    """The link to the board on `port`, printing what it sends; None (and why, on stderr) if it cannot open."""
     from serial import SerialException
 
     from assistant.hardware.board import BoardLink
 
-    stop = _stop_on_signals()
     try:
-        link = BoardLink.open(args.port, _print_message)
+        return BoardLink.open(port, _print_message)
     except (SerialException, OSError) as error:
-        print(f"nova-table: board {args.port}: {error}", file=sys.stderr)
+        print(f"nova-table: board {port}: {error}", file=sys.stderr)
+        return None
+
+
+def _monitor(args: argparse.Namespace) -> int:
+    stop = _stop_on_signals()
+    link = _open(args.port)
+    if link is None:
         return 1
     try:
         link.hello()
@@ -105,10 +112,6 @@ def _monitor(args: argparse.Namespace) -> int:
 
 
 def _send(args: argparse.Namespace) -> int:
-    from serial import SerialException
-
-    from assistant.hardware.board import BoardLink
-
     messages = []
     for index, text in enumerate(args.messages, 1):
         try:
@@ -120,10 +123,8 @@ def _send(args: argparse.Namespace) -> int:
             print(f"nova-table: message {index}: a message is a JSON object, not {text}", file=sys.stderr)
             return 1
         messages.append(message)
-    try:
-        link = BoardLink.open(args.port, _print_message)
-    except (SerialException, OSError) as error:
-        print(f"nova-table: board {args.port}: {error}", file=sys.stderr)
+    link = _open(args.port)
+    if link is None:
         return 1
     try:
         for message in messages:

@@ -115,32 +115,24 @@ class SavedGame:
     def where(self) -> str:
         return f"{self._file.path} (game {self._journal.game_id})"
 
-    def apply(self, event: Mapping[str, Any]) -> GameState:
+    def _change(self, call: Any, *args: Any) -> GameState:
+        """One change of the journal (stored before it returns); Refused with the session's message."""
         from assistant.session.errors import SessionError
 
         try:
-            self._journal.append(event)
+            call(*args)
         except SessionError as error:
             raise Refused(str(error)) from None
         return self.state
+
+    def apply(self, event: Mapping[str, Any]) -> GameState:
+        return self._change(self._journal.append, event)
 
     def undo(self) -> GameState:
-        from assistant.session.errors import SessionError
-
-        try:
-            self._journal.undo()
-        except SessionError as error:
-            raise Refused(str(error)) from None
-        return self.state
+        return self._change(self._journal.undo)
 
     def redo(self) -> GameState:
-        from assistant.session.errors import SessionError
-
-        try:
-            self._journal.redo()
-        except SessionError as error:
-            raise Refused(str(error)) from None
-        return self.state
+        return self._change(self._journal.redo)
 
     def can_undo(self) -> bool:
         return bool(self._journal.can_undo())

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -121,20 +124,24 @@ def test_the_simulated_board_on_a_pty_answers_mirrors_and_turns_knobs(caplog: py
             link.close()
 
 
-def test_knobs_become_threat_events_in_the_app() -> None:
-    import os
-
+@pytest.fixture
+def surface() -> Any:
+    """A real display surface (SDL's dummy driver) for an app that mirrors to a board."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
     import pygame
 
+    pygame.display.init()
+    pygame.font.init()
+    pygame.event.clear()
+    return pygame.display.set_mode((800, 480))
+
+
+def test_knobs_become_threat_events_in_the_app(surface: Any) -> None:
     from assistant.ui.app import App
     from assistant.ui.inputs import post_knob
     from assistant.ui.table import MemoryGame
 
-    pygame.display.init()
-    pygame.font.init()
-    surface = pygame.display.set_mode((800, 480))
-    pygame.event.clear()
     with SimulatedBoard(knobs=4) as board:
         link = BoardLink.open(board.path, lambda m: post_knob(m.hero, m.delta) if isinstance(m, Knob) else None)
         app = App(MemoryGame(demo_scenario()), surface, mirrors=[link], log=lambda message: None)
@@ -182,7 +189,7 @@ def test_any_mix_of_lines_in_any_chunks_gives_the_good_ones_in_order(
     try:
         stream = b"".join(raw + b"\n" for _, raw in mixed)
         at = 0
-        for cut in cuts * 100:  # the bytes arrive in pieces of any size
+        for cut in itertools.cycle(cuts):  # the bytes arrive in pieces of any size
             if at >= len(stream):
                 break
             link.port.write(stream[at : at + cut])
@@ -201,21 +208,14 @@ def test_any_mix_of_lines_in_any_chunks_gives_the_good_ones_in_order(
         link.close()
 
 
-def test_a_board_pulled_out_mid_game_does_not_stop_the_table() -> None:
-    import os
-
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    import pygame
-
+def test_a_board_pulled_out_mid_game_does_not_stop_the_table(surface: Any) -> None:
     from assistant.ui.app import App
     from assistant.ui.table import MemoryGame
 
-    pygame.display.init()
-    pygame.font.init()
     said: list[str] = []
     board = SimulatedBoard().start()
     link = BoardLink.open(board.path)
-    app = App(MemoryGame(demo_scenario()), pygame.display.set_mode((800, 480)), mirrors=[link], log=said.append)
+    app = App(MemoryGame(demo_scenario()), surface, mirrors=[link], log=said.append)
     board.close()  # the USB cable is pulled
     link.close()  # and the port with it
     assert app.act({"type": "end_activation"})
