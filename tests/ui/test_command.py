@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import signal
 import subprocess
@@ -119,3 +120,29 @@ def test_every_action_is_in_the_state_file_before_it_is_shown_and_the_game_resum
     assert resumed.state == expected
     resumed.close()
     pygame.event.clear()
+
+
+@pytest.mark.skipif(bool(glob.glob("/dev/dri/card*")), reason="this machine has a KMS/DRM device: kmsdrm may start")
+def test_a_video_driver_that_cannot_start_falls_back_to_dummy_and_says_why(tmp_path: Path) -> None:
+    env = dict(os.environ, SDL_VIDEODRIVER="kmsdrm")  # no KMS/DRM device here: it must fail and fall back
+    process = nova("play", "--memory", "--screenshot", str(tmp_path / "shot.png"), env=env)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "kmsdrm" in err and "dummy video driver" in err
+    assert (tmp_path / "shot.png").stat().st_size > 10_000  # it still drew the table
+
+
+def test_a_scenario_with_a_typo_is_refused_with_its_line(tmp_path: Path) -> None:
+    pytest.importorskip("assistant.session.scenario_file")
+    from assistant.ui.table import demo_path
+
+    text = demo_path().read_text().replace("swiftness = 6", "swiftnes = 6", 1)
+    scenario = tmp_path / "typo.toml"
+    scenario.write_text(text)
+    line = text.splitlines().index("swiftnes = 6") + 1
+    process = nova("play", "--scenario", str(scenario), "--state", str(tmp_path / "t.db"), "--screenshot",
+                   str(tmp_path / "x.png"))  # fmt: skip
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 1
+    assert f"typo.toml:{line}" in err and "swiftnes" in err
+    assert not (tmp_path / "x.png").exists()
