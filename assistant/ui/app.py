@@ -71,9 +71,9 @@ class App:
         return True
 
     def command(self, name: str) -> None:
-        """Undo or redo."""
+        """Undo, redo, or (once the mission is over) play it again."""
         try:
-            self.game.undo() if name == "undo" else self.game.redo()
+            {"undo": self.game.undo, "redo": self.game.redo, "restart": self.game.restart}[name]()
         except Refused as refused:
             self.error = str(refused)
             return

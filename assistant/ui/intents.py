@@ -43,6 +43,8 @@ def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None
     if state.over is None:
         items.extend(_advised_items(state, advice) if advice is not None else _table_items(state))
         items.append(Item("Fix", "f", form="fix", kind="command"))
+    else:
+        items.append(Item("Play again", "n", command="restart", detail="a new game of this mission"))
     items.append(Item("Undo", "u", command="undo", enabled=can_undo, kind="command"))
     items.append(Item("Redo", "y", command="redo", enabled=can_redo, kind="command"))
     return items

@@ -38,6 +38,10 @@ class TableGame(Protocol):
 
     def close(self) -> None: ...
 
+    def restart(self) -> GameState:
+        """A new game of the same scenario (the finished one stays saved)."""
+        ...
+
     @property
     def where(self) -> str:
         """Where the game is kept, in words (for the status line and the log)."""
@@ -48,9 +52,14 @@ class MemoryGame:
     """The fold of a list of events through the rules core, kept in memory with an undo cursor."""
 
     def __init__(self, scenario: Scenario) -> None:
+        self._scenario = scenario
         self._states = [rules.new_game(scenario)]
         self._events: list[dict[str, Any]] = []
         self._head = 0
+
+    def restart(self) -> GameState:
+        self.__init__(self._scenario)  # type: ignore[misc]
+        return self.state
 
     @property
     def state(self) -> GameState:
@@ -133,6 +142,21 @@ class SavedGame:
 
     def redo(self) -> GameState:
         return self._change(self._journal.redo)
+
+    def restart(self) -> GameState:
+        """A new game from the scenario file this one was started from, made the current game."""
+        from assistant.session.errors import SessionError
+        from assistant.session.scenario_file import read_scenario_text
+
+        source = self._file.game(self._journal.game_id).scenario_source
+        if not source:
+            raise Refused("this game has no scenario file to start again from")
+        try:
+            self._file.new_game(read_scenario_text(source), source)
+            self._journal = self._file.journal(None)
+        except SessionError as error:
+            raise Refused(str(error)) from None
+        return self.state
 
     def can_undo(self) -> bool:
         return bool(self._journal.can_undo())

@@ -146,3 +146,26 @@ def test_a_scenario_with_a_typo_is_refused_with_its_line(tmp_path: Path) -> None
     assert process.returncode == 1
     assert f"typo.toml:{line}" in err and "swiftnes" in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_play_again_after_the_mission_ends_starts_a_new_saved_game(tmp_path: Path) -> None:
+    pytest.importorskip("assistant.session.games")
+    from assistant.session.games import StateFile
+
+    from assistant.ui.table import open_saved_game
+
+    path = tmp_path / "table.db"
+    app = make_app(game=open_saved_game(path, None, new=False))  # type: ignore[arg-type]
+    play_on = [key("f")] + [key("right")] * 5 + [key("return"), key("return")]  # Fix: "End: defeat", apply
+    app.running = True
+    for event in play_on:
+        pygame.event.post(event)
+        app.pump()
+    assert app.game.state.over == "defeat"
+    pygame.event.post(key("n"))  # Play again
+    app.pump()
+    assert app.game.state.over is None and app.game.state.count == 0
+    app.close()
+    with StateFile(path) as other:
+        games = other.games()
+        assert len(games) == 2 and games[0].head == 1 and games[1].current

@@ -19,7 +19,7 @@ actions = st.one_of(
     st.builds(Action, st.just("confirm")),
     st.builds(Action, st.just("back")),
     st.builds(Action, st.just("digit"), st.integers(0, 9)),
-    st.builds(Action, st.just("key"), st.sampled_from(list("maweoifrkuyds"))),
+    st.builds(Action, st.just("key"), st.sampled_from(list("maweoifrkuydsn"))),
     st.builds(Action, st.sampled_from(["undo", "redo"])),
     st.builds(Action, st.just("dice"), st.tuples(st.lists(st.integers(1, 8), max_size=6), st.just("camera"))),
     st.builds(Action, st.just("knob"), st.tuples(st.integers(0, 3), st.integers(-2, 2))),

@@ -155,4 +155,4 @@ def test_mission_over_is_written_across_the_dial(shots: Path) -> None:
     band = pygame.Rect(dial.left, dial.centery - app.layout.px(44), dial.width, app.layout.px(40))
     assert count(app.surface, band, theme.DANGER) > 300
     labels = [item.label for item in app.machine.current.items]  # type: ignore[attr-defined]
-    assert labels == ["Undo", "Redo"]
+    assert labels == ["Play again", "Undo", "Redo"]
