@@ -152,10 +152,14 @@ def main() -> int:
     for folder in folders:
         report(score_set(folder.name, folder / "manifest.jsonl", reader, args.limit))
     if not args.folders and not args.no_rendered:
+        d8_reader = DiceReader("d8", load(args.profile) if args.profile else None)
         with tempfile.TemporaryDirectory() as tmp:
             for name, (count, seed, tiles, style) in RENDERED.items():
                 manifest = write_set(Path(tmp) / name, count, seed, tiles=tiles, style=style)
                 report(score_set(name, manifest, reader, args.limit))
+                if style == "astro" and args.kind == "auto":
+                    # a Nova Aetas table knows its dice are d8: `--kind d8`, as the app sets it
+                    report(score_set(f"{name} --kind d8", manifest, d8_reader, args.limit))
     return 0
 
 
