@@ -1,0 +1,117 @@
+"""The firmware's pin glue (`firmware/main.py`) under CPython, with the board's `machine` and `neopixel` stood in.
+
+The stand-ins are the smallest models of MicroPython's Pin, PWM and NeoPixel: pin levels that the
+test sets and interrupt handlers it fires, as the RP2040 would on an edge.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from assistant.hardware.simulator import FIRMWARE
+
+
+class Pin:
+    IN, OUT, PULL_UP, IRQ_RISING, IRQ_FALLING = 0, 1, 2, 4, 8
+    pins: dict[int, Pin] = {}
+
+    def __init__(self, number: int, mode: int = 1, pull: int | None = None) -> None:
+        self.number = number
+        self.level = 1 if pull == Pin.PULL_UP else 0
+        self.handler: Callable[[Pin], None] | None = None
+        Pin.pins[number] = self
+
+    def value(self) -> int:
+        return self.level
+
+    def irq(self, handler: Callable[[Pin], None], trigger: int) -> None:
+        self.handler = handler
+
+    def drive(self, level: int) -> None:
+        """The contact opens or closes: the level changes and the edge interrupt fires."""
+        self.level = level
+        assert self.handler is not None
+        self.handler(self)
+
+
+class PWM:
+    def __init__(self, pin: Pin) -> None:
+        self.pin = pin
+        self.frequency = 0
+        self.duty = -1
+
+    def freq(self, hz: int) -> None:
+        self.frequency = hz
+
+    def duty_u16(self, duty: int) -> None:
+        self.duty = duty
+
+
+class NeoPixel:
+    def __init__(self, pin: Pin, count: int) -> None:
+        self.pixels = [(0, 0, 0)] * count
+        self.shown: list[list[tuple[int, int, int]]] = []
+
+    def __setitem__(self, index: int, color: tuple[int, int, int]) -> None:
+        self.pixels[index] = color
+
+    def write(self) -> None:
+        self.shown.append(list(self.pixels))
+
+
+@pytest.fixture
+def firmware_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(Pin=Pin, PWM=PWM))
+    monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=NeoPixel))
+    monkeypatch.syspath_prepend(str(FIRMWARE.parent))
+    monkeypatch.delitem(sys.modules, "board_protocol", raising=False)
+    spec = importlib.util.spec_from_file_location("nova_board_main", FIRMWARE.parent / "main.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # not run as __main__: its loop does not start
+    Pin.pins = {}
+    yield module
+
+
+def make(module: Any, data: bytes) -> tuple[Any, list[str]]:
+    incoming = [data[i : i + 1] for i in range(len(data))]
+    sent: list[str] = []
+    firmware = module.Firmware(lambda: incoming.pop(0) if incoming else b"", sent.append)
+    return firmware, sent
+
+
+def test_lines_from_the_pi_set_the_ring_and_the_tray(firmware_module: Any) -> None:
+    ring = {"t": "ring", "minute": 5, "hour": 1, "active": 5, "tokens": [[5, "h!"], [7, "e"]], "over": None}
+    data = (json.dumps(ring) + "\n" + '{"t":"tray","level":40}\n').encode()
+    firmware, sent = make(firmware_module, data)
+    firmware.step(0)
+    assert sent == []
+    assert firmware.ring.shown[-1] == firmware.board.frame(0)
+    assert firmware.ring.shown[-1][9] == firmware.ring.shown[-1][10] != (0, 0, 0)  # sector V is LEDs 9 and 10
+    assert firmware.tray.duty == 40 * 65535 // 100 and firmware.tray.frequency == 1000
+
+
+def test_a_knob_turned_one_detent_sends_one_step(firmware_module: Any) -> None:
+    firmware, sent = make(firmware_module, b"")
+    a, b = Pin.pins[6], Pin.pins[7]  # knob 3 (hero index 2)
+    for pin, level in ((a, 0), (b, 0), (a, 1), (b, 1)):  # clockwise: A closes first
+        pin.drive(level)
+    for pin, level in ((b, 0), (a, 0), (b, 1), (a, 1)) * 2:  # two detents back
+        pin.drive(level)
+    firmware.step(100)
+    assert [json.loads(line) for line in sent] == [{"t": "knob", "hero": 2, "delta": -1}]  # summed in one pass
+    assert firmware.steps == [0, 0, 0, 0]
+
+
+def test_a_garbled_line_gets_an_error_reply_and_the_next_line_still_works(firmware_module: Any) -> None:
+    firmware, sent = make(firmware_module, b'\xff{"t":\n{"t":"hello"}\n' + b"x" * 3000 + b"\n")
+    firmware.step(0)
+    replies = [json.loads(line) for line in sent]
+    assert replies[0]["t"] == "error" and replies[1]["t"] == "hello" and "too long" in replies[2]["error"]
