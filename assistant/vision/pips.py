@@ -187,3 +187,59 @@ def layout_fit(pips: list[Pip]) -> float:
                 err += best_mid / size
         best = max(best, 1.0 - 2.5 * err)
     return float(np.clip(best, 0.0, 1.0))
+
+
+def split_groups(pips: list[Pip], max_parts: int = 3) -> list[list[Pip]]:
+    """Pips of dice that touch, parted die by die: the longest link of their minimum spanning tree
+    is cut while a part has more than six pips or a link much longer than its others."""
+    parts = [pips]
+    while len(parts) < max_parts:
+        worst = max(parts, key=len)
+        cut = _cut_longest(worst)
+        if cut is None:
+            break
+        parts.remove(worst)
+        parts.extend(cut)
+    return parts
+
+
+def _cut_longest(pips: list[Pip]) -> list[list[Pip]] | None:
+    n = len(pips)
+    if n < 2:
+        return None
+    pts = np.array([p.centre for p in pips], np.float64)
+    dist = np.sqrt(((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2))
+    # Prim's minimum spanning tree
+    inside = [0]
+    edges: list[tuple[float, int, int]] = []
+    best = dist[0].copy()
+    parent = np.zeros(n, int)
+    done = np.zeros(n, bool)
+    done[0] = True
+    for _ in range(n - 1):
+        candidates = np.where(done, np.inf, best)
+        j = int(np.argmin(candidates))
+        edges.append((float(best[j]), int(parent[j]), j))
+        done[j] = True
+        inside.append(j)
+        closer = dist[j] < best
+        parent[closer] = j
+        best = np.minimum(best, dist[j])
+    lengths = sorted(e[0] for e in edges)
+    longest = max(edges)
+    typical = lengths[len(lengths) // 2] if len(lengths) > 1 else longest[0]
+    if n <= 6 and longest[0] < 1.8 * typical:
+        return None
+    # the two sides of the cut edge
+    links: dict[int, list[int]] = {i: [] for i in range(n)}
+    for _, a, b in edges:
+        if (a, b) != (longest[1], longest[2]):
+            links[a].append(b)
+            links[b].append(a)
+    side, todo = {longest[1]}, [longest[1]]
+    while todo:
+        for k in links[todo.pop()]:
+            if k not in side:
+                side.add(k)
+                todo.append(k)
+    return [[pips[i] for i in sorted(side)], [pips[i] for i in range(n) if i not in side]]

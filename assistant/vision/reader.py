@@ -29,6 +29,7 @@ MIN_FILL = 0.5  # and fills at least this much of its minimum-area rectangle
 HOPELESS = 0.15  # an unreadable region whose signs are this unlike any die's is not reported
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
 OFF_CENTRE = 0.15  # pips whose middle is further than this share of the face from its centre are doubtful
+GROUP_FIT = 0.8  # each die's part of the pips of touching dice must fit a layout this well
 SYMBOL_SHARE = 0.12  # a second sign at least this share of the numeral's area is its symbol
 TRIANGLE_FILL = 0.72  # a top face filling less of its min-area rectangle is a triangle: no pips there
 D8_FILL = 0.83  # mean of outline and top-face fills of their min-area rectangles, below it a d8:
@@ -184,6 +185,28 @@ class DiceReader:
         self._upright = self.profile.subset("u:")
 
     # -- one die -------------------------------------------------------------------------
+
+    def read_pip_groups(self, view: DieView) -> list[Die]:
+        """Dice that touch, read as one region: its pips parted die by die, each part a d6 layout."""
+        found = P.find_pips(view.contrast, view.area, view.cut)
+        if len(found) < 2:
+            return []
+        parts = P.split_groups(found)
+        if len(parts) < 2:
+            return []
+        dice = []
+        for part in parts:
+            fit = P.layout_fit(part)
+            if not 1 <= len(part) <= 6 or fit < GROUP_FIT:
+                return []  # one part is no die's face: do not guess at any
+            size = float(np.median([p.size for p in part]))
+            xs = [p.centre[0] for p in part]
+            ys = [p.centre[1] for p in part]
+            x0, y0 = int(min(xs) - 1.5 * size), int(min(ys) - 1.5 * size)
+            x1, y1 = int(max(xs) + 1.5 * size), int(max(ys) + 1.5 * size)
+            box = (view.box[0] + x0, view.box[1] + y0, x1 - x0, y1 - y0)
+            dice.append(Die("d6", len(part), fit * 0.95, box, note="pips"))
+        return dice
 
     def read_pips(self, view: DieView, glyphs: list[G.Glyph], face: TopFace | None = None) -> Die | None:
         """The die read as a pip d6, or None when its marks are not pips."""
@@ -364,12 +387,21 @@ class DiceReader:
         dice = []
         for view in die_views(work, tile):
             die = self.read_view(view)
-            if die is None or not (view.die_shaped or (die.value is not None and die.note == "pips")):
-                continue
-            x, y, w, h = view.box
-            box = (int(round(x / scale)) + left, int(round(y / scale)) + top,
-                   int(round(w / scale)), int(round(h / scale)))
-            dice.append(Die(die.kind, die.value, die.confidence, box, die.symbol, die.note))
+            if not tile and self.kind != "d8" and (die is None or die.value is None or not view.die_shaped):
+                groups = self.read_pip_groups(view)
+                if groups:
+                    found = groups
+                else:
+                    found = [die] if die is not None else []
+            else:
+                found = [die] if die is not None else []
+            for die in found:
+                if not (view.die_shaped or (die.value is not None and die.note == "pips")):
+                    continue
+                x, y, w, h = die.box
+                box = (int(round(x / scale)) + left, int(round(y / scale)) + top,
+                       int(round(w / scale)), int(round(h / scale)))
+                dice.append(Die(die.kind, die.value, die.confidence, box, die.symbol, die.note))
         if not tile:  # a tile is one die, cropped close: it is reported, read or not
             dice = plausible(dice)
         dice.sort(key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0]))
