@@ -190,56 +190,64 @@ def layout_fit(pips: list[Pip]) -> float:
 
 
 def split_groups(pips: list[Pip], max_parts: int = 3) -> list[list[Pip]]:
-    """Pips of dice that touch, parted die by die: the longest link of their minimum spanning tree
-    is cut while a part has more than six pips or a link much longer than its others."""
-    parts = [pips]
-    while len(parts) < max_parts:
-        worst = max(parts, key=len)
-        cut = _cut_longest(worst)
-        if cut is None:
-            break
-        parts.remove(worst)
-        parts.extend(cut)
+    """Pips of dice that touch, parted die by die.
+
+    Every way of cutting one link of the pips' minimum spanning tree is tried; the cut whose two
+    sides both fit a d6 layout best wins (a part that fits badly is cut again, up to `max_parts`).
+    Pips that already make one good layout are left whole.
+    """
+    if len(pips) <= 6 and layout_fit(pips) >= 0.8:
+        return [pips]
+    best: tuple[float, list[list[Pip]]] = (0.0, [pips])
+    for a, b in _tree_cuts(pips):
+        if max(len(a), len(b)) > 6 * (max_parts - 1):
+            continue
+        fa = layout_fit(a) if len(a) <= 6 else 0.0
+        fb = layout_fit(b) if len(b) <= 6 else 0.0
+        score = min(fa, fb)
+        if score > best[0]:
+            best = (score, [a, b])
+    if best[0] >= 0.8 or max_parts <= 2 or len(best[1]) < 2:
+        return best[1]
+    # one side may hold two dice still: part it in turn
+    a, b = best[1]
+    parts = []
+    for side in (a, b):
+        parts.extend(split_groups(side, max_parts - 1) if layout_fit(side) < 0.8 or len(side) > 6 else [side])
     return parts
 
 
-def _cut_longest(pips: list[Pip]) -> list[list[Pip]] | None:
+def _tree_cuts(pips: list[Pip]) -> list[tuple[list[Pip], list[Pip]]]:
+    """Both sides of each link of the pips' minimum spanning tree (Prim's)."""
     n = len(pips)
     if n < 2:
-        return None
+        return []
     pts = np.array([p.centre for p in pips], np.float64)
     dist = np.sqrt(((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2))
-    # Prim's minimum spanning tree
-    inside = [0]
-    edges: list[tuple[float, int, int]] = []
     best = dist[0].copy()
     parent = np.zeros(n, int)
     done = np.zeros(n, bool)
     done[0] = True
+    edges: list[tuple[int, int]] = []
     for _ in range(n - 1):
-        candidates = np.where(done, np.inf, best)
-        j = int(np.argmin(candidates))
-        edges.append((float(best[j]), int(parent[j]), j))
+        j = int(np.argmin(np.where(done, np.inf, best)))
+        edges.append((int(parent[j]), j))
         done[j] = True
-        inside.append(j)
         closer = dist[j] < best
         parent[closer] = j
         best = np.minimum(best, dist[j])
-    lengths = sorted(e[0] for e in edges)
-    longest = max(edges)
-    typical = lengths[len(lengths) // 2] if len(lengths) > 1 else longest[0]
-    if n <= 6 and longest[0] < 1.8 * typical:
-        return None
-    # the two sides of the cut edge
-    links: dict[int, list[int]] = {i: [] for i in range(n)}
-    for _, a, b in edges:
-        if (a, b) != (longest[1], longest[2]):
-            links[a].append(b)
-            links[b].append(a)
-    side, todo = {longest[1]}, [longest[1]]
-    while todo:
-        for k in links[todo.pop()]:
-            if k not in side:
-                side.add(k)
-                todo.append(k)
-    return [[pips[i] for i in sorted(side)], [pips[i] for i in range(n) if i not in side]]
+    cuts = []
+    for cut in edges:
+        links: dict[int, list[int]] = {i: [] for i in range(n)}
+        for a, b in edges:
+            if (a, b) != cut:
+                links[a].append(b)
+                links[b].append(a)
+        side, todo = {cut[0]}, [cut[0]]
+        while todo:
+            for k in links[todo.pop()]:
+                if k not in side:
+                    side.add(k)
+                    todo.append(k)
+        cuts.append(([pips[i] for i in sorted(side)], [pips[i] for i in range(n) if i not in side]))
+    return cuts

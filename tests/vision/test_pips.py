@@ -41,3 +41,21 @@ def test_a_six_with_a_row_hidden_is_not_a_four(angle: float, scale: float) -> No
     cells = [(-1, -1), (1, -1), (-1, 0), (1, 0)]
     assert layout_fit(placed(cells, angle, scale, 0.0, 1.0)) < 0.5
     assert layout_fit(placed(PIP_CELLS[4], angle, scale, 0.0, 1.0)) > 0.95
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.floats(0, 2 * np.pi), st.floats(0, 2 * np.pi), st.floats(8, 20))
+def test_the_pips_of_two_touching_dice_are_parted_die_by_die(a: int, b: int, turn_a: float, turn_b: float,
+                                                             step: float) -> None:
+    from assistant.vision.pips import split_groups
+
+    first = placed(PIP_CELLS[a], turn_a, step, 0.0, 1.0)
+    # the second die sits beside the first: its middle four pip-steps away (faces touch)
+    second = [Pip((p.centre[0] + 4.2 * step, p.centre[1]), p.size, p.roundness)
+              for p in placed(PIP_CELLS[b], turn_b, step, 0.0, 1.0)]
+    parts = split_groups(first + second)
+    if len(parts) == 2:
+        assert sorted(len(p) for p in parts) == sorted([a, b])
+        assert all(layout_fit(p) > 0.95 for p in parts)
+    else:
+        # when the two dice's pips are spaced like one die's, they are left whole, not misparted
+        assert len(parts) == 1
