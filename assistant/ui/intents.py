@@ -233,8 +233,9 @@ def _enemy_attack_form(state: GameState) -> Form:
         if not group.standing:
             continue
         spec = state.scenario.enemy(group.id)
-        for attack in spec.attacks:
-            attacks.append(((group.id, attack.name), f"{spec.name}: {attack.name}"))
+        for attack in spec.attacks:  # "Papal Guard" for a group with one attack, "PG: Halberd" with several
+            words = spec.name if len(spec.attacks) == 1 else f"{token_label(state, group.id)}: {attack.name}"
+            attacks.append(((group.id, attack.name), words))
     heroes = [h for h in state.heroes if not h.ko and not h.removed]
     by_threat = sorted(heroes, key=lambda h: -h.threat)
     hero_options: list[tuple[Any, str]] = [(h.id, f"{name_of(state, h.id)} (Threat {h.threat})") for h in by_threat]

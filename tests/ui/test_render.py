@@ -156,3 +156,18 @@ def test_mission_over_is_written_across_the_dial(shots: Path) -> None:
     assert count(app.surface, band, theme.DANGER) > 300
     labels = [item.label for item in app.machine.current.items]  # type: ignore[attr-defined]
     assert labels == ["Play again", "Undo", "Redo"]
+
+
+@pytest.mark.parametrize("name", ["move", "wait", "action", "enemy_attack", "fix"])
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_every_form_fits_with_no_label_cut(name: str, size: tuple[int, int], shots: Path) -> None:
+    from assistant.ui.intents import make_form
+
+    app = make_app(size)
+    app.form = make_form(name, app.game.state)
+    app.machine.go(app, "form")
+    app.draw()
+    pygame.image.save(app.surface, shots / f"form-{name}-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    screen = pygame.Rect(0, 0, *size)
+    assert all(screen.contains(hit.rect) and not hit.rect.colliderect(app.layout.dial) for hit in app.hits)
