@@ -45,7 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
         if module is None:
             continue
         summary = (module.__doc__ or name).strip().splitlines()[0]
-        command = sub.add_parser(name, help=summary, description=(module.__doc__ or summary).strip())
+        command = sub.add_parser(
+            name,
+            help=summary,
+            description=(module.__doc__ or summary).strip(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser
