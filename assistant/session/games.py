@@ -121,6 +121,14 @@ class StateFile:
         fold: Fold[Any] = self.folds(kind, text, f"{self.path} (game {game_id}, scenario {source})")
         return Journal(self.db, game_id, fold, self.snapshot_every)
 
+    def scenario(self, ref: int | str | None = None) -> tuple[str, str]:
+        """The scenario text game `ref` was started from, as saved with it, and where it came from."""
+        game_id = self._resolve(ref)
+        row = self.db.execute("SELECT scenario_text, scenario_source FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None or row[0] is None:
+            raise NoSuchGame(f"{self.path}: game {ref} has no saved scenario")
+        return str(row[0]), str(row[1] or "")
+
     def resume(self, ref: int | str | None) -> GameInfo:
         """Make game `ref` the current one (bringing it back from the archive)."""
         game_id = self._resolve(ref)

@@ -144,15 +144,12 @@ class SavedGame:
         return self._change(self._journal.redo)
 
     def restart(self) -> GameState:
-        """A new game from the scenario file this one was started from, made the current game."""
+        """A new game of the scenario this one was started from (its saved text), made the current game."""
         from assistant.session.errors import SessionError
-        from assistant.session.scenario_file import read_scenario_text
 
-        source = self._file.game(self._journal.game_id).scenario_source
-        if not source:
-            raise Refused("this game has no scenario file to start again from")
         try:
-            self._file.new_game(read_scenario_text(source), source)
+            text, source = self._file.scenario(self._journal.game_id)
+            self._file.new_game(text, source)
             self._journal = self._file.journal(None)
         except SessionError as error:
             raise Refused(str(error)) from None

@@ -169,3 +169,24 @@ def test_play_again_after_the_mission_ends_starts_a_new_saved_game(tmp_path: Pat
     with StateFile(path) as other:
         games = other.games()
         assert len(games) == 2 and games[0].head == 1 and games[1].current
+
+
+def test_play_again_needs_no_scenario_file_on_disk(tmp_path: Path) -> None:
+    from assistant.session.games import StateFile
+    from assistant.ui.table import demo_path, open_saved_game
+
+    scenario = tmp_path / "mission.toml"
+    scenario.write_text(Path(demo_path()).read_text())
+    path = tmp_path / "table.db"
+    game = open_saved_game(path, scenario, new=True)
+    first = game.state
+    scenario.unlink()  # the card file is gone: the saved text is enough
+    game.apply({"type": "end_mission", "result": "victory"})
+    again = game.restart()
+    assert again.over is None and again.count == 0
+    assert again.to_dict() == first.to_dict()
+    game.close()
+    with StateFile(path) as other:
+        text, source = other.scenario()
+        assert source == str(scenario) and text == Path(demo_path()).read_text()
+        assert len(other.games()) == 2
