@@ -118,9 +118,10 @@ def report(s: Score) -> None:
     med = statistics.median(s.ms) if s.ms else float("nan")
     base = statistics.median(s.baseline_ms) if s.baseline_ms else float("nan")
     fp = f"{s.false_dice / s.complete_images:.3f}" if s.complete_images else "  -  "
+    wrong = s.found - s.right - s.unreadable
     print(
-        f"{s.name:30s} images {s.images:4d}  found {s.found:4d}/{s.labelled:4d} {pct(s.found, s.labelled)}"
-        f"  right {pct(s.right, s.labelled)}  unreadable {s.unreadable:3d}  false/img {fp}"
+        f"{s.name:34s} images {s.images:4d}  found {s.found:4d}/{s.labelled:4d} {pct(s.found, s.labelled)}"
+        f"  right {pct(s.right, s.labelled)}  misread {wrong:3d}  unreadable {s.unreadable:3d}  false/img {fp}"
         f"  median {med:6.2f} ms (x{med / base:5.1f} baseline {base:.2f} ms)",
         flush=True,
     )

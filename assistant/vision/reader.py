@@ -54,6 +54,13 @@ class DieView:
     def side(self) -> float:
         return float(np.sqrt(self.area))
 
+    def pips(self) -> list[P.Pip]:
+        """The pips on it (found once, then remembered)."""
+        cache = self.__dict__.setdefault("_pips", [])
+        if not cache:
+            cache.append(P.find_pips(self.contrast, self.area, self.cut))
+        return list(cache[0])
+
 
 @dataclass(frozen=True, eq=False)
 class TopFace:
@@ -150,6 +157,12 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
     return views
 
 
+def many_alike(glyphs: list[G.Glyph]) -> bool:
+    """Three or more marks within a factor of two of each other's area: pips, not a numeral."""
+    areas = sorted((g.area for g in glyphs), reverse=True)
+    return len(areas) >= 3 and areas[2] >= 0.5 * areas[0]
+
+
 def looks_like_d8(view: DieView, face: TopFace) -> bool:
     """A hexagon round a triangle (a d8 from above), not a square round a square (a d6)."""
     return (view.shape_fill + face.fill) / 2.0 < D8_FILL
@@ -188,7 +201,7 @@ class DiceReader:
 
     def read_pip_groups(self, view: DieView) -> list[Die]:
         """Dice that touch, read as one region: its pips parted die by die, each part a d6 layout."""
-        found = P.find_pips(view.contrast, view.area, view.cut)
+        found = view.pips()
         if len(found) < 2:
             return []
         parts = P.split_groups(found)
@@ -210,7 +223,7 @@ class DiceReader:
 
     def read_pips(self, view: DieView, glyphs: list[G.Glyph], face: TopFace | None = None) -> Die | None:
         """The die read as a pip d6, or None when its marks are not pips."""
-        found = P.find_pips(view.contrast, view.area, view.cut)
+        found = view.pips()
         if not 1 <= len(found) <= 6:
             return None
         size = float(np.median([p.size for p in found]))
@@ -337,6 +350,10 @@ class DiceReader:
         kind = self.kind if self.kind != "auto" else ("d8" if looks_like_d8(view, face) else "d6")
         if not face.glyphs or len(self._numerals[1]) == 0:
             return Die(kind, None, 0.0, view.box, note="no numeral found" if face.glyphs else "no marks")
+        if kind == "d6" and self.kind == "auto" and many_alike(face.glyphs):
+            # several marks of one size on a square face are pips (blurred, or on a slant): a
+            # numeral read from them would be a guess
+            return Die(kind, None, 0.0, view.box, note="pips not readable")
         sign, sym = self.sign_and_symbol(view, face.glyphs)
         assert sign is not None
         shares, closeness = self.numeral_votes(sign, face)
@@ -368,6 +385,8 @@ class DiceReader:
             die = self.read_pips(view, face.glyphs, face)
             if die is not None:
                 return die
+        if not view.die_shaped:
+            return None  # not shaped like one die: only pips in a d6 layout are believed there
         if not face.glyphs:
             # nothing on it: not a die we can see (unless the picture is that one die)
             return Die(self.kind if self.kind != "auto" else "d6", None, 0.0, view.box, note="no marks") \
