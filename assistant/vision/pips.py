@@ -204,7 +204,7 @@ def split_groups(pips: list[Pip], max_parts: int = 3) -> list[list[Pip]]:
             continue
         fa = layout_fit(a) if len(a) <= 6 else 0.0
         fb = layout_fit(b) if len(b) <= 6 else 0.0
-        score = min(fa, fb)
+        score = min(fa, fb) * _same_dice(a, b)
         if score > best[0]:
             best = (score, [a, b])
     if best[0] >= 0.8 or max_parts <= 2 or len(best[1]) < 2:
@@ -215,6 +215,28 @@ def split_groups(pips: list[Pip], max_parts: int = 3) -> list[list[Pip]]:
     for side in (a, b):
         parts.extend(split_groups(side, max_parts - 1) if layout_fit(side) < 0.8 or len(side) > 6 else [side])
     return parts
+
+
+def pip_step(pips: list[Pip]) -> float | None:
+    """The spacing of a face's pip grid: its corner pips are two steps apart along each side,
+    so the farthest two pips are 2*sqrt(2) steps apart on every face from 2 to 6 (None for 1)."""
+    if len(pips) < 2:
+        return None
+    pts = np.array([p.centre for p in pips], np.float64)
+    far = float(np.sqrt(((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)).max())
+    return far / (2.0 * np.sqrt(2.0))
+
+
+def _same_dice(a: list[Pip], b: list[Pip]) -> float:
+    """1 when two parts could be faces of dice of one set (the same pip grid for their pip size),
+    0 when not: that rules out cutting one die's pips in two."""
+    size = float(np.median([p.size for p in a + b]))
+    steps = [s for s in (pip_step(a), pip_step(b)) if s is not None]
+    if any(not 1.0 * size <= s <= 4.0 * size for s in steps):
+        return 0.0
+    if len(steps) == 2 and min(steps) < 0.75 * max(steps):
+        return 0.0
+    return 1.0
 
 
 def _tree_cuts(pips: list[Pip]) -> list[tuple[list[Pip], list[Pip]]]:
