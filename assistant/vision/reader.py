@@ -240,6 +240,8 @@ class DiceReader:
                       and g.box[1] - 1 <= p.centre[1] <= g.box[1] + g.box[3] + 1]
             if inside and g.area > 1.6 * len(inside) * (np.pi * (size / 2 + 1) ** 2):
                 return None  # a blob inside a bigger sign (a numeral's loop, a sun's disc): not pips
+            if len(inside) == 1 and g.extent > 1.6 * size + 2:
+                return None  # the thick part of a numeral (a 4's corner): a pip is a disc on its own
             if not inside and g.extent > 1.5 * size:
                 return None  # a sign bigger than a pip that holds none: a numeral or a symbol
             if not inside and g.extent > 0.6 * size:
