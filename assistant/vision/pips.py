@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -94,20 +95,22 @@ def _roundness(padded: np.ndarray, pip: Pip) -> float:
     return float(np.sqrt(max(minor, 1e-6) / max(major, 1e-6)))
 
 
-def face_region(pips: list[Pip], shape: tuple[int, ...]) -> np.ndarray:
-    """A 0/255 mask of where the face that carries `pips` lies: around them by a pip spacing."""
-    h, w = shape[:2]
-    region = np.zeros((h, w), np.uint8)
+def face_test(pips: list[Pip]) -> Callable[[tuple[float, float]], bool]:
+    """Whether a point lies on the face that carries `pips`: within a pip spacing of them
+    (the hull of their centres, grown by about a pip's width)."""
     size = float(np.median([p.size for p in pips]))
+    reach = max(3.0, 1.3 * size) + (0.5 * size if len(pips) < 3 else 0.0)
     pts = np.array([p.centre for p in pips], np.float32)
     if len(pips) >= 3:
-        cv2.fillConvexPoly(region, cv2.convexHull(pts).astype(np.int32), 255)
-    else:
-        for a in pts:
-            for b in pts:
-                cv2.line(region, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, max(1, int(size)))
-    reach = max(3, int(round(1.3 * size)))
-    return cv2.dilate(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+        hull = cv2.convexHull(pts)
+        return lambda point: cv2.pointPolygonTest(hull, (float(point[0]), float(point[1])), True) >= -reach
+    def near_segment(point: tuple[float, float]) -> bool:
+        q = np.array(point, np.float32)
+        a, b = pts[0], pts[-1]
+        ab = b - a
+        t = float(np.clip(np.dot(q - a, ab) / max(float(np.dot(ab, ab)), 1e-6), 0.0, 1.0))
+        return float(np.hypot(*(q - (a + t * ab)))) <= reach
+    return near_segment
 
 
 def _near(mask: np.ndarray, point: tuple[float, float], radius: float) -> bool:

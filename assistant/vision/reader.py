@@ -137,7 +137,8 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
         core &= inner
         pixels = crop[core > 0] if core.any() else crop[inner > 0]
         body = np.median(pixels[:: max(1, len(pixels) // 400)], axis=0)  # a few hundred are plenty
-        diff = np.sqrt(((crop - body) ** 2).sum(axis=2)) * CONTRAST_GAIN
+        offset = crop - body.astype(np.float32)
+        diff = cv2.sqrt(cv2.transform(offset * offset, np.ones((1, 3), np.float32))) * CONTRAST_GAIN
         contrast = np.clip(diff, 0, 255).astype(np.uint8)
         # the die itself: the hull of its body-coloured part around the middle (a die's faces are
         # convex), so that pips near its edge stay whole and its shadow stays out
@@ -230,11 +231,11 @@ class DiceReader:
         size = float(np.median([p.size for p in found]))
         # every sizeable mark on the face must be one of the pips, and every pip a mark of its own size;
         # marks beyond the face (the pips of a side face, seen at a slant) do not count
-        region = P.face_region(found, view.contrast.shape)
+        on_face = P.face_test(found)
         unexplained = 0
         for g in glyphs:
             gx, gy = int(g.centre[0]), int(g.centre[1])
-            if not region[min(gy, region.shape[0] - 1), min(gx, region.shape[1] - 1)]:
+            if not on_face((gx, gy)):
                 continue
             inside = [p for p in found if g.box[0] - 1 <= p.centre[0] <= g.box[0] + g.box[2] + 1
                       and g.box[1] - 1 <= p.centre[1] <= g.box[1] + g.box[3] + 1]
