@@ -29,6 +29,7 @@ MIN_FILL = 0.5  # and fills at least this much of its minimum-area rectangle
 HOPELESS = 0.15  # an unreadable region whose signs are this unlike any die's is not reported
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
 OFF_CENTRE = 0.15  # pips whose middle is further than this share of the face from its centre are doubtful
+PIP_STEP = (0.75, 4.5)  # a d6's pip grid step, in pip diameters (about 1.3 to 2 on real dice)
 GROUP_FIT = 0.8  # each die's part of the pips of touching dice must fit a layout this well
 SYMBOL_SHARE = 0.12  # a second sign at least this share of the numeral's area is its symbol
 TRIANGLE_FILL = 0.72  # a top face filling less of its min-area rectangle is a triangle: no pips there
@@ -249,6 +250,9 @@ class DiceReader:
                 unexplained += 1
         fit = P.layout_fit(found)
         confidence = fit * (0.6**unexplained)
+        step = P.pip_step(found)
+        if step is not None and not PIP_STEP[0] * size <= step <= PIP_STEP[1] * size:
+            confidence = 0.0  # pips of a d6 are spaced a pip or two apart: these marks are not
         if face is not None and face.centre is not None and face.size > 0:
             # a d6 layout sits in the middle of its face: two stray blobs on a speckled die do not
             middle = np.mean([p.centre for p in found], axis=0)
