@@ -16,7 +16,7 @@ from assistant.vision.images import load_image
 from assistant.vision.manifest import Entry, read_manifest
 from assistant.vision.matching import match
 from assistant.vision.profile import Profile
-from assistant.vision.reader import DiceReader, DieView, die_views, scale_for
+from assistant.vision.reader import DiceReader, DieView, die_views, scale_for, ways_up
 
 
 def _views(image: np.ndarray) -> tuple[list[DieView], float, int, int]:
@@ -46,7 +46,7 @@ def learn_entry(entry: Entry, image: np.ndarray, reader: DiceReader, profile: Pr
             continue
         profile.add(f"n:{label.value}", G.describe(numeral.mask))
         added += 1
-        for turn in face.ups:  # every way up the face allows: one of them is the numeral's own
+        for turn in ways_up(view, face, label.kind):  # every way up the face allows: one is the numeral's own
             profile.add(f"u:{label.value}", G.upright(numeral.mask, turn))
             added += 1
         if symbol is not None and label.symbol:

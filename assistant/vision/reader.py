@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -27,6 +27,7 @@ BODY_CONTRAST = 55  # contrast below which a pixel is the die's own colour (its 
 MAX_ASPECT = 2.2  # a die's outline, even seen at a slant, is at most this much longer than wide
 MIN_FILL = 0.5  # and fills at least this much of its minimum-area rectangle
 HOPELESS = 0.15  # an unreadable region whose signs are this unlike any die's is not reported
+SIGN_CONFIDENCE = 0.7  # numerals and symbols are read by likeness, so they must be surer than pips
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
 OFF_CENTRE = 0.15  # pips whose middle is further than this share of the face from its centre are doubtful
 PIP_STEP = (0.75, 4.5)  # a d6's pip grid step, in pip diameters (about 1.3 to 2 on real dice)
@@ -158,6 +159,27 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
         rim[cut > 0] = 0
         views.append(DieView(blob.box, contrast, cut, rim, inner > 0, blob.area, fill, die_shaped, tile))
     return views
+
+
+def ways_up(view: DieView, face: TopFace, kind: str) -> tuple[float, ...]:
+    """The turns that may stand the die's numeral upright. When a d8's top triangle was not told
+    from its side faces, the die's own hexagon still shows them (its corners are the triangle's
+    and its neighbours')."""
+    if kind == "d8" and face.fill >= TRIANGLE_FILL:
+        return outline_ups(view)
+    return face.ups
+
+
+def outline_ups(view: DieView) -> tuple[float, ...]:
+    """Turns towards each corner of the die's outline (a d8 from above: six), else every 30 degrees."""
+    contours, _ = cv2.findContours(view.inside.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if contours:
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if 5 <= len(corners) <= 7:
+            middle = corners.mean(axis=0)
+            return tuple(float(np.degrees(np.arctan2(c[1] - middle[1], c[0] - middle[0]))) + 90.0 for c in corners)
+    return tuple(float(a) for a in range(0, 360, 30))
 
 
 def many_alike(glyphs: list[G.Glyph]) -> bool:
@@ -364,6 +386,7 @@ class DiceReader:
             return Die(kind, None, 0.0, view.box, note="pips not readable")
         sign, sym = self.sign_and_symbol(view, face.glyphs)
         assert sign is not None
+        face = replace(face, ups=ways_up(view, face, kind))
         shares, closeness = self.numeral_votes(sign, face)
         scores = {int(label.split(":")[1]): share for label, share in shares.items()}
         symbol = None
@@ -382,7 +405,7 @@ class DiceReader:
                 kind = "d8"
             else:
                 confidence = 0.0
-        if confidence < MIN_CONFIDENCE:
+        if confidence < SIGN_CONFIDENCE:
             return Die(kind, None, confidence, view.box, symbol, note=f"doubtful n:{value}")
         return Die(kind, value, confidence, view.box, symbol)
 
