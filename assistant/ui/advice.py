@@ -1,17 +1,22 @@
 """The Enemy AI's instructions for the screen (`assistant.rules.instructions.plan`), made safe to show.
 
-The plan is another part's work and grows with the rules; if it cannot say anything for a state
-(or fails), the table simply plays on by hand: nothing here may stop the app.
+The plan speaks in every part of the game: an Enemy activation (instructions, questions, the
+attack to roll), a Hero's activation (the Stealth roll, first-edition reactions), due events
+(an Enemy Draft) and ties. A Renaissance Reaction Attack round (`reactions.ReactionRound`) is
+shown the same way. If the plan cannot say anything for a state (or fails), the table simply
+plays on by hand: nothing here may stop the app.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from assistant.rules.horologium import Side
 from assistant.rules.state import GameState
+from assistant.ui.reactions import ReactionRound
 
 log = logging.getLogger("nova_table.ui")
 
@@ -25,29 +30,81 @@ class Advice:
     attack: Any = None  # assistant.rules.instructions.AttackOrder waiting for the Hero's dice
     done: bool = False
     choices: tuple[Any, ...] = ()  # open choices the AI made, which the table may override
+    marks: tuple[str, ...] = ()  # per step: the key of the open choice behind it ("" for none)
+    side: str = "enemy"  # whose plan: "enemy", "hero", "event", "stop", or "reaction" (the screen's own round)
+    faded: tuple[int, ...] = ()  # steps already done (drawn muted)
 
     @property
     def waiting(self) -> bool:
         return self.question is not None or self.attack is not None
 
+    def mark(self, index: int) -> str:
+        return self.marks[index] if index < len(self.marks) else ""
+
 
 _failed: set[str] = set()
 
 
-def advice_for(state: GameState) -> Advice | None:
-    """The AI's plan for an active Enemy group, or None (a Hero acts, or no plan can be had)."""
-    if state.over is not None or state.turn is None or state.side_of(state.turn.token) is not Side.ENEMY:
+def advice_for(state: GameState, round: ReactionRound | None = None,
+               events: Sequence[Mapping[str, Any]] = ()) -> Advice | None:  # fmt: skip
+    """The plan for whatever the table does now (None when it has nothing to say, or fails).
+
+    `round` is a Reaction Attack round in progress and `events` the journal's events since it began.
+    """
+    if state.over is not None:
         return None
+    if round is not None and round.alive(state):
+        return _reaction_advice(state, round, events)
     try:
         from assistant.rules.instructions import plan
 
         made = plan(state)
     except Exception as error:  # the AI must never stop the table
-        message = f"no AI instructions for {state.turn.token}: {type(error).__name__}: {error}"
+        message = f"no AI instructions for {state.active or 'the stop'}: {type(error).__name__}: {error}"
         if message not in _failed:
             _failed.add(message)
             log.warning(message)
         return None
     question = made.question if made.question is not None and made.question.blocking else None
     steps = tuple(step.text for step in made.steps)
-    return Advice(steps, question, made.attack, bool(made.done), tuple(made.choices))
+    side = _side(state)
+    if side != "enemy" and not steps and question is None and made.attack is None:
+        return None
+    marks = _marks(state, made.steps, tuple(made.choices))
+    return Advice(steps, question, made.attack, bool(made.done) and side == "enemy", tuple(made.choices), marks, side)
+
+
+def _side(state: GameState) -> str:
+    if state.due:
+        return "event"
+    if state.turn is None:
+        return "stop"
+    return "hero" if state.side_of(state.turn.token) is Side.HERO else "enemy"
+
+
+def _marks(state: GameState, steps: Sequence[Any], choices: tuple[Any, ...]) -> tuple[str, ...]:
+    """The open choice behind each step: its own `choice`, or for "which model next" the chosen model's first step."""
+    marks = [step.choice for step in steps]
+    answers = state.turn.answer_map() if state.turn is not None else {}
+    for choice in choices:
+        if choice.kind != "next":
+            continue
+        picked = answers.get(choice.key, choice.default) or ()
+        model = f"{choice.model.partition('/')[0]}/{picked[0]}" if picked else choice.model
+        for index, step in enumerate(steps):
+            if step.model == model and not marks[index]:
+                marks[index] = choice.key
+                break
+    return tuple(marks)
+
+
+def _reaction_advice(state: GameState, round: ReactionRound, events: Sequence[Mapping[str, Any]]) -> Advice:
+    """Who is adjacent; then the attacks resolved (muted) and the one to roll now last, where the eye lands."""
+    name = state.hero_spec(round.hero).name
+    head = f"{name} declares a Move: first every adjacent Enemy with a Range 1 attack attacks (no AP); a KO Hero stays put."
+    if not round.answered:
+        return Advice((head,), question=round.question(state), side="reaction")
+    attacks = [step.text for step in round.steps if step.attack is not None]
+    done = round.resolved(events)
+    steps = (head,) + tuple(attacks[: done + 1])
+    return Advice(steps, attack=round.pending(events), side="reaction", faded=tuple(range(done + 1)))

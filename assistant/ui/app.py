@@ -17,6 +17,7 @@ from assistant.ui.form import Form
 from assistant.ui.inputs import Action, translate
 from assistant.ui.layout import Layout, layout_for
 from assistant.ui.panel import Hit
+from assistant.ui.reactions import ReactionRound, reactions_possible
 from assistant.ui.screens import FormScreen, Machine, TableScreen
 from assistant.ui.table import Refused, TableGame
 from assistant.ui.theme import Fonts
@@ -46,6 +47,7 @@ class App:
         self.form: Form | None = None
         self.error = ""
         self.hits: list[Hit] = []
+        self.reaction: ReactionRound | None = None  # Renaissance Reaction Attacks for a declared Move
         self.machine = Machine([TableScreen(), FormScreen()], "table")
         self.running = False
         self.dirty = True
@@ -72,6 +74,11 @@ class App:
 
     def command(self, name: str) -> None:
         """Undo, redo, or (once the mission is over) play it again."""
+        round = self.round()
+        if name == "undo" and round is not None and self.game.state.count <= round.start:
+            self.reaction = round.back()  # nothing journaled since the Move: undo the screen's own step
+            self.error = ""
+            return
         try:
             {"undo": self.game.undo, "redo": self.game.redo, "restart": self.game.restart}[name]()
         except Refused as refused:
@@ -79,6 +86,48 @@ class App:
             return
         self.error = ""
         self._mirror()
+
+    # -- the Reaction Attack round (Renaissance): the screen's own until its attacks are journaled --
+
+    def round(self) -> ReactionRound | None:
+        """The Reaction round in progress, forgotten once it no longer applies (the Hero KO, undone past it)."""
+        if self.reaction is not None and not self.reaction.alive(self.game.state):
+            self.reaction = None
+        return self.reaction
+
+    def round_events(self) -> list[dict[str, Any]]:
+        """The journal's events since the round began."""
+        return self.game.events(self.reaction.start) if self.reaction is not None else []
+
+    def declare_move(self) -> bool:
+        """The active Hero declares a Move: True when the table must first say who is adjacent."""
+        state = self.game.state
+        if not reactions_possible(state):
+            return False
+        self.reaction = ReactionRound.declare(state)
+        return True
+
+    def react(self, adjacent: list[str]) -> bool:
+        """The adjacent Enemies the table named; True when no attack follows (the Hero moves now)."""
+        round = self.round()
+        if round is None:
+            return False
+        round = round.answer(self.game.state, adjacent)
+        if not round.orders:
+            self.reaction = None
+            return True
+        self.reaction = round
+        return False
+
+    def reactions_done(self) -> bool:
+        """After a Reaction Attack: True when every one is resolved and the Hero still stands (the Move goes on)."""
+        round = self.round()
+        if round is None:
+            return False
+        if round.pending(self.round_events()) is None:
+            self.reaction = None
+            return True
+        return False
 
     def tray(self, on: bool) -> None:
         for mirror in self.mirrors:

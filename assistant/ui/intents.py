@@ -11,15 +11,19 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
+from assistant.rules.draft import draft_deck
 from assistant.rules.horologium import Side
 from assistant.rules.state import GameState
+from assistant.rules.stealth import needed, stealth_active
 from assistant.ui.advice import Advice
+from assistant.ui.ai_forms import MAX_DICE, choice_words, current_answer, defence_form, override_form, several_form
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
-from assistant.ui.words import name_of, token_label
+from assistant.ui.mission_forms import draft_order, event_draft_form, manual_draft_event, manual_draft_fields, stealth_form
+from assistant.ui.reactions import reactions_possible
+from assistant.ui.words import model_name, name_of, option_words, token_label
 
 ACTIONS = ("Skill", "Interact", "Use item", "Prayer", "Spell", "Other action")
 INJURY_CARDS = 40
-MAX_DICE = 12
 
 
 @dataclass(frozen=True)
@@ -30,7 +34,7 @@ class Item:
     key: str = ""  # keyboard shortcut (one lower-case letter), shown on the button
     event: dict[str, Any] | None = None
     form: str = ""
-    command: str = ""  # "undo" | "redo"
+    command: str = ""  # "undo" | "redo" | "restart" | "declare_move" | "react" (the app's own, not an event)
     enabled: bool = True
     detail: str = ""  # a second, smaller line
     kind: str = "action"  # "action" | "order" | "event" | "command": how the button is coloured
@@ -41,7 +45,9 @@ def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None
     """The intents open at this state, most likely first; then Fix, Undo and Redo (kind "command")."""
     items: list[Item] = []
     if state.over is None:
-        items.extend(_advised_items(state, advice) if advice is not None else _table_items(state))
+        items.extend(_intents(state, advice))
+        if advice is not None and advice.choices:
+            items.append(_override_item(state, advice))
         items.append(Item("Fix", "f", form="fix", kind="command"))
     else:
         items.append(Item("Play again", "n", command="restart", detail="a new game of this mission"))
@@ -50,32 +56,61 @@ def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None
     return items
 
 
-def _option_words(state: GameState, option: str) -> str:
-    if option in ("yes", "no", "more"):
-        return option.capitalize()
-    if any(h.id == option for h in state.heroes):
-        return name_of(state, option)
-    return option
+def _intents(state: GameState, advice: Advice | None) -> list[Item]:
+    if advice is not None and advice.side == "reaction":
+        return _reaction_items(state, advice)
+    if advice is not None and advice.side == "enemy":
+        return _advised_items(state, advice)
+    if advice is not None and advice.side == "hero" and advice.waiting:  # first edition: an overtaken Enemy reacts
+        return _advised_items(state, advice)[:-1] + [Item("End activation", "e", {"type": "end_activation"})]
+    return _table_items(state)
+
+
+def _answer_items(state: GameState, question: Any) -> list[Item]:
+    """One button per answer to the AI's question, and Several… when it takes more than one."""
+    items = [
+        Item(option_words(state, option), "", {"type": "ai_answer", "question": question.key, "answer": option},
+             kind="order")  # fmt: skip
+        for option in question.options
+    ]
+    if question.several:
+        items.append(Item("Several…", "s", form="ai_several", kind="order"))
+    return items
 
 
 def _advised_items(state: GameState, advice: Advice) -> list[Item]:
     """An Enemy activation with the AI's plan: answer its question, roll the defence, or end."""
     end = Item("End activation", "e", {"type": "end_activation"})
-    question = advice.question
-    if question is not None:
-        items = [
-            Item(_option_words(state, option), "", {"type": "ai_answer", "question": question.key, "answer": option},
-                 kind="order")  # fmt: skip
-            for option in question.options
-        ]
-        if question.several:
-            items.append(Item("Several…", "s", form="ai_several", kind="order"))
-        return items + [end]
+    if advice.question is not None:
+        return _answer_items(state, advice.question) + [end]
     if advice.attack is not None:
         hero = name_of(state, advice.attack.hero)
         return [Item("Defence roll", "d", form="ai_defence", detail=f"{hero}, {advice.attack.dice} dice"),
                 Item("Other attack", "a", form="enemy_attack"), end]  # fmt: skip
     return [end, Item("Enemy attack", "a", form="enemy_attack")]
+
+
+def _reaction_items(state: GameState, advice: Advice) -> list[Item]:
+    """Renaissance Reaction Attacks: who is adjacent (Nobody first: one tap), then each attack's defence roll."""
+    question = advice.question
+    if question is not None:
+        models = [o for o in question.options if o != "none"]
+        items = [Item("Nobody", "n", command="react", kind="order", extra={"adjacent": ["none"]})]
+        items += [Item(option_words(state, m), "", command="react", kind="order", extra={"adjacent": [m]}) for m in models]
+        if len(models) > 1:
+            items.append(Item("Several…", "s", form="react_several", kind="order"))
+        return items
+    if advice.attack is not None:
+        order = advice.attack
+        who = model_name(state, f"{order.group}/{order.model}")
+        return [Item("Defence roll", "d", form="reaction_defence", detail=f"{who} on {name_of(state, order.hero)}")]
+    return []
+
+
+def _override_item(state: GameState, advice: Advice) -> Item:
+    """Change one of the AI's open choices; the detail says the latest one in force."""
+    latest = advice.choices[-1]
+    return Item("Change choice", "c", form="ai_choice", detail=choice_words(state, latest, current_answer(state, latest)))
 
 
 def _order_words(state: GameState, order: tuple[str, ...]) -> str:
@@ -85,14 +120,25 @@ def _order_words(state: GameState, order: tuple[str, ...]) -> str:
     return ", ".join(token_label(state, i) for i in order)
 
 
+def _event_items(state: GameState) -> list[Item]:
+    """Due events: the Enemy Draft an event calls for first, then resolving it."""
+    texts = {e.id: e.text for e in state.scenario.events}
+    items: list[Item] = []
+    for event_id in state.due:
+        order = draft_order(state, event_id)
+        if order is not None:
+            deck = draft_deck(state, order)
+            items.append(Item("Enemy Draft", "g", form="draft", enabled=bool(deck), kind="event",
+                              detail="the cards drawn", extra={"event": event_id}))  # fmt: skip
+        detail = f"event {event_id}" if order is not None else texts.get(event_id, "")  # the Draft's text is shown above
+        items.append(Item("Resolve event" if order is not None else f"Resolve event {event_id}", "r",
+                          {"type": "resolve_event", "event": event_id}, kind="event", detail=detail))  # fmt: skip
+    return items
+
+
 def _table_items(state: GameState) -> list[Item]:
     if state.due:
-        texts = {e.id: e.text for e in state.scenario.events}
-        return [
-            Item(f"Resolve event {event_id}", "r", {"type": "resolve_event", "event": event_id}, kind="event",
-                 detail=texts.get(event_id, ""))  # fmt: skip
-            for event_id in state.due
-        ]
+        return _event_items(state)
     head = state.up_next
     if state.turn is None and head is not None:
         tie = next((group for group in state.ties if head in group), None)
@@ -112,32 +158,48 @@ def _table_items(state: GameState) -> list[Item]:
     if turn is None:
         return []
     if state.side_of(turn.token) is Side.HERO:
-        if state.hero(turn.token).ko:
-            return [Item("Draw an Injury", "i", form="injury", detail=f"{name_of(state, turn.token)} is KO")]
-        has_ap = turn.ap_left > 0
-        return [
-            Item("Move", "m", form="move", enabled=has_ap),
-            Item("Attack", "a", form="hero_attack", enabled=any(g.standing for g in state.groups)),
-            Item("Wait", "w", form="wait", enabled=has_ap),
-            Item("Action", "o", form="action", enabled=has_ap, detail="skill, item…"),
-            Item("End activation", "e", {"type": "end_activation"}),
-        ]
+        return _hero_items(state)
     return [
         Item("Enemy attack", "a", form="enemy_attack", enabled=any(not h.ko and not h.removed for h in state.heroes)),
         Item("End activation", "e", {"type": "end_activation"}),
     ]
 
 
+def _hero_items(state: GameState) -> list[Item]:
+    turn = state.turn
+    assert turn is not None
+    if state.hero(turn.token).ko:
+        return [Item("Draw an Injury", "i", form="injury", detail=f"{name_of(state, turn.token)} is KO")]
+    has_ap = turn.ap_left > 0
+    # Renaissance: a Move first asks who is adjacent (Reaction Attacks); otherwise the move form at once
+    move = Item("Move", "m", command="declare_move", enabled=has_ap) if reactions_possible(state) else \
+        Item("Move", "m", form="move", enabled=has_ap)  # fmt: skip
+    items = [
+        move,
+        Item("Attack", "a", form="hero_attack", enabled=any(g.standing for g in state.groups)),
+        Item("Wait", "w", form="wait", enabled=has_ap),
+        Item("Action", "o", form="action", enabled=has_ap, detail="skill, item…"),
+    ]
+    if stealth_active(state):
+        items.append(Item("Stealth roll", "s", form="stealth", detail=f"needs {needed(state)}+"))
+    return items + [Item("End activation", "e", {"type": "end_activation"})]
+
+
 # ---------------------------------------------------------------------------------------------
 # forms
 
 
-def make_form(name: str, state: GameState, advice: Advice | None = None) -> Form:
-    """The form `name` of a menu item, with defaults from the state (and the AI's plan)."""
-    if name == "ai_defence" and advice is not None and advice.attack is not None:
-        return _defence_form(state, advice.attack)
-    if name == "ai_several" and advice is not None and advice.question is not None:
-        return _several_form(state, advice.question)
+def make_form(name: str, state: GameState, advice: Advice | None = None, extra: dict[str, Any] | None = None) -> Form:
+    """The form `name` of a menu item, with defaults from the state (and the AI's plan, and the item's `extra`)."""
+    extra = extra or {}
+    if name in ("ai_defence", "reaction_defence") and advice is not None and advice.attack is not None:
+        return defence_form(state, advice.attack, name)
+    if name in ("ai_several", "react_several") and advice is not None and advice.question is not None:
+        return several_form(state, advice.question, local=name == "react_several")
+    if name == "ai_choice" and advice is not None and advice.choices:
+        return override_form(state, advice.choices, str(extra.get("choice", "")))
+    if name == "draft":
+        return event_draft_form(state, str(extra.get("event") or next(e for e in state.due if draft_order(state, e))))
     builders = {
         "move": _move_form,
         "wait": _wait_form,
@@ -146,6 +208,7 @@ def make_form(name: str, state: GameState, advice: Advice | None = None) -> Form
         "enemy_attack": _enemy_attack_form,
         "injury": _injury_form,
         "fix": _fix_form,
+        "stealth": stealth_form,
     }
     return builders[name](state)
 
@@ -279,30 +342,6 @@ def _enemy_attack_form(state: GameState) -> Form:
     return Form("enemy_attack", "Enemy attack", fields, build, update, apply_label="Resolve")
 
 
-def _defence_form(state: GameState, order: Any) -> Form:
-    """The Hero's Defense Test against the attack the AI ordered: only the dice to read or type."""
-    hero = state.scenario.hero(order.hero)
-    fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
-    title = f"{hero.name} defends ({order.defended_with}, {order.threshold}+)"
-    return Form("ai_defence", title, fields, lambda form: dict(order.event(form.value("dice"))),
-                lambda form: link_dice_count(form), apply_label="Resolve", start="dice")  # fmt: skip
-
-
-def _several_form(state: GameState, question: Any) -> Form:
-    """A question the table may answer with several options (heroes equally close): yes or no for each."""
-    fields: list[Field] = [
-        Choice(option, _option_words(state, option), [(False, "no"), (True, "yes")]) for option in question.options
-    ]
-
-    def build(form: Form) -> dict[str, Any]:
-        picked = [option for option in question.options if form.value(option)]
-        if not picked:
-            raise ValueError("pick at least one")
-        return {"type": "ai_answer", "question": question.key, "answer": picked}
-
-    return Form("ai_several", "Equally close", fields, build, apply_label="Answer")
-
-
 def _injury_form(state: GameState) -> Form:
     hero = state.hero(state.active) if state.active else None
     taken = set(hero.injuries) if hero else set()
@@ -319,22 +358,31 @@ FIXES = [
     ("heal", "Heal hero"),
     ("victory", "End: victory"),
     ("defeat", "End: defeat"),
+    ("draft", "Enemy Draft"),
 ]
 
 
 def _fix_form(state: GameState) -> Form:
-    """Corrections: the Perilium, a hero's wounds, and ending the mission by its cards."""
-    needs_hero = lambda form: form.value("what") not in ("victory", "defeat")  # noqa: E731
+    """Corrections: the Perilium, a hero's wounds, an Enemy Draft a mission card calls for, the alarm, the mission's end."""
+    needs_hero = lambda form: form.value("what") not in ("victory", "defeat", "draft", "alarm")  # noqa: E731
+    fixes = list(FIXES)
+    if stealth_active(state):
+        fixes.append(("alarm", "Raise the alarm"))
     fields: list[Field] = [
-        Choice("what", "Change", list(FIXES)),
+        Choice("what", "Change", fixes),
         Choice("hero", "Hero", [(h.id, name_of(state, h.id)) for h in state.heroes], show=needs_hero),
         Number("amount", "By", 1, 10, 1, show=needs_hero),
     ]
+    fields += manual_draft_fields(state, lambda form: form.value("what") == "draft")
 
     def build(form: Form) -> dict[str, Any]:
         what, hero, amount = form.value("what"), form.value("hero"), form.value("amount")
         if what in ("victory", "defeat"):
             return {"type": "end_mission", "result": what}
+        if what == "alarm":
+            return {"type": "alarm", "cause": "the table raises the alarm"}
+        if what == "draft":
+            return manual_draft_event(form)
         if what == "threat_up":
             return {"type": "threat", "hero": hero, "delta": amount}
         if what == "threat_down":

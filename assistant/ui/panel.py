@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from assistant.ui.advice import Advice
 from assistant.ui.intents import Item
 from assistant.ui.layout import Layout
 from assistant.ui.theme import Color, Fonts
-from assistant.ui.words import headline, roman, token_label, up_next
+from assistant.ui.words import headline, over_is_good, over_words, roman, token_label, up_next
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     colors = token_colors(state)
     color = colors.get(state.active or "", theme.TEXT)
     if state.over is not None:
-        color = theme.DANGER if state.over.startswith("defeat") or state.over == "time" else theme.GOOD
+        color = theme.GOOD if over_is_good(state) else theme.DANGER
     y = area.top
     title_h = lay.px(40)
     clock = f"{roman(state.clock.minute)} · hour {state.clock.hour}"
@@ -98,7 +98,8 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
         threat_box = pygame.Rect(box.right - threat_w - lay.px(4), box.top + lay.px(3), threat_w, box.height - lay.px(6))
         pygame.draw.rect(surface, theme.THREAT, threat_box, border_radius=lay.px(8))
         _text(surface, fonts, str(hero.threat), lay.px(26), theme.ACTIVE_TEXT, threat_box, "center")
-        bar_left = _draw_wounds(surface, fonts, lay, hero.wounds, spec.health, threat_box.left - lay.px(8), box.centery)
+        room = threat_box.left - lay.px(8) - (disc[0] + disc_r + lay.px(6))
+        bar_left = _draw_wounds(surface, fonts, lay, hero.wounds, spec.health, threat_box.left - lay.px(8), box.centery, room)
         name_box = pygame.Rect(disc[0] + disc_r + lay.px(8), box.top, bar_left - disc[0] - disc_r - lay.px(14), box.height)
         if columns == 1 or name_box.width >= lay.px(100):  # in two columns only where the whole name fits
             name_color = theme.MUTED if hero.ko or hero.removed else theme.TEXT
@@ -109,9 +110,10 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
 
 
 def _draw_wounds(surface: pygame.Surface, fonts: Fonts, lay: Layout, wounds: int, health: int, right: int,
-                 middle: int) -> int:  # fmt: skip
-    """The wound bar ending at `right`: a segment per point of Health, the wounded ones red; its left edge."""
-    seg_w, seg_h, gap = lay.px(8), lay.px(18), lay.px(2)
+                 middle: int, room: int = 10**6) -> int:  # fmt: skip
+    """The wound bar ending at `right`, at most `room` wide: a segment per point of Health, the wounded ones red; its left edge."""
+    seg_h, gap = lay.px(18), lay.px(2)
+    seg_w = max(2, min(lay.px(8), (room + gap) // max(1, health) - gap))
     width = health * seg_w + (health - 1) * gap
     left = right - width
     for w in range(health):
@@ -121,16 +123,34 @@ def _draw_wounds(surface: pygame.Surface, fonts: Fonts, lay: Layout, wounds: int
 
 
 def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice: Advice, fonts: Fonts,
-                error: str = "") -> None:  # fmt: skip
-    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour."""
-    lines: list[tuple[str, Color]] = [(text, theme.TEXT) for text in advice.steps]
+                error: str = "", notes: Sequence[str] = ()) -> list[Hit]:  # fmt: skip
+    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour.
+
+    A sentence the AI decided where the books are silent is drawn in blue with a bar: tapping it
+    overrides the choice (its Hit is ("choice", key)). `notes` (what just happened) come last.
+    """
+    lines: list[tuple[str, Color]] = []
+    marks: list[str] = []
+    for index, text in enumerate(advice.steps):
+        mark = advice.mark(index)
+        lines.append((text, theme.MUTED if index in advice.faded else theme.CHOICE if mark else theme.TEXT))
+        marks.append(mark)
     if advice.question is not None:
         lines.append((advice.question.text, theme.ACTIVE))
     elif advice.attack is not None:
         lines.append(("Roll the defence: tap Defence roll, or let the camera read the dice.", theme.ACTIVE))
+    lines += [(note, theme.MUTED) for note in notes]
     if error:
         lines.append((error, theme.DANGER))
-    draw_lines(surface, area, lay, lines, fonts)
+    marks += [""] * (len(lines) - len(marks))
+    boxes = draw_lines(surface, area, lay, lines, fonts, {i for i, mark in enumerate(marks) if mark})
+    hits: list[Hit] = []
+    for index, box in boxes:
+        if marks[index]:
+            bar = pygame.Rect(area.left, box.top, max(3, lay.px(4)), box.height)
+            pygame.draw.rect(surface, theme.CHOICE, bar)
+            hits.append(Hit(box.inflate(0, lay.px(4)), ("choice", marks[index])))
+    return hits
 
 
 def draw_notes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, notes: Sequence[str], fonts: Fonts,
@@ -143,19 +163,30 @@ def draw_notes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, notes: S
 
 
 def draw_lines(surface: pygame.Surface, area: pygame.Rect, lay: Layout, lines: Sequence[tuple[str, Color]],
-               fonts: Fonts) -> None:  # fmt: skip
-    """Sentences wrapped to the area's width, the last at the bottom, older ones above as far as they fit."""
+               fonts: Fonts, indented: Collection[int] = ()) -> list[tuple[int, pygame.Rect]]:  # fmt: skip
+    """Sentences wrapped to the area's width, the last at the bottom, older ones above as far as they fit.
+
+    Returns (index of the line, where it was drawn) for the lines drawn, clipped to the area;
+    the lines `indented` leave room on their left (for a choice's bar).
+    """
     font = fonts.get(lay.px(19))
-    images = [font.render(text, True, color, None, area.width) for text, color in lines]
+    indent = lay.px(10)
+    images = [font.render(text, True, color, None, area.width - indent) for text, color in lines]
     bottom = area.bottom
     clip = surface.get_clip()
     surface.set_clip(area)
+    drawn: list[tuple[int, pygame.Rect]] = []
     for number, image in enumerate(reversed(images)):
         if number and bottom - image.get_height() < area.top:
             break
         bottom -= image.get_height() + lay.px(3)
-        surface.blit(image, (area.left, max(area.top, bottom + lay.px(3))))
+        index = len(images) - 1 - number
+        left = area.left + (indent if index in indented else 0)
+        box = pygame.Rect(left, max(area.top, bottom + lay.px(3)), image.get_width(), image.get_height())
+        surface.blit(image, box)
+        drawn.append((index, box.clip(area)))
     surface.set_clip(clip)
+    return drawn
 
 
 def _button(surface: pygame.Surface, rect: pygame.Rect, lay: Layout, fonts: Fonts, label: str, fill: Color,
@@ -177,8 +208,21 @@ def _button(surface: pygame.Surface, rect: pygame.Rect, lay: Layout, fonts: Font
         bottom = pygame.Rect(inner.left, top.bottom, inner.width, rect.bottom - top.bottom - lay.px(4))
         _text(surface, fonts, label, lay.px(24), color, top, "center")
         _text(surface, fonts, detail, lay.px(16), theme.MUTED if enabled else theme.DIM, bottom, "center")
+    elif " " in label and rect.height >= lay.px(50) and fonts.get(fonts.smallest(lay.px(24))).size(label)[0] > inner.width:
+        first, second = halves(label)  # a long name ("Venetian Alchemist") on two lines rather than cut
+        top = pygame.Rect(inner.left, rect.top + lay.px(3), inner.width, rect.height // 2 - lay.px(3))
+        bottom = pygame.Rect(inner.left, top.bottom, inner.width, rect.bottom - top.bottom - lay.px(3))
+        _text(surface, fonts, first, lay.px(21), color, top, "center")
+        _text(surface, fonts, second, lay.px(21), color, bottom, "center")
     else:
         _text(surface, fonts, label, lay.px(24), color, inner, "center")
+
+
+def halves(label: str) -> tuple[str, str]:
+    """A label split at the space nearest its middle."""
+    spaces = [i for i, c in enumerate(label) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(label) / 2))
+    return label[:cut], label[cut + 1 :]
 
 
 FILLS = {"action": theme.BUTTON, "order": theme.BUTTON_ORDER, "event": theme.BUTTON_EVENT, "command": theme.BUTTON_COMMAND}
@@ -212,6 +256,10 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     y = area.top
     _text(surface, fonts, form.title, lay.px(34), theme.TEXT, pygame.Rect(area.left, y, area.width, lay.px(42)))
     y += lay.px(44)
+    if form.note:
+        note = fonts.get(lay.px(18)).render(form.note, True, theme.MUTED, None, area.width)
+        surface.blit(note, (area.left, y - lay.px(2)))
+        y += note.get_height() + lay.px(4)
     row_h = lay.px(46)
     for index, item in form.visible():
         row = pygame.Rect(area.left, y, area.width, row_h - lay.px(4))
@@ -271,14 +319,12 @@ def _draw_dice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Fo
 
 
 def draw_over_banner(surface: pygame.Surface, dial: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> None:
-    """Across the dial when the mission has ended: why, and that undo still works."""
+    """Across the dial when the mission has ended: the result and why, in words."""
     band = pygame.Rect(dial.left, dial.centery - lay.px(50), dial.width, lay.px(100))
     shade = pygame.Surface(band.size, pygame.SRCALPHA)
     shade.fill((0, 0, 0, 215))
     surface.blit(shade, band)
-    over = state.over or ""
-    color = theme.DANGER if over.startswith("defeat") or over == "time" else theme.GOOD
-    _text(surface, fonts, "MISSION OVER", lay.px(40), color, pygame.Rect(band.left, band.top + lay.px(6), band.width, lay.px(48)), "center")
-    _text(surface, fonts, over.capitalize(), lay.px(24), theme.TEXT, pygame.Rect(band.left, band.top + lay.px(54), band.width, lay.px(36)), "center")
-
-
+    title, reason = over_words(state)
+    color = theme.GOOD if over_is_good(state) else theme.DANGER
+    _text(surface, fonts, title.upper(), lay.px(40), color, pygame.Rect(band.left, band.top + lay.px(6), band.width, lay.px(48)), "center")
+    _text(surface, fonts, reason, lay.px(24), theme.TEXT, pygame.Rect(band.left + lay.gap, band.top + lay.px(54), band.width - 2 * lay.gap, lay.px(36)), "center")

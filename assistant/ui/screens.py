@@ -7,16 +7,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
 from assistant.ui import theme
 from assistant.ui.dial import draw_dial
+from assistant.rules.horologium import Side
+from assistant.rules.stealth import stealth_active
+from assistant.ui.advice import Advice, advice_for
 from assistant.ui.form import APPLY, Form, Incomplete, Stop
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, make_form, menu
-from assistant.ui.advice import Advice, advice_for
+from assistant.ui.mission_panel import draw_mission
 from assistant.ui.panel import (
     Hit,
     draw_advice,
@@ -27,6 +30,7 @@ from assistant.ui.panel import (
     draw_notes,
     draw_over_banner,
 )
+from assistant.ui.reactions import ReactionRound
 
 if TYPE_CHECKING:
     from assistant.ui.app import App
@@ -52,6 +56,7 @@ class TableScreen:
         self.items: list[Item] = []
         self.advice: Advice | None = None
         self._advised: object = None  # the state `advice` was made for
+        self._round: ReactionRound | None = None  # and the Reaction round
 
     def enter(self, app: App) -> None:
         self.refresh(app)
@@ -60,14 +65,17 @@ class TableScreen:
         """The menu for the current state; the focus goes back to the first intent that is open."""
         previous = [i.label for i in self.items]
         state = app.game.state
-        if self._advised is not state:
-            self.advice, self._advised = advice_for(state), state
-        self.items = menu(state, app.game.can_undo(), app.game.can_redo(), self.advice)
+        round = app.round()
+        if self._advised is not state or self._round is not round:
+            self.advice = advice_for(state, round, app.round_events())
+            self._advised, self._round = state, round
+        self.items = menu(state, app.game.can_undo() or round is not None, app.game.can_redo(), self.advice)
         stale = self.focus >= len(self.items) or not self.items[self.focus].enabled
         if [i.label for i in self.items] != previous or stale:
             self.focus = next((n for n, item in enumerate(self.items) if item.enabled), 0)
 
     def handle(self, app: App, action: Action) -> str | None:
+        self.refresh(app)  # the menu of the state now (inputs of one loop pass come before its frame)
         if action.kind == "turn":
             self._move(int(action.value))
         elif action.kind == "confirm":
@@ -78,10 +86,18 @@ class TableScreen:
             for index, item in enumerate(self.items):
                 if item.key == action.value:
                     return self.choose(app, index)
+        elif action.kind == "back":
+            round = app.round()
+            if round is not None and app.game.state.count <= round.start:
+                app.reaction = round.back()
         elif action.kind == "tap":
             for hit in app.hits:
-                if hit.rect.collidepoint(action.value) and hit.target[0] == "item":
+                if not hit.rect.collidepoint(action.value):
+                    continue
+                if hit.target[0] == "item":
                     return self.choose(app, hit.target[1])
+                if hit.target[0] == "choice":  # an instruction the AI chose: override it
+                    return self.open_form(app, "ai_choice", {"choice": hit.target[1]})
         return None
 
     def _move(self, delta: int) -> None:
@@ -96,14 +112,29 @@ class TableScreen:
         if not item.enabled:
             return None
         self.focus = index
+        if item.command == "declare_move":  # Renaissance: who is adjacent, before the move form
+            return None if app.declare_move() else self.open_form(app, "move")
+        if item.command == "react":
+            return self.open_form(app, "move") if app.react(list(item.extra["adjacent"])) else None
         if item.command:
             app.command(item.command)
         elif item.event is not None:
             app.act(item.event)
         elif item.form:
-            app.form = make_form(item.form, app.game.state, self.advice)
-            return "form"
+            return self.open_form(app, item.form, item.extra)
         return None
+
+    def open_form(self, app: App, name: str, extra: dict[str, Any] | None = None) -> str:
+        self.refresh(app)
+        app.form = make_form(name, app.game.state, self.advice, extra)
+        return "form"
+
+    def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
+        """What just happened, under the plan: in a Hero's activation, and in a Reaction round once it journaled."""
+        state = app.game.state
+        if advice.side == "hero" or (advice.side == "reaction" and app.reaction and state.count > app.reaction.start):
+            return state.notes[-1:]
+        return ()
 
     def draw(self, app: App, surface: pygame.Surface) -> list[Hit]:
         self.refresh(app)
@@ -113,9 +144,10 @@ class TableScreen:
             draw_over_banner(surface, lay.dial, lay, state, fonts)
         area = lay.panel
         y = draw_header(surface, area, lay, state, fonts)
-        advice = self.advice if self.advice is not None and self.advice.steps else None
+        advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
         compact = advice is not None  # the AI's sentences need the room: heroes in two columns
         y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=2 if compact else 1)
+        y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
         columns = 3 if lay.portrait else 2
@@ -124,12 +156,14 @@ class TableScreen:
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
         grid_top = max(y + lay.px(50), strip.top - lay.gap - wanted)
         middle = pygame.Rect(area.left, y, area.width, grid_top - y - lay.px(4))
+        hits: list[Hit] = []
         if advice is not None:
-            draw_advice(surface, middle, lay, advice, fonts, app.error)
+            notes = self._notes(app, advice)
+            hits += draw_advice(surface, middle, lay, advice, fonts, app.error, notes)
         else:
             draw_notes(surface, middle, lay, state.notes, fonts, app.error)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
-        hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
+        hits += draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
         return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
 
 
@@ -187,8 +221,28 @@ class FormScreen:
         except (Incomplete, ValueError) as problem:
             app.error = str(problem)
             return None
-        if app.act(event):
+        if form.local:  # the screen's own answer (who is adjacent): nothing to journal
+            if event.get("intent") == "react" and app.react(list(event["adjacent"])):
+                return self.chain(app, make_form("move", app.game.state))
             return self.leave(app)
+        if app.act(event):
+            return self.follow(app, form)
+        return None
+
+    def follow(self, app: App, form: Form) -> str | None:
+        """What comes after a form's event: the Move after the last Reaction Attack, the Stealth roll after a Move."""
+        state = app.game.state
+        if form.name == "reaction_defence" and app.reactions_done():
+            return self.chain(app, make_form("move", state))
+        hero_moved = form.name == "move" and state.turn is not None and state.side_of(state.turn.token) is Side.HERO
+        if hero_moved and stealth_active(state):
+            return self.chain(app, make_form("stealth", state))
+        return self.leave(app)
+
+    def chain(self, app: App, form: Form) -> str | None:
+        """Open the next form at once (the table stays in the form screen)."""
+        app.form = form
+        app.error = ""
         return None
 
     def leave(self, app: App) -> str:

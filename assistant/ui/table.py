@@ -36,6 +36,10 @@ class TableGame(Protocol):
 
     def can_redo(self) -> bool: ...
 
+    def events(self, start: int = 0) -> list[dict[str, Any]]:
+        """The surviving events from index `start` (0: the first), oldest first."""
+        ...
+
     def close(self) -> None: ...
 
     def restart(self) -> GameState:
@@ -69,10 +73,9 @@ class MemoryGame:
     def where(self) -> str:
         return "in memory only (not saved)"
 
-    @property
-    def events(self) -> list[dict[str, Any]]:
-        """The surviving events, oldest first."""
-        return list(self._events[: self._head])
+    def events(self, start: int = 0) -> list[dict[str, Any]]:
+        """The surviving events from index `start`, oldest first."""
+        return [dict(e) for e in self._events[start : self._head]]
 
     def apply(self, event: Mapping[str, Any]) -> GameState:
         try:
@@ -154,6 +157,11 @@ class SavedGame:
         except SessionError as error:
             raise Refused(str(error)) from None
         return self.state
+
+    def events(self, start: int = 0) -> list[dict[str, Any]]:
+        """The surviving events from index `start` (the journal counts them from 1)."""
+        events: list[dict[str, Any]] = self._journal.events(start + 1)
+        return events
 
     def can_undo(self) -> bool:
         return bool(self._journal.can_undo())

@@ -31,6 +31,7 @@ BUTTON_COMMAND: Color = (36, 42, 50)
 THREAT: Color = (240, 120, 40)
 WOUND: Color = (235, 55, 55)
 HEALTHY: Color = (120, 132, 146)
+CHOICE: Color = (130, 190, 255)  # a decision the AI made that the table may override (tap it)
 
 HERO_COLORS: tuple[Color, ...] = ((70, 165, 255), (80, 210, 120), (185, 140, 255), (40, 205, 205), (255, 150, 210))
 ENEMY_COLORS: tuple[Color, ...] = ((235, 75, 80), (250, 120, 40), (215, 70, 160), (190, 120, 70), (240, 200, 200))
@@ -82,9 +83,13 @@ class Fonts:
             return image
         return self._remember(key, self._fit(text, size, width, color))
 
+    def smallest(self, size: int) -> int:
+        """The smallest size `fit` shrinks text of `size` to before it cuts it."""
+        return max(self.MIN_READABLE, int(size * 0.7))
+
     def _fit(self, text: str, size: int, width: int, color: Color) -> pygame.Surface:
         size = int(size)
-        floor = max(self.MIN_READABLE, int(size * 0.7))
+        floor = self.smallest(size)
         while size > floor and self.get(size).size(text)[0] > width:
             size -= 1
         font = self.get(size)

@@ -20,17 +20,38 @@ def name_of(state: GameState, token_id: str | None) -> str:
     for hero in state.scenario.heroes:
         if hero.id == token_id:
             return hero.name
-    for group in state.scenario.enemies:
+    for group in state.scenario.enemies + state.scenario.reserves:
         if group.id == token_id:
             return group.name
     return token_id.replace("_", " ").replace("-", " ").capitalize()
+
+
+def model_name(state: GameState, model: str) -> str:
+    """An Enemy model ("group/number") by name: "Papal Guard", or "Slingers 2" in a group of several."""
+    group_id, _, number = model.partition("/")
+    name = name_of(state, group_id)
+    several = any(g.id == group_id and len(g.models) > 1 for g in state.groups)
+    return f"{name} {number}" if several and number else name
+
+
+def option_words(state: GameState, option: str) -> str:
+    """An answer to the Enemy AI in words: a hero's name, a model's, Yes / No / More, Nobody."""
+    if option in ("yes", "no", "more"):
+        return option.capitalize()
+    if option == "none":
+        return "Nobody"
+    if any(h.id == option for h in state.heroes):
+        return name_of(state, option)
+    if "/" in option:
+        return model_name(state, option)
+    return option
 
 
 def token_labels(state: GameState) -> dict[str, str]:
     """Two letters per hero ("Va") and enemy group ("PG"), none alike; "?" for events."""
     labels: dict[str, str] = {}
     taken: set[str] = set()
-    ids = [h.id for h in state.scenario.heroes] + [g.id for g in state.scenario.enemies]
+    ids = [h.id for h in state.scenario.heroes] + [g.id for g in state.scenario.enemies + state.scenario.reserves]
     for token_id in ids:
         words = name_of(state, token_id).split()
         hero = state.side_of(token_id) is Side.HERO
@@ -57,7 +78,7 @@ def token_label(state: GameState, token_id: str) -> str:
 def headline(state: GameState) -> tuple[str, str]:
     """What the table must do now, as a title and a line under it."""
     if state.over is not None:
-        return "Mission over", state.over.capitalize()
+        return over_words(state)
     if state.due:
         return "Event", ", ".join(state.due) + " is due"
     turn = state.turn
@@ -82,3 +103,32 @@ def up_next(state: GameState) -> list[str]:
     """Who still acts at this stop after the active model, by name."""
     active = state.active
     return [name_of(state, i) for i in state.queue if i != active]
+
+
+def over_words(state: GameState) -> tuple[str, str]:
+    """Why the mission ended, as a title ("Victory", "Defeat", "Time is up") and a sentence."""
+    over = state.over or ""
+    result, _, reason = over.partition(": ")
+    if over == "time":
+        end = state.scenario.end
+        when = f" ({roman(end.minute)}, hour {end.hour})" if end is not None else ""
+        return "Time is up", f"The hands reached the mission's end{when}"
+    if over == "empty":
+        return "Mission over", "No token is left on the Horologium"
+    reasons = {
+        "heroes KO": f"{sum(1 for h in state.heroes if h.ko or h.removed)} Heroes are KO",
+        "the Prey is defeated": "The Prey is defeated",
+        "the Prey has no Action Card left": "The Prey has no Action Card left: it got away",
+    }
+    if result in ("victory", "defeat"):
+        said = reasons.get(reason, reason[:1].upper() + reason[1:])
+        if not said:
+            cards = state.scenario.victory if result == "victory" else state.scenario.defeat
+            said = "As the mission cards say" + (f": {cards[0]}" if len(cards) == 1 else "")
+        return result.capitalize(), said
+    return "Mission over", over[:1].upper() + over[1:]
+
+
+def over_is_good(state: GameState) -> bool:
+    """True for a victory (drawn in green), False for a defeat, the time running out or anything else."""
+    return (state.over or "").startswith("victory")

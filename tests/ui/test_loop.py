@@ -19,7 +19,8 @@ def test_keys_spend_ap_through_the_move_form() -> None:
     app = make_app()
     start = app.game.state
     assert start.active == "valerio" and start.turn is not None and start.turn.ap_left == 5
-    play(app, key("m"), key("2"), key("return"), key("return"))
+    # Move asks who is adjacent first (Renaissance Reaction Attacks): Enter on "Nobody adjacent"
+    play(app, key("m"), key("return"), key("2"), key("return"), key("return"))
     state = app.game.state
     assert state == rules.apply(start, {"type": "spend_ap", "action": "move", "ap": 2})
     assert state.turn is not None and state.turn.ap_left == 3
@@ -134,7 +135,7 @@ def test_a_short_escape_goes_back_from_a_form() -> None:
     app = make_app()
     escape_up = pygame.event.Event(pygame.KEYUP, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
     escape_down = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0)
-    play(app, key("m"))
+    play(app, key("m"), key("n"))
     assert app.machine.current.name == "form"
     play(app, escape_down, escape_up)
     assert app.machine.current.name == "table"

@@ -44,7 +44,7 @@ def test_any_inputs_keep_the_state_the_fold_of_the_events(inputs: list[Action], 
         else:
             assert app.form is not None
     replay = rules.new_game(SCENARIO)
-    for event in game.events:
+    for event in game.events():
         replay = rules.apply(replay, event)
     assert replay == game.state
     app.draw()

@@ -1,0 +1,90 @@
+"""Forms for the Enemy AI: the Hero's defence against an ordered attack, several answers, and overriding a choice.
+
+Pure (no pygame). Events are the rules core's `enemy_attack` (through `AttackOrder.event`) and
+`ai_answer`; the Reaction round's "several adjacent" form is the screen's own (`local`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.rules.instructions import AttackOrder
+from assistant.rules.questions import Question
+from assistant.rules.state import GameState
+from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
+from assistant.ui.words import model_name, option_words
+
+MAX_DICE = 12
+
+
+def defence_form(state: GameState, order: AttackOrder, name: str = "ai_defence") -> Form:
+    """The Hero's Defense Test against an attack the AI ordered: only the dice to read or type."""
+    hero = state.scenario.hero(order.hero)
+    fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
+    title = f"{hero.name}: {order.defended_with.capitalize()} {order.threshold}+"
+    effect = f"{order.hits} hits, each success cancels one" if order.kind == "physical" else f"{order.contrast} successes resist"
+    note = f"{'Reaction Attack: ' if order.reaction else ''}{model_name(state, f'{order.group}/{order.model}')}, {order.attack}: {effect}."
+    return Form(name, title, fields, lambda form: dict(order.event(form.value("dice"))),
+                lambda form: link_dice_count(form), apply_label="Resolve", start="dice", note=note)  # fmt: skip
+
+
+def several_form(state: GameState, question: Question, local: bool = False) -> Form:
+    """A question the table may answer with several options (heroes equally close, adjacent models): yes or no each."""
+    options = [o for o in question.options if o != "none"]
+    fields: list[Field] = [Choice(option, option_words(state, option), [(False, "no"), (True, "yes")]) for option in options]
+
+    def build(form: Form) -> dict[str, Any]:
+        picked = [option for option in options if form.value(option)]
+        if local:
+            return {"intent": "react", "adjacent": picked or ["none"]}
+        if not picked:
+            raise ValueError("pick at least one")
+        return {"type": "ai_answer", "question": question.key, "answer": picked}
+
+    title = "Who is adjacent?" if local else "Equally close"
+    return Form("react_several" if local else "ai_several", title, fields, build, apply_label="Answer", local=local)
+
+
+def current_answer(state: GameState, question: Question) -> str:
+    """The answer in force for an open choice: the table's override, else the AI's own choice."""
+    answers = state.turn.answer_map() if state.turn is not None else {}
+    value: tuple[str, ...] = answers.get(question.key) or question.default or question.options[:1]
+    return str(value[0])
+
+
+def choice_words(state: GameState, question: Question, option: str) -> str:
+    """An option of an open choice in words ("Slingers 2" for which model activates next)."""
+    if question.kind == "next":
+        return option_words(state, f"{question.model.partition('/')[0]}/{option}")
+    return option_words(state, option)
+
+
+def choice_label(question: Question) -> str:
+    """An open choice named in two words."""
+    return {"next": "Who acts next", "attack": "Which attack"}.get(question.kind, question.kind.capitalize())
+
+
+def override_form(state: GameState, choices: tuple[Question, ...], key: str = "") -> Form:
+    """Override an open choice the AI made: which decision (if several), then the option; an `ai_answer`."""
+    by_key = {q.key: q for q in choices}
+    first = by_key.get(key, choices[-1])  # from the menu: the latest choice, the one the table just saw
+    which = Choice("which", "Decision", [(q.key, choice_label(q)) for q in choices], show=lambda form: len(choices) > 1)
+    which.select(first.key)
+    answer = Choice("answer", "Choice", [(o, choice_words(state, first, o)) for o in first.options])
+    answer.select(current_answer(state, first))
+    shown = [first.key]
+
+    def update(form: Form) -> None:
+        question = by_key[form.value("which")]
+        if shown[0] != question.key:  # another decision: its options, the one in force selected
+            shown[0] = question.key
+            answer.options = [(o, choice_words(state, question, o)) for o in question.options]
+            answer.index = 0
+            answer.select(current_answer(state, question))
+        chosen = choice_words(state, question, str((question.default or ("",))[0]))
+        form.note = f"{question.text} The AI chose {chosen}: {question.why}."
+
+    def build(form: Form) -> dict[str, Any]:
+        return {"type": "ai_answer", "question": form.value("which"), "answer": form.value("answer")}
+
+    return Form("ai_choice", "Override the AI", [which, answer], build, update, apply_label="Override", start="answer")

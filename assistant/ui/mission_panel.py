@@ -1,0 +1,79 @@
+"""The mission's own rows of the panel: the Stealth track (Renaissance "Stealth") and the Prey's deck ("Hunt Missions")."""
+
+from __future__ import annotations
+
+import pygame
+
+from assistant.rules.prey import cards_left
+from assistant.rules.state import GameState
+from assistant.rules.stealth import alarm_raised
+from assistant.ui import theme
+from assistant.ui.layout import Layout
+from assistant.ui.theme import Fonts
+
+
+def stealth_words(state: GameState) -> str:
+    """What the track says now: the value the next roll needs, or that the alarm is raised."""
+    track = state.scenario.stealth
+    if alarm_raised(state):
+        return "ALARM"
+    return f"next roll {track[state.stealth]}+"
+
+
+def prey_words(state: GameState) -> str:
+    """The Prey's current Action Card (the last drawn) and the cards left in its deck."""
+    prey = state.scenario.prey
+    assert prey is not None
+    left = cards_left(state)
+    if state.prey_drawn == 0:
+        return f"no card drawn yet · {left} left"
+    card = prey.deck[state.prey_drawn - 1]
+    return f"card {card.number} ({card.ap} AP) · {left} left"
+
+
+def draw_mission(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
+    """The Stealth track and the Prey's deck, a row each when the mission has them; returns y below."""
+    y = area.top
+    if state.scenario.stealth:
+        y = _draw_stealth(surface, pygame.Rect(area.left, y, area.width, lay.px(30)), lay, state, fonts)
+    if state.scenario.prey is not None:
+        y = _draw_prey(surface, pygame.Rect(area.left, y, area.width, lay.px(30)), lay, state, fonts)
+    return y
+
+
+def _label(surface: pygame.Surface, fonts: Fonts, lay: Layout, words: str, row: pygame.Rect) -> int:
+    image = fonts.render(words, lay.px(20), theme.MUTED)
+    surface.blit(image, image.get_rect(midleft=(row.left, row.centery)))
+    return row.left + image.get_width() + lay.px(8)
+
+
+def _draw_stealth(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
+    """Slot 0 (the lowest) then a box per value of the track, the top one (the alarm) ringed in red; the token's slot in gold."""
+    x = _label(surface, fonts, lay, "Stealth", row)
+    track = state.scenario.stealth
+    size = lay.px(24)
+    alarm = alarm_raised(state)
+    for slot in range(len(track) + 1):
+        box = pygame.Rect(x, row.centery - size // 2, size, size)
+        top = slot == len(track)
+        here = slot == min(state.stealth, len(track))
+        fill = (theme.DANGER if alarm else theme.ACTIVE) if here else theme.BUTTON
+        pygame.draw.rect(surface, fill, box, border_radius=max(2, lay.px(4)))
+        if top:
+            pygame.draw.rect(surface, theme.DANGER, box, max(2, lay.px(2)), border_radius=max(2, lay.px(4)))
+        words = str(track[slot - 1]) if slot else ""
+        if words:
+            image = fonts.render(words, lay.px(18), theme.ACTIVE_TEXT if here else theme.TEXT)
+            surface.blit(image, image.get_rect(center=box.center))
+        x = box.right + lay.px(3)
+    words = stealth_words(state)
+    image = fonts.fit(words, lay.px(20), max(lay.px(40), row.right - x - lay.px(8)), theme.DANGER if alarm else theme.TEXT)
+    surface.blit(image, image.get_rect(midleft=(x + lay.px(8), row.centery)))
+    return row.bottom
+
+
+def _draw_prey(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
+    x = _label(surface, fonts, lay, "Prey", row)
+    image = fonts.fit(prey_words(state), lay.px(20), row.right - x, theme.TEXT)
+    surface.blit(image, image.get_rect(midleft=(x, row.centery)))
+    return row.bottom
