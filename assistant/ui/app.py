@@ -90,9 +90,12 @@ class App:
     # -- the Reaction Attack round (Renaissance): the screen's own until its attacks are journaled --
 
     def round(self) -> ReactionRound | None:
-        """The Reaction round in progress, forgotten once it no longer applies (the Hero KO, undone past it)."""
+        """The Reaction round in progress: forgotten once it no longer applies (the Hero KO or done, undone past
+        its start); kept but not in progress once the Hero has moved (undoing the Move brings it back)."""
         if self.reaction is not None and not self.reaction.alive(self.game.state):
             self.reaction = None
+        if self.reaction is None or self.reaction.finished(self.round_events()):
+            return None
         return self.reaction
 
     def round_events(self) -> list[dict[str, Any]]:
@@ -112,22 +115,13 @@ class App:
         round = self.round()
         if round is None:
             return False
-        round = round.answer(self.game.state, adjacent)
-        if not round.orders:
-            self.reaction = None
-            return True
-        self.reaction = round
-        return False
+        self.reaction = round.answer(self.game.state, adjacent)
+        return not self.reaction.orders
 
     def reactions_done(self) -> bool:
         """After a Reaction Attack: True when every one is resolved and the Hero still stands (the Move goes on)."""
         round = self.round()
-        if round is None:
-            return False
-        if round.pending(self.round_events()) is None:
-            self.reaction = None
-            return True
-        return False
+        return round is not None and round.pending(self.round_events()) is None
 
     def tray(self, on: bool) -> None:
         for mirror in self.mirrors:
@@ -152,9 +146,6 @@ class App:
             self._knobs[hero] = self._knobs.get(hero, 0) + delta
         elif action.kind == "status":
             self.log(str(action.value))
-        elif action.kind == "dice" and self.machine.current.name != "form":
-            values, source = action.value
-            self.error = f"Dice read ({source}): {' '.join(map(str, values))}; open an attack to use them"
         else:
             self.machine.go(self, self.machine.current.handle(self, action))
 

@@ -104,7 +104,7 @@ def _reaction_items(state: GameState, advice: Advice) -> list[Item]:
         order = advice.attack
         who = model_name(state, f"{order.group}/{order.model}")
         return [Item("Defence roll", "d", form="reaction_defence", detail=f"{who} on {name_of(state, order.hero)}")]
-    return []
+    return [Item("Move", "m", form="move", detail="the reactions are resolved")]
 
 
 def _override_item(state: GameState, advice: Advice) -> Item:

@@ -261,9 +261,10 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
         surface.blit(note, (area.left, y - lay.px(2)))
         y += note.get_height() + lay.px(4)
     row_h = lay.px(46)
+    longest = max((fonts.get(lay.px(20)).size(f.label)[0] for _, f in form.visible()), default=0)
+    label_w = max(int(area.width * 0.30), min(int(area.width * 0.6), longest + lay.px(8)))  # long names: a wider column
     for index, item in form.visible():
         row = pygame.Rect(area.left, y, area.width, row_h - lay.px(4))
-        label_w = int(area.width * 0.30)
         _text(surface, fonts, item.label, lay.px(20), theme.MUTED, pygame.Rect(row.left, row.top, label_w - lay.px(4), row.height))
         value_area = pygame.Rect(row.left + label_w, row.top, row.width - label_w, row.height)
         if isinstance(item, Dice):

@@ -2,9 +2,10 @@
 
 The rules core has no event for "which Enemies are adjacent": the answer stays on the screen
 (`ReactionRound`) while the attacks it orders are journaled one by one as `enemy_attack` events
-with `reaction: true`. How far the round has got is read back from the journal, so undo and redo
-of an attack move the round with them; undo with nothing journaled since the Move was declared
-steps the round itself back (the answer, then the round).
+with `reaction: true`, and the Move itself as `spend_ap`. How far the round has got is read back
+from the journal, so undo and redo of an attack or of the Move move the round with them; undo
+with nothing journaled since the Move was declared steps the round itself back (the answer,
+then the round).
 """
 
 from __future__ import annotations
@@ -75,6 +76,10 @@ class ReactionRound:
         orders = self.orders
         done = self.resolved(events)
         return orders[done] if done < len(orders) else None
+
+    def finished(self, events: Sequence[Mapping[str, Any]]) -> bool:
+        """The Hero has moved (a `spend_ap` since the Move was declared): the round is over, unless that is undone."""
+        return any(e.get("type") == "spend_ap" for e in events)
 
     @property
     def answered(self) -> bool:

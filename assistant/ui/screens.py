@@ -46,6 +46,9 @@ class Screen(Protocol):
     def draw(self, app: App, surface: pygame.Surface) -> list[Hit]: ...
 
 
+DICE_FORMS = ("ai_defence", "reaction_defence")  # the forms a camera reading opens when one is offered
+
+
 class TableScreen:
     """The Horologium, the heroes, what just happened, and the intents open now."""
 
@@ -86,6 +89,8 @@ class TableScreen:
             for index, item in enumerate(self.items):
                 if item.key == action.value:
                     return self.choose(app, index)
+        elif action.kind == "dice":
+            return self.dice(app, *action.value)
         elif action.kind == "back":
             round = app.round()
             if round is not None and app.game.state.count <= round.start:
@@ -99,6 +104,17 @@ class TableScreen:
                 if hit.target[0] == "choice":  # an instruction the AI chose: override it
                     return self.open_form(app, "ai_choice", {"choice": hit.target[1]})
         return None
+
+    def dice(self, app: App, values: list[int], source: str) -> str | None:
+        """Dice read while a defence roll is awaited: its form opens with them, still correctable."""
+        rolls = [item for item in self.items if item.enabled and item.form in DICE_FORMS]
+        if not rolls:
+            app.error = f"Dice read ({source}): {' '.join(map(str, values))}; open an attack to use them"
+            return None
+        opened = self.open_form(app, rolls[0].form, rolls[0].extra)
+        assert app.form is not None
+        app.form.fill_dice(values, source)
+        return opened
 
     def _move(self, delta: int) -> None:
         enabled = [n for n, item in enumerate(self.items) if item.enabled]

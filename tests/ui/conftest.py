@@ -60,3 +60,13 @@ def key(name: str, mod: int = 0) -> pygame.event.Event:
 
 def click(pos: tuple[int, int]) -> pygame.event.Event:
     return pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos, touch=False)
+
+
+def feed(app: App, *events: pygame.event.Event) -> App:
+    """Post `events` and run the real loop's passes over them, leaving the app (and its saved game) open."""
+    app.running = True
+    pygame.event.clear()
+    for event in events:
+        pygame.event.post(event)
+    app.pump()
+    return app
