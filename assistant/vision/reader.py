@@ -380,7 +380,7 @@ class DiceReader:
         kind = self.kind if self.kind != "auto" else ("d8" if looks_like_d8(view, face) else "d6")
         if not face.glyphs or len(self._numerals[1]) == 0:
             return Die(kind, None, 0.0, view.box, note="no numeral found" if face.glyphs else "no marks")
-        if kind == "d6" and self.kind == "auto" and many_alike(face.glyphs):
+        if self.kind == "auto" and many_alike(face.glyphs):
             # several marks of one size on a square face are pips (blurred, or on a slant): a
             # numeral read from them would be a guess
             return Die(kind, None, 0.0, view.box, note="pips not readable")
