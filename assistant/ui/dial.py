@@ -55,7 +55,7 @@ def token_colors(state: GameState) -> dict[str, Color]:
     colors: dict[str, Color] = {}
     for index, hero in enumerate(state.scenario.heroes):
         colors[hero.id] = theme.HERO_COLORS[index % len(theme.HERO_COLORS)]
-    for index, group in enumerate(state.scenario.enemies):
+    for index, group in enumerate(state.scenario.enemies + state.scenario.reserves):  # reserves enter by a Draft
         colors[group.id] = theme.ENEMY_COLORS[index % len(theme.ENEMY_COLORS)]
     return colors
 

@@ -7,6 +7,7 @@ The events are the rules core's (`assistant.rules.game.EVENTS`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
@@ -18,7 +19,7 @@ from assistant.rules.stealth import needed, stealth_active
 from assistant.ui.advice import Advice
 from assistant.ui.ai_forms import MAX_DICE, choice_words, current_answer, defence_form, override_form, several_form
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
-from assistant.ui.mission_forms import draft_order, event_draft_form, manual_draft_event, manual_draft_fields, stealth_form
+from assistant.ui.mission_forms import can_draft, draft_order, event_draft_form, manual_draft_event, manual_draft_fields, stealth_form
 from assistant.ui.reactions import reactions_possible
 from assistant.ui.words import model_name, name_of, option_words, token_label
 
@@ -41,11 +42,15 @@ class Item:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None = None) -> list[Item]:
-    """The intents open at this state, most likely first; then Fix, Undo and Redo (kind "command")."""
+def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None = None,
+         drafted: Collection[str] = ()) -> list[Item]:  # fmt: skip
+    """The intents open at this state, most likely first; then Fix, Undo and Redo (kind "command").
+
+    `drafted`: the events whose Enemy Draft the journal already holds (their Draft is not offered again).
+    """
     items: list[Item] = []
     if state.over is None:
-        items.extend(_intents(state, advice))
+        items.extend(_intents(state, advice, drafted))
         if advice is not None and advice.choices:
             items.append(_override_item(state, advice))
         items.append(Item("Fix", "f", form="fix", kind="command"))
@@ -56,14 +61,14 @@ def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None
     return items
 
 
-def _intents(state: GameState, advice: Advice | None) -> list[Item]:
+def _intents(state: GameState, advice: Advice | None, drafted: Collection[str] = ()) -> list[Item]:
     if advice is not None and advice.side == "reaction":
         return _reaction_items(state, advice)
     if advice is not None and advice.side == "enemy":
         return _advised_items(state, advice)
     if advice is not None and advice.side == "hero" and advice.waiting:  # first edition: an overtaken Enemy reacts
         return _advised_items(state, advice)[:-1] + [Item("End activation", "e", {"type": "end_activation"})]
-    return _table_items(state)
+    return _table_items(state, drafted)
 
 
 def _answer_items(state: GameState, question: Any) -> list[Item]:
@@ -120,13 +125,13 @@ def _order_words(state: GameState, order: tuple[str, ...]) -> str:
     return ", ".join(token_label(state, i) for i in order)
 
 
-def _event_items(state: GameState) -> list[Item]:
+def _event_items(state: GameState, drafted: Collection[str]) -> list[Item]:
     """Due events: the Enemy Draft an event calls for first, then resolving it."""
     texts = {e.id: e.text for e in state.scenario.events}
     items: list[Item] = []
     for event_id in state.due:
         order = draft_order(state, event_id)
-        if order is not None:
+        if order is not None and event_id not in drafted:
             deck = draft_deck(state, order)
             items.append(Item("Enemy Draft", "g", form="draft", enabled=bool(deck), kind="event",
                               detail="the cards drawn", extra={"event": event_id}))  # fmt: skip
@@ -136,9 +141,9 @@ def _event_items(state: GameState) -> list[Item]:
     return items
 
 
-def _table_items(state: GameState) -> list[Item]:
+def _table_items(state: GameState, drafted: Collection[str] = ()) -> list[Item]:
     if state.due:
-        return _event_items(state)
+        return _event_items(state, drafted)
     head = state.up_next
     if state.turn is None and head is not None:
         tie = next((group for group in state.ties if head in group), None)
@@ -365,7 +370,7 @@ FIXES = [
 def _fix_form(state: GameState) -> Form:
     """Corrections: the Perilium, a hero's wounds, an Enemy Draft a mission card calls for, the alarm, the mission's end."""
     needs_hero = lambda form: form.value("what") not in ("victory", "defeat", "draft", "alarm")  # noqa: E731
-    fixes = list(FIXES)
+    fixes = [fix for fix in FIXES if fix[0] != "draft" or can_draft(state)]
     if stealth_active(state):
         fixes.append(("alarm", "Raise the alarm"))
     fields: list[Field] = [
@@ -380,7 +385,7 @@ def _fix_form(state: GameState) -> Form:
         if what in ("victory", "defeat"):
             return {"type": "end_mission", "result": what}
         if what == "alarm":
-            return {"type": "alarm", "cause": "the table raises the alarm"}
+            return {"type": "alarm", "cause": "a mission rule"}
         if what == "draft":
             return manual_draft_event(form)
         if what == "threat_up":

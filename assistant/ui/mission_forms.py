@@ -67,12 +67,17 @@ def event_draft_form(state: GameState, event_id: str) -> Form:
 
 def manual_draft_fields(state: GameState, shown: Callable[[Form], bool]) -> list[Field]:
     """A Draft a mission card calls for: squares, cards from every enemy card of the scenario, the new token's sector."""
-    deck = [card for card in state.scenario.enemies + state.scenario.reserves if available(state, card) > 0]
+    deck = list(state.scenario.enemies + state.scenario.reserves)
     fields: list[Field] = [Number("squares", "Squares", 1, 20, 1, show=shown)]
     fields += _cards_fields(state, deck, lambda form: int(form.value("squares")), shown)
     sector = step(state.clock.minute, 1)
     fields.append(Choice("sector", "Token in", [(n, roman(n)) for n in range(1, 13)], index=sector - 1, show=shown))
     return fields
+
+
+def can_draft(state: GameState) -> bool:
+    """True while some enemy card of the scenario has models left off the battlefield."""
+    return any(available(state, card) > 0 for card in state.scenario.enemies + state.scenario.reserves)
 
 
 def manual_draft_event(form: Form) -> dict[str, Any]:

@@ -127,7 +127,8 @@ def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice:
     """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour.
 
     A sentence the AI decided where the books are silent is drawn in blue with a bar: tapping it
-    overrides the choice (its Hit is ("choice", key)). `notes` (what just happened) come last.
+    overrides the choice (its Hit is ("choice", key)). `notes` (what just happened) come before
+    the question, which is last, where the eye lands.
     """
     lines: list[tuple[str, Color]] = []
     marks: list[str] = []
@@ -135,11 +136,11 @@ def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice:
         mark = advice.mark(index)
         lines.append((text, theme.MUTED if index in advice.faded else theme.CHOICE if mark else theme.TEXT))
         marks.append(mark)
+    lines += [(note, theme.MUTED) for note in notes]
     if advice.question is not None:
         lines.append((advice.question.text, theme.ACTIVE))
     elif advice.attack is not None:
         lines.append(("Roll the defence: tap Defence roll, or let the camera read the dice.", theme.ACTIVE))
-    lines += [(note, theme.MUTED) for note in notes]
     if error:
         lines.append((error, theme.DANGER))
     marks += [""] * (len(lines) - len(marks))
@@ -169,9 +170,12 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, lay: Layout, lines: S
     Returns (index of the line, where it was drawn) for the lines drawn, clipped to the area;
     the lines `indented` leave room on their left (for a choice's bar).
     """
-    font = fonts.get(lay.px(19))
     indent = lay.px(10)
-    images = [font.render(text, True, color, None, area.width - indent) for text, color in lines]
+    for size in range(lay.px(19), fonts.MIN_READABLE - 1, -1):  # smaller type rather than a cut newest line
+        font = fonts.get(size)
+        images = [font.render(text, True, color, None, area.width - indent) for text, color in lines]
+        if not images or images[-1].get_height() <= area.height:
+            break
     bottom = area.bottom
     clip = surface.get_clip()
     surface.set_clip(area)

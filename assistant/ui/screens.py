@@ -46,6 +46,14 @@ class Screen(Protocol):
     def draw(self, app: App, surface: pygame.Surface) -> list[Hit]: ...
 
 
+def drafted(app: App) -> set[str]:
+    """The due events whose Enemy Draft the journal holds (read only while such an event is due)."""
+    state = app.game.state
+    if not any(e.draft is not None and e.id in state.due for e in state.scenario.events):
+        return set()
+    return {str(e["event"]) for e in app.game.events() if e.get("type") == "draft" and "event" in e}
+
+
 DICE_FORMS = ("ai_defence", "reaction_defence")  # the forms a camera reading opens when one is offered
 
 
@@ -60,6 +68,8 @@ class TableScreen:
         self.advice: Advice | None = None
         self._advised: object = None  # the state `advice` was made for
         self._round: ReactionRound | None = None  # and the Reaction round
+        self.drafted: set[str] = set()  # due events whose Enemy Draft is journaled
+        self._drafted_for: object = None
 
     def enter(self, app: App) -> None:
         self.refresh(app)
@@ -72,7 +82,9 @@ class TableScreen:
         if self._advised is not state or self._round is not round:
             self.advice = advice_for(state, round, app.round_events())
             self._advised, self._round = state, round
-        self.items = menu(state, app.game.can_undo() or round is not None, app.game.can_redo(), self.advice)
+        if self._advised is not self._drafted_for:
+            self.drafted, self._drafted_for = drafted(app), self._advised
+        self.items = menu(state, app.game.can_undo() or round is not None, app.game.can_redo(), self.advice, self.drafted)
         stale = self.focus >= len(self.items) or not self.items[self.focus].enabled
         if [i.label for i in self.items] != previous or stale:
             self.focus = next((n for n, item in enumerate(self.items) if item.enabled), 0)
@@ -146,9 +158,9 @@ class TableScreen:
         return "form"
 
     def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
-        """What just happened, under the plan: in a Hero's activation, and in a Reaction round once it journaled."""
+        """What just happened, under the plan: in a Hero's activation, at an event, in a Reaction round once it journaled."""
         state = app.game.state
-        if advice.side == "hero" or (advice.side == "reaction" and app.reaction and state.count > app.reaction.start):
+        if advice.side in ("hero", "event") or (advice.side == "reaction" and app.reaction and state.count > app.reaction.start):
             return state.notes[-1:]
         return ()
 

@@ -106,25 +106,23 @@ def up_next(state: GameState) -> list[str]:
 
 
 def over_words(state: GameState) -> tuple[str, str]:
-    """Why the mission ended, as a title ("Victory", "Defeat", "Time is up") and a sentence."""
+    """Why the mission ended, as a title ("Victory", "Defeat", "Time is up") and a few words (they fit the header)."""
     over = state.over or ""
     result, _, reason = over.partition(": ")
     if over == "time":
         end = state.scenario.end
-        when = f" ({roman(end.minute)}, hour {end.hour})" if end is not None else ""
-        return "Time is up", f"The hands reached the mission's end{when}"
+        when = f": {roman(end.minute)}, hour {end.hour}" if end is not None else ""
+        return "Time is up", f"Mission end{when}"
     if over == "empty":
-        return "Mission over", "No token is left on the Horologium"
+        return "Mission over", "No token left to act"
     reasons = {
         "heroes KO": f"{sum(1 for h in state.heroes if h.ko or h.removed)} Heroes are KO",
         "the Prey is defeated": "The Prey is defeated",
-        "the Prey has no Action Card left": "The Prey has no Action Card left: it got away",
+        "the Prey has no Action Card left": "No Prey Action Card left",
     }
     if result in ("victory", "defeat"):
         said = reasons.get(reason, reason[:1].upper() + reason[1:])
-        if not said:
-            cards = state.scenario.victory if result == "victory" else state.scenario.defeat
-            said = "As the mission cards say" + (f": {cards[0]}" if len(cards) == 1 else "")
+        said = said or "As the mission cards say"
         return result.capitalize(), said
     return "Mission over", over[:1].upper() + over[1:]
 

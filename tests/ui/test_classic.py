@@ -1,0 +1,55 @@
+"""First edition: a Hero's token overtakes an Enemy token; the AI's "react:" questions and the reacting model's attack, in the Hero's activation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from assistant.rules import game as rules
+from assistant.rules.instructions import plan
+from assistant.ui import theme
+from assistant.ui.table import MemoryGame
+from tests.ui.conftest import key, make_app, play
+from tests.ui.missions import mission
+from tests.ui.test_reactions import advice, labels, tap
+from tests.ui.test_render import count
+
+
+def test_an_overtaken_enemy_reacts_in_the_heros_activation(shots: Path) -> None:
+    app = make_app(game=MemoryGame(mission("classic")))
+    start = app.game.state
+    assert start.active == "ada" and start.edition.value == "classic"
+    play(app, key("m"))  # first edition: no Renaissance Reaction Attacks, the move form at once
+    assert app.form is not None and app.form.name == "move"
+    play(app, key("3"), key("return"), key("return"))
+    state = rules.apply(start, {"type": "spend_ap", "action": "move", "ap": 3})
+    assert app.game.state == state and state.reactions == ("guards",)
+    asked = plan(state).question
+    assert asked is not None and asked.key.startswith("react:")
+    app.draw()
+    pygame.image.save(app.surface, shots / "classic-reaction-800x480.png")
+    assert advice(app).question == asked and advice(app).side == "hero"
+    assert count(app.surface, app.layout.panel, theme.ACTIVE) > 300  # the question, in gold
+    assert labels(app)[:2] == ["Yes", "No"] and "Move" not in labels(app)
+    # answer every question as the table would (Ada is in the Ca; the guard is next to her) by tapping its button
+    for _ in range(6):
+        made = plan(state)
+        if made.question is None:
+            break
+        answer = "yes" if made.question.kind == "in_area" else "0"
+        play(app, tap(app, "Yes" if answer == "yes" else "0"))
+        state = rules.apply(state, {"type": "ai_answer", "question": made.question.key, "answer": answer})
+        assert app.game.state == state
+    order = plan(state).attack
+    assert order is not None and order.group == "guards" and not order.reaction
+    assert labels(app)[0] == "Defence roll" and any("Guards reacts" in step for step in advice(app).steps)
+    rolled = [4, 1, 6, 2][: order.dice]
+    play(app, key("d"), *[key(str(v)) for v in rolled], key("return"))
+    state = rules.apply(state, order.event(rolled))
+    assert app.game.state == state and state.turn is not None and state.turn.attacks[-1].group == "guards"
+    # the reaction is over: Ada's own menu is back, with what the guard did still written above it
+    assert labels(app)[0] == "Move" and state.active == "ada"
+    assert any("Guards reacts" in step for step in advice(app).steps)
+    play(app, key("u"))  # undo takes the reaction's attack back: the roll is awaited again
+    assert labels(app)[0] == "Defence roll"

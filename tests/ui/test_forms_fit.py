@@ -1,0 +1,73 @@
+"""The forms added for the Enemy AI and the mission rules fit at 800x480 and 720x1280 with no label cut."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+import pytest
+
+from assistant.ui.app import App
+from assistant.ui.table import MemoryGame
+from tests.ui.conftest import key, make_app, play
+from tests.ui.missions import mission
+from tests.ui.test_choices import to_the_attack
+from tests.ui.test_reactions import tap
+
+
+def several(app: App) -> None:
+    play(app, key("m"), key("s"))
+
+
+def reaction(app: App) -> None:
+    play(app, key("m"))
+    play(app, tap(app, "Venetian Alchemist"), key("d"))
+
+
+def stealth(app: App) -> None:
+    play(app, key("s"))
+
+
+def draft(app: App) -> None:
+    play(app, key("g"))
+
+
+def fix_draft(app: App) -> None:
+    play(app, key("f"), key("7"), key("return"), key("5"))  # Enemy Draft, 5 squares: up to 3 cards shown
+
+
+def choice(app: App) -> None:
+    play(app, key("c"))
+
+
+CASES: dict[str, tuple[str, Callable[[App], None]]] = {
+    "react_several": ("demo", several),
+    "reaction_defence": ("demo", reaction),
+    "stealth": ("stealth", stealth),
+    "draft": ("draft", draft),
+    "fix": ("draft", fix_draft),
+    "ai_choice": ("eclectic", choice),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_form_fits(name: str, size: tuple[int, int], shots: Path) -> None:
+    scenario, open_it = CASES[name]
+    if scenario == "eclectic":
+        app = to_the_attack(size)
+    elif scenario == "demo":
+        app = make_app(size)
+    else:
+        app = make_app(size, MemoryGame(mission(scenario)))
+    open_it(app)
+    assert app.form is not None and app.form.name == name
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"form-{name}-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == [], f"cut to fit: {app.fonts.squeezed}"
+    screen = pygame.Rect(0, 0, *size)
+    assert all(screen.contains(hit.rect) and not hit.rect.colliderect(app.layout.dial) for hit in app.hits)
+    tops = sorted(hit.rect.top for hit in app.hits if hit.target[0] == "stop")
+    assert tops and tops[0] >= app.layout.panel.top  # no field drawn over the title

@@ -1,0 +1,80 @@
+"""Hunt missions on the panel: the Prey's current Action Card and the cards left; the Hunt's end in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from assistant.rules import game as rules
+from assistant.ui import theme
+from assistant.ui.app import App
+from assistant.ui.mission_panel import prey_words
+from assistant.ui.table import MemoryGame
+from tests.ui.conftest import key, make_app, play
+from tests.ui.missions import mission
+from tests.ui.pixels import find_text
+
+
+def shows(app: App, words: str, size: float, color: tuple[int, int, int], area: pygame.Rect | None = None) -> bool:
+    app.draw()
+    return find_text(app.surface, area or app.layout.panel, words, app.layout.px(size), color, app.fonts) is not None
+
+
+def test_the_prey_card_and_the_cards_left_follow_the_deck(shots: Path) -> None:
+    app = make_app(game=MemoryGame(mission("hunt")))
+    state = app.game.state
+    deck = state.scenario.prey.deck  # type: ignore[union-attr]
+    assert state.active == "boar" and state.prey_drawn == 1
+    words = prey_words(state)
+    assert words == f"card 1 ({deck[0].ap} AP) · {len(deck) - 1} left"
+    assert shows(app, words, 20, theme.TEXT)
+    pygame.image.save(app.surface, shots / "hunt-800x480.png")
+    assert app.fonts.squeezed == []
+    # play on (E ends each activation) until the Prey draws its second card: the row follows
+    for _ in range(8):
+        if app.game.state.prey_drawn == 2:
+            break
+        play(app, key("e"))
+    state = app.game.state
+    assert state.prey_drawn == 2 and state.active == "boar"
+    assert shows(app, f"card 2 ({deck[1].ap} AP) · {len(deck) - 2} left", 20, theme.TEXT)
+    assert not shows(app, words, 20, theme.TEXT)  # the first card's line is gone
+
+
+def test_the_hunt_ends_when_the_prey_has_no_card_left() -> None:
+    app = make_app(game=MemoryGame(mission("hunt")))
+    for _ in range(12):
+        if app.game.state.over is not None:
+            break
+        play(app, key("e"))
+    state = app.game.state
+    assert state.over == "defeat: the Prey has no Action Card left"
+    assert shows(app, "Defeat", 36, theme.DANGER)  # the header's title
+    assert shows(app, "No Prey Action Card left", 24, theme.TEXT, app.layout.dial)  # the banner
+    assert app.fonts.squeezed == []
+
+
+def test_the_hunt_is_won_when_the_prey_is_defeated() -> None:
+    app = make_app(game=MemoryGame(mission("hunt")))
+    start = app.game.state
+    health = start.scenario.enemy("boar").health
+    assert app.act({"type": "damage", "group": "boar", "model": 1, "wounds": health})
+    assert app.game.state == rules.apply(start, {"type": "damage", "group": "boar", "model": 1, "wounds": health})
+    assert app.game.state.over == "victory: the Prey is defeated"
+    assert shows(app, "Victory", 36, theme.GOOD)
+    assert shows(app, "The Prey is defeated", 24, theme.TEXT, app.layout.dial)
+    assert app.fonts.squeezed == []
+
+
+@pytest.mark.parametrize("result", ["victory", "defeat"])
+def test_a_mission_ended_by_its_cards_says_so(result: str) -> None:
+    app = make_app(game=MemoryGame(mission("hunt")))
+    start = app.game.state
+    play(app, key("f"))
+    options = [value for value, _ in app.form.get("what").options]  # type: ignore[union-attr]
+    play(app, key(str(options.index(result) + 1)), key("return"), key("return"))
+    assert app.game.state == rules.apply(start, {"type": "end_mission", "result": result})
+    assert shows(app, result.capitalize(), 36, theme.GOOD if result == "victory" else theme.DANGER)
+    assert shows(app, "As the mission cards say", 24, theme.TEXT, app.layout.dial)

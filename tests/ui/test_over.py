@@ -1,0 +1,48 @@
+"""Why the mission ended, in words on the header and across the dial: time, Heroes KO (and the Hunt's ends in test_hunt)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+import pytest
+
+from assistant.rules.scenario import EndTime
+from assistant.ui import theme
+from assistant.ui.table import MemoryGame
+from assistant.ui.words import over_words, roman
+from tests.ui.conftest import key, make_app, play
+from tests.ui.demo import demo_scenario
+from tests.ui.test_hunt import shows
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_time_running_out_is_said_with_the_time(size: tuple[int, int], shots: Path) -> None:
+    scenario = replace(demo_scenario(), end=EndTime(1, 2))  # the end at II: after the first stop
+    app = make_app(size, MemoryGame(scenario))
+    play(app, key("e"))
+    state = app.game.state
+    assert state.over == "time"
+    title, reason = over_words(state)
+    assert (title, reason) == ("Time is up", f"Mission end: {roman(2)}, hour 1")
+    assert shows(app, title, 36, theme.DANGER)
+    assert shows(app, title.upper(), 40, theme.DANGER, app.layout.dial)
+    assert shows(app, reason, 24, theme.TEXT, app.layout.dial)
+    pygame.image.save(app.surface, shots / f"mission-over-time-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+
+
+def test_three_heroes_ko_is_a_defeat_said_so(shots: Path) -> None:
+    app = make_app(game=MemoryGame(demo_scenario()))
+    for hero in ("sofia", "vincenzo", "eleonora"):
+        health = app.game.state.scenario.hero(hero).health
+        assert app.act({"type": "damage", "hero": hero, "wounds": health})
+    state = app.game.state
+    assert state.over == "defeat: heroes KO"
+    assert over_words(state) == ("Defeat", "3 Heroes are KO")
+    assert shows(app, "Defeat", 36, theme.DANGER)
+    assert shows(app, "3 Heroes are KO", 24, theme.TEXT, app.layout.dial)
+    pygame.image.save(app.surface, shots / "mission-over-ko-800x480.png")
+    play(app, key("u"))  # undo still works from the end
+    assert app.game.state.over is None
