@@ -1,8 +1,10 @@
-"""What the table can do now: the menu of intents for a state, and the forms that make their events.
+"""What the table can do now: the menu of intents for a state, and which form each item opens.
 
 Pure (no pygame). An `Item` either applies its event at once (end an activation, order a tie,
-resolve an event), opens a form (spend AP, attack with dice), or runs a command (undo, redo).
-The events are the rules core's (`assistant.rules.game.EVENTS`).
+resolve an event, answer the AI), opens a form (spend AP, attack with dice, a defence roll, a
+Draft...: `action_forms`, `ai_forms`, `mission_forms`), or runs a command of the app's own
+(undo, redo, declaring a Move, saying who is adjacent). The events are the rules core's
+(`assistant.rules.game.EVENTS`).
 """
 
 from __future__ import annotations
@@ -17,15 +19,20 @@ from assistant.rules.horologium import Side
 from assistant.rules.state import GameState
 from assistant.rules.stealth import needed, stealth_active
 from assistant.ui.advice import Advice
-from assistant.ui.ai_forms import MAX_DICE, choice_words, current_answer, defence_form, override_form, several_form
-from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
-from assistant.ui.mission_forms import can_draft, draft_order, event_draft_form, manual_draft_event, manual_draft_fields, stealth_form
+from assistant.ui.action_forms import (
+    action_form,
+    enemy_attack_form,
+    fix_form,
+    hero_attack_form,
+    injury_form,
+    move_form,
+    wait_form,
+)
+from assistant.ui.ai_forms import choice_words, current_answer, defence_form, override_form, several_form
+from assistant.ui.form import Form
+from assistant.ui.mission_forms import draft_order, event_draft_form, stealth_form
 from assistant.ui.reactions import reactions_possible
 from assistant.ui.words import model_name, name_of, option_words, token_label
-
-ACTIONS = ("Skill", "Interact", "Use item", "Prayer", "Spell", "Other action")
-INJURY_CARDS = 40
-
 
 @dataclass(frozen=True)
 class Item:
@@ -206,194 +213,13 @@ def make_form(name: str, state: GameState, advice: Advice | None = None, extra: 
     if name == "draft":
         return event_draft_form(state, str(extra.get("event") or next(e for e in state.due if draft_order(state, e))))
     builders = {
-        "move": _move_form,
-        "wait": _wait_form,
-        "action": _action_form,
-        "hero_attack": _hero_attack_form,
-        "enemy_attack": _enemy_attack_form,
-        "injury": _injury_form,
-        "fix": _fix_form,
+        "move": move_form,
+        "wait": wait_form,
+        "action": action_form,
+        "hero_attack": hero_attack_form,
+        "enemy_attack": enemy_attack_form,
+        "injury": injury_form,
+        "fix": fix_form,
         "stealth": stealth_form,
     }
     return builders[name](state)
-
-
-def _ap_left(state: GameState) -> int:
-    return state.turn.ap_left if state.turn else 0
-
-
-def _spend(action: str) -> Any:
-    def build(form: Form) -> dict[str, Any]:
-        words = action or str(form.value("action")).lower()
-        return {"type": "spend_ap", "action": words, "ap": form.value("ap")}
-
-    return build
-
-
-def _move_form(state: GameState) -> Form:
-    ap = Number("ap", "Spend", 1, max(1, _ap_left(state)), 1, unit=" AP")
-    return Form("move", f"{name_of(state, state.active)} moves", [ap], _spend("move"), apply_label="Move")
-
-
-def _wait_form(state: GameState) -> Form:
-    left = max(1, _ap_left(state))
-    ap = Number("ap", "Spend", 1, left, left, unit=" AP")
-    return Form("wait", f"{name_of(state, state.active)} waits", [ap], _spend("wait"), apply_label="Wait")
-
-
-def _action_form(state: GameState) -> Form:
-    kind = Choice("action", "Action", [(a, a) for a in ACTIONS])
-    ap = Number("ap", "Spend", 1, max(1, _ap_left(state)), 1, unit=" AP")
-    return Form("action", f"{name_of(state, state.active)} acts", [kind, ap], _spend(""), apply_label="Spend AP")
-
-
-def _targets(state: GameState) -> list[tuple[Any, str]]:
-    out: list[tuple[Any, str]] = []
-    for group in state.groups:
-        spec = state.scenario.enemy(group.id)
-        for number in group.standing:
-            words = spec.name if len(group.models) == 1 else f"{spec.name} {number}"
-            out.append(((group.id, number), words))
-    return out
-
-
-def _hero_attack_form(state: GameState) -> Form:
-    hero_id = state.active or state.heroes[0].id
-    spec = state.scenario.hero(hero_id)
-    psychic = lambda form: form.value("kind") == "psychic"  # noqa: E731
-    fields: list[Field] = [
-        Choice("target", "Target", _targets(state) or [(None, "nobody")]),
-        Choice("kind", "Attack", [("physical", "Physical"), ("psychic", "Psychic")]),
-        Number("ap", "Cost", 0, _ap_left(state), min(3, _ap_left(state)), unit=" AP"),
-        Number("required", "Needs", 1, 8, 1, show=psychic),
-        Number("effect_wounds", "Wounds", 0, 10, 1, show=psychic),
-        Number("dice_count", "Dice", 0, MAX_DICE, spec.physique),
-        Dice("dice", "Roll", spec.die),
-    ]
-
-    def update(form: Form) -> None:
-        count = form.get("dice_count")
-        assert isinstance(count, Number)
-        if not count.touched:
-            count.value = spec.mind if form.value("kind") == "psychic" else spec.physique
-        link_dice_count(form)
-
-    def build(form: Form) -> dict[str, Any]:
-        target = form.value("target")
-        if target is None:
-            raise ValueError("target: no enemy is standing")
-        group_id, number = target
-        event: dict[str, Any] = {
-            "type": "hero_attack", "group": group_id, "model": number, "kind": form.value("kind"),
-            "ap": form.value("ap"), "dice": form.value("dice"),
-        }  # fmt: skip
-        if form.value("kind") == "psychic":
-            event["required"] = form.value("required")
-            event["effect_wounds"] = form.value("effect_wounds")
-        return event
-
-    return Form("hero_attack", f"{spec.name} attacks", fields, build, update, apply_label="Attack")
-
-
-def _enemy_attack_form(state: GameState) -> Form:
-    attacks: list[tuple[Any, str]] = []
-    for group in state.groups:
-        if not group.standing:
-            continue
-        spec = state.scenario.enemy(group.id)
-        for attack in spec.attacks:  # "Papal Guard" for a group with one attack, "PG: Halberd" with several
-            words = spec.name if len(spec.attacks) == 1 else f"{token_label(state, group.id)}: {attack.name}"
-            attacks.append(((group.id, attack.name), words))
-    heroes = [h for h in state.heroes if not h.ko and not h.removed]
-    by_threat = sorted(heroes, key=lambda h: -h.threat)
-    hero_options: list[tuple[Any, str]] = [(h.id, f"{name_of(state, h.id)} (Threat {h.threat})") for h in by_threat]
-    first_die = state.scenario.hero(by_threat[0].id).die if by_threat else 8
-    fields: list[Any] = [
-        Choice("attack", "Attack", attacks or [(None, "none")]),
-        Choice("hero", "On", hero_options or [(None, "nobody")]),
-        Number("dice_count", "Dice", 0, MAX_DICE, 1),
-        Dice("dice", "Roll", first_die),
-    ]
-    attack_field = fields[0]
-    if state.active is not None:
-        for value, _ in attacks:
-            if value[0] == state.active:
-                attack_field.select(value)
-                break
-
-    def update(form: Form) -> None:
-        picked = form.value("attack")
-        hero_id = form.value("hero")
-        count = form.get("dice_count")
-        dice = form.get("dice")
-        assert isinstance(count, Number) and isinstance(dice, Dice)
-        if picked is not None and hero_id is not None:
-            group_id, name = picked
-            attack = next(a for a in state.scenario.enemy(group_id).attacks if a.name == name)
-            hero = state.scenario.hero(hero_id)
-            dice.sides = hero.die
-            if not count.touched:
-                count.value = max(0, min(MAX_DICE, getattr(hero, attack.defended_with)))
-        link_dice_count(form)
-
-    def build(form: Form) -> dict[str, Any]:
-        picked = form.value("attack")
-        hero_id = form.value("hero")
-        if picked is None or hero_id is None:
-            raise ValueError("attack: no enemy can attack, or no hero can be attacked")
-        group_id, name = picked
-        return {"type": "enemy_attack", "group": group_id, "attack": name, "hero": hero_id, "dice": form.value("dice")}
-
-    return Form("enemy_attack", "Enemy attack", fields, build, update, apply_label="Resolve")
-
-
-def _injury_form(state: GameState) -> Form:
-    hero = state.hero(state.active) if state.active else None
-    taken = set(hero.injuries) if hero else set()
-    first = next((n for n in range(1, INJURY_CARDS + 1) if f"Injury {n}" not in taken), 1)
-    card = Number("card", "Card no.", 1, INJURY_CARDS, first)
-    return Form("injury", f"{name_of(state, state.active)} draws an Injury", [card],
-                lambda form: {"type": "injury", "card": f"Injury {form.value('card')}"}, apply_label="Draw")  # fmt: skip
-
-
-FIXES = [
-    ("threat_up", "Threat +"),
-    ("threat_down", "Threat −"),
-    ("wound", "Wound hero"),
-    ("heal", "Heal hero"),
-    ("victory", "End: victory"),
-    ("defeat", "End: defeat"),
-    ("draft", "Enemy Draft"),
-]
-
-
-def _fix_form(state: GameState) -> Form:
-    """Corrections: the Perilium, a hero's wounds, an Enemy Draft a mission card calls for, the alarm, the mission's end."""
-    needs_hero = lambda form: form.value("what") not in ("victory", "defeat", "draft", "alarm")  # noqa: E731
-    fixes = [fix for fix in FIXES if fix[0] != "draft" or can_draft(state)]
-    if stealth_active(state):
-        fixes.append(("alarm", "Raise the alarm"))
-    fields: list[Field] = [
-        Choice("what", "Change", fixes),
-        Choice("hero", "Hero", [(h.id, name_of(state, h.id)) for h in state.heroes], show=needs_hero),
-        Number("amount", "By", 1, 10, 1, show=needs_hero),
-    ]
-    fields += manual_draft_fields(state, lambda form: form.value("what") == "draft")
-
-    def build(form: Form) -> dict[str, Any]:
-        what, hero, amount = form.value("what"), form.value("hero"), form.value("amount")
-        if what in ("victory", "defeat"):
-            return {"type": "end_mission", "result": what}
-        if what == "alarm":
-            return {"type": "alarm", "cause": "a mission rule"}
-        if what == "draft":
-            return manual_draft_event(form)
-        if what == "threat_up":
-            return {"type": "threat", "hero": hero, "delta": amount}
-        if what == "threat_down":
-            return {"type": "threat", "hero": hero, "delta": -amount}
-        if what == "wound":
-            return {"type": "damage", "hero": hero, "wounds": amount}
-        return {"type": "heal", "hero": hero, "wounds": amount}
-
-    return Form("fix", "Fix", fields, build, apply_label="Apply")

@@ -11,7 +11,7 @@ import pygame
 from assistant.rules.state import GameState
 from assistant.ui import theme
 from assistant.ui.dial import token_colors
-from assistant.ui.form import APPLY, Choice, Dice, Form, Number, Stop
+from assistant.ui.form import APPLY, Dice, Form, Number, Stop
 from assistant.ui.advice import Advice
 from assistant.ui.intents import Item
 from assistant.ui.layout import Layout

@@ -11,15 +11,17 @@ from assistant.ui.inputs import Action
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import make_app
 from tests.ui.demo import demo_scenario
+from tests.ui.missions import mission
 
 SCENARIO = demo_scenario()
+MISSIONS = {name: mission(name) for name in ("stealth", "draft", "hunt", "classic", "eclectic")}
 
 actions = st.one_of(
     st.builds(Action, st.just("turn"), st.sampled_from([1, -1])),
     st.builds(Action, st.just("confirm")),
     st.builds(Action, st.just("back")),
     st.builds(Action, st.just("digit"), st.integers(0, 9)),
-    st.builds(Action, st.just("key"), st.sampled_from(list("maweoifrkuydsn"))),
+    st.builds(Action, st.just("key"), st.sampled_from(list("maweoifrkuydsngc"))),
     st.builds(Action, st.sampled_from(["undo", "redo"])),
     st.builds(Action, st.just("dice"), st.tuples(st.lists(st.integers(1, 8), max_size=6), st.just("camera"))),
     st.builds(Action, st.just("knob"), st.tuples(st.integers(0, 3), st.integers(-2, 2))),
@@ -50,3 +52,25 @@ def test_any_inputs_keep_the_state_the_fold_of_the_events(inputs: list[Action], 
     app.draw()
     bounds = pygame.Rect(0, 0, *size)
     assert all(bounds.contains(hit.rect) for hit in app.hits)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(actions, max_size=40), st.sampled_from(sorted(MISSIONS)))
+def test_any_inputs_in_the_mission_rules_keep_the_fold_and_the_reaction_round_sane(inputs: list[Action], name: str) -> None:
+    """Stealth rolls, Drafts, Prey cards, first-edition reactions, AI choices: still the fold of the journal."""
+    scenario = MISSIONS[name]
+    game = MemoryGame(scenario)
+    app = make_app((800, 480), game)
+    app.running = True
+    for action in inputs:
+        app.handle(action)
+        app._apply_knobs()
+        round = app.round()
+        if round is not None:  # a Reaction round is only ever the active Hero's, and never ahead of the journal
+            assert app.game.state.active == round.hero and round.start <= app.game.state.count
+    replay = rules.new_game(scenario)
+    for event in game.events():
+        replay = rules.apply(replay, event)
+    assert replay == game.state
+    app.draw()
+    assert all(pygame.Rect(0, 0, 800, 480).contains(hit.rect) for hit in app.hits)
