@@ -171,11 +171,16 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, lay: Layout, lines: S
     the lines `indented` leave room on their left (for a choice's bar).
     """
     indent = lay.px(10)
-    for size in range(lay.px(19), fonts.MIN_READABLE - 1, -1):  # smaller type rather than a cut newest line
+    chosen: list[pygame.Surface] | None = None
+    for size in range(lay.px(19), fonts.MIN_READABLE - 1, -1):  # smaller type (never below readable) rather than lines left out
         font = fonts.get(size)
         images = [font.render(text, True, color, None, area.width - indent) for text, color in lines]
-        if not images or images[-1].get_height() <= area.height:
+        if sum(image.get_height() + lay.px(3) for image in images) <= area.height + lay.px(3):
+            chosen = images
             break
+        if chosen is None and (not images or images[-1].get_height() <= area.height):
+            chosen = images  # the largest size at which the newest line fits, if all never do
+    images = chosen if chosen is not None else images
     bottom = area.bottom
     clip = surface.get_clip()
     surface.set_clip(area)

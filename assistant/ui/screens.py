@@ -158,9 +158,10 @@ class TableScreen:
         return "form"
 
     def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
-        """What just happened, under the plan: in a Hero's activation, at an event, in a Reaction round once it journaled."""
+        """What just happened, under the plan: in a Hero's activation, after an event's Draft, in a Reaction round once it journaled."""
         state = app.game.state
-        if advice.side in ("hero", "event") or (advice.side == "reaction" and app.reaction and state.count > app.reaction.start):
+        drafted = advice.side == "event" and bool(self.drafted & set(state.due))  # what the Draft placed
+        if advice.side == "hero" or drafted or (advice.side == "reaction" and app.reaction and state.count > app.reaction.start):
             return state.notes[-1:]
         return ()
 
