@@ -142,6 +142,8 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
         offset = crop - body.astype(np.float32)
         diff = cv2.sqrt(cv2.transform(offset * offset, np.ones((1, 3), np.float32))) * CONTRAST_GAIN
         contrast = np.clip(diff, 0, 255).astype(np.uint8)
+        if not tile and int(contrast[inner > 0].max(initial=0)) < MIN_MARK_CONTRAST:
+            continue  # nothing on it unlike its own colour: no pip, no numeral, so no die to read
         # the die itself: the hull of its body-coloured part around the middle (a die's faces are
         # convex), so that pips near its edge stay whole and its shadow stays out
         support = die_support(contrast, blob.mask, core)
