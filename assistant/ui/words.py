@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from assistant.rules.horologium import Side
+from assistant.rules.scenario import Scenario
 from assistant.rules.state import GameState
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
@@ -47,24 +48,33 @@ def option_words(state: GameState, option: str) -> str:
     return option
 
 
+_labels: dict[int, tuple[Scenario, dict[str, str]]] = {}
+
+
 def token_labels(state: GameState) -> dict[str, str]:
-    """Two letters per hero ("Va") and enemy group ("PG"), none alike; "?" for events."""
+    """Two letters per hero ("Va") and enemy group ("PG"), none alike; "?" for events (made once per scenario)."""
+    scenario = state.scenario
+    kept = _labels.get(id(scenario))
+    if kept is not None and kept[0] is scenario:
+        return kept[1]
     labels: dict[str, str] = {}
     taken: set[str] = set()
-    ids = [h.id for h in state.scenario.heroes] + [g.id for g in state.scenario.enemies + state.scenario.reserves]
-    for token_id in ids:
+    heroes = {h.id for h in scenario.heroes}
+    for token_id in [h.id for h in scenario.heroes] + [g.id for g in scenario.enemies + scenario.reserves]:
         words = name_of(state, token_id).split()
-        hero = state.side_of(token_id) is Side.HERO
         first = words[0][0]
         options = [first + words[1][0]] if len(words) > 1 else []
         letters = "".join(words)[1:]
         options += [first + letter for letter in letters if letter.isalnum()] + [first + str(n) for n in range(2, 100)]
         for option in options:
-            label = option.capitalize() if hero else option.upper()
+            label = option.capitalize() if token_id in heroes else option.upper()
             if label.lower() not in taken:
                 break
         labels[token_id] = label
         taken.add(label.lower())
+    if len(_labels) > 8:
+        _labels.clear()
+    _labels[id(scenario)] = (scenario, labels)
     return labels
 
 
