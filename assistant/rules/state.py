@@ -141,10 +141,10 @@ class GameState:
         for hero in self.scenario.heroes:
             if hero.id == token_id:
                 return hero.name
-        for group in self.scenario.enemies:
-            if group.id == token_id:
-                return group.name
-        return token_id
+        try:
+            return self.scenario.enemy(token_id).name  # drafted groups come from the reserves
+        except KeyError:
+            return token_id
 
     def side_of(self, token_id: str) -> Side:
         if any(h.id == token_id for h in self.heroes):

@@ -301,3 +301,15 @@ def test_any_game_keeps_its_tokens_and_its_time(data: st.DataObject, edition: st
         assert after.count == state.count + 1
         state = after
     assert GameState.from_dict(state.to_dict()) == state
+
+
+def test_names_come_from_heroes_groups_and_draft_reserves() -> None:
+    from dataclasses import replace as change
+
+    state = table()
+    scenario = change(state.scenario, reserves=(group("lancers", 5),))
+    state = change(state, scenario=scenario)
+    assert state.name("valerio") == "Valerio"
+    assert state.name("gipsy") == "Gipsy"
+    assert state.name("lancers") == "Lancers"  # a group that enters by an Enemy Draft
+    assert state.name("bell") == "bell"  # an event token keeps its id
