@@ -268,6 +268,9 @@ class DiceReader:
                 return None  # a blob inside a bigger sign (a numeral's loop, a sun's disc): not pips
             if len(inside) == 1 and g.extent > 1.6 * size + 2:
                 return None  # the thick part of a numeral (a 4's corner): a pip is a disc on its own
+            if not inside and any(np.hypot(g.centre[0] - p.centre[0], g.centre[1] - p.centre[1]) < 0.9 * size
+                                  for p in found):
+                continue  # a sliver of a pip, cut off by the face's edge
             if not inside and g.extent > 1.5 * size:
                 return None  # a sign bigger than a pip that holds none: a numeral or a symbol
             if not inside and g.extent > 0.6 * size:
@@ -277,8 +280,10 @@ class DiceReader:
         step = P.pip_step(found)
         if step is not None and not PIP_STEP[0] * size <= step <= PIP_STEP[1] * size:
             confidence = 0.0  # pips of a d6 are spaced a pip or two apart: these marks are not
-        if face is not None and face.centre is not None and face.size > 0:
+        if face is not None and face.centre is not None and face.size > 0 and (len(found) <= 2 or not view.cut.any()):
             # a d6 layout sits in the middle of its face: two stray blobs on a speckled die do not
+            # (a die cut by the picture's edge shows only part of its face: there three or more pips
+            # in a layout are evidence enough)
             middle = np.mean([p.centre for p in found], axis=0)
             off = float(np.hypot(*(middle - np.array(face.centre)))) / face.size
             confidence *= float(np.clip(1.0 - 3.0 * (off - OFF_CENTRE), 0.0, 1.0))
