@@ -276,3 +276,33 @@ def _tree_cuts(pips: list[Pip]) -> list[tuple[list[Pip], list[Pip]]]:
                     todo.append(k)
         cuts.append(([pips[i] for i in sorted(side)], [pips[i] for i in range(n) if i not in side]))
     return cuts
+
+
+def hidden_pip(pips: list[Pip], cut: np.ndarray, marks: list[tuple[float, float]] = ()) -> Pip | None:  # type: ignore[assignment]
+    """The one pip that, added where the picture's edge (`cut`, nonzero) hides it or where a
+    mark too broken to pass for round lies (`marks`: a pip cut by the die's outline), turns
+    `pips` into a d6 layout that fits well; None when no such place exists.
+
+    Candidates are the fourth corner of any three pips and the midpoint of any two (the places
+    a d6 layout can lack a pip); a candidate counts only where such evidence is.
+    """
+    size = float(np.median([p.size for p in pips]))
+    pts = [np.array(p.centre, np.float64) for p in pips]
+    candidates = [a + b - c for a, b, c in itertools.permutations(pts, 3)]
+    candidates += [(a + b) / 2.0 for a, b in itertools.combinations(pts, 2)]
+    h, w = cut.shape[:2]
+    ys, xs = np.nonzero(cut)
+    best: tuple[float, Pip | None] = (0.0, None)
+    for c in candidates:
+        if min(float(np.hypot(c[0] - p[0], c[1] - p[1])) for p in pts) < size:
+            continue  # on top of a pip already seen
+        inside = 0 <= c[0] < w and 0 <= c[1] < h
+        near_cut = xs.size > 0 and float(np.min(np.hypot(xs - c[0], ys - c[1]))) <= (0.8 if inside else 1.6) * size
+        near_mark = any(float(np.hypot(c[0] - m[0], c[1] - m[1])) <= 0.8 * size for m in marks)
+        if not (near_cut or near_mark):
+            continue
+        guess = Pip((float(c[0]), float(c[1])), size, float(np.median([p.roundness for p in pips])))
+        fit = layout_fit(pips + [guess])
+        if fit > best[0]:
+            best = (fit, guess)
+    return best[1] if best[0] >= 0.9 else None

@@ -31,6 +31,7 @@ SIGN_CONFIDENCE = 0.7  # numerals and symbols are read by likeness, so they must
 MIN_CONFIDENCE = 0.5  # below this a die is reported unreadable (value None), never guessed
 OFF_CENTRE = 0.15  # pips whose middle is further than this share of the face from its centre are doubtful
 PIP_STEP = (0.75, 4.5)  # a d6's pip grid step, in pip diameters (about 1.3 to 2 on real dice)
+HIDDEN_PIP_CONFIDENCE = 0.85  # a layout completed by one pip the picture's edge hides
 GROUP_FIT = 0.8  # each die's part of the pips of touching dice must fit a layout this well
 SYMBOL_SHARE = 0.12  # a second sign at least this share of the numeral's area is its symbol
 TRIANGLE_FILL = 0.72  # a top face filling less of its min-area rectangle is a triangle: no pips there
@@ -288,6 +289,16 @@ class DiceReader:
             off = float(np.hypot(*(middle - np.array(face.centre)))) / face.size
             confidence *= float(np.clip(1.0 - 3.0 * (off - OFF_CENTRE), 0.0, 1.0))
         value = len(found) if confidence >= MIN_CONFIDENCE else None
+        if value is None and 2 <= len(found) <= 5 and unexplained <= 1:
+            # the picture's edge may hide a pip, or the die's outline cut one into a broken mark:
+            # if one more pip just there makes a d6 layout, the die shows that many (a 6 less a
+            # corner is no 5: a 5 has its middle pip)
+            broken = [(g.centre[0], g.centre[1]) for g in glyphs
+                      if not any(g.box[0] - 1 <= p.centre[0] <= g.box[0] + g.box[2] + 1
+                                 and g.box[1] - 1 <= p.centre[1] <= g.box[1] + g.box[3] + 1 for p in found)]
+            hidden = P.hidden_pip(found, view.cut, broken)
+            if hidden is not None:
+                value, confidence = len(found) + 1, HIDDEN_PIP_CONFIDENCE * P.layout_fit(found + [hidden])
         return Die("d6", value, confidence, view.box, note="pips" if value else "pips out of pattern")
 
     @staticmethod

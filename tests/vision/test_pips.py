@@ -59,3 +59,23 @@ def test_the_pips_of_two_touching_dice_are_parted_die_by_die(a: int, b: int, tur
     else:
         # when the two dice's pips are spaced like one die's, they are left whole, not misparted
         assert len(parts) == 1
+
+
+@given(st.integers(0, 5), st.floats(0, 2 * np.pi), st.floats(8, 20))
+def test_a_pip_broken_by_the_dies_outline_completes_the_six(missing: int, angle: float, step: float) -> None:
+    from assistant.vision.pips import hidden_pip
+
+    six = placed(PIP_CELLS[6], angle, step, 0.0, 1.0)
+    seen = [p for i, p in enumerate(six) if i != missing]
+    no_edge = np.zeros((400, 400), np.uint8)
+    # where the lost pip was there is a broken mark: the six is completed there and only there
+    found = hidden_pip(seen, no_edge, [six[missing].centre])
+    assert found is not None and np.hypot(*np.subtract(found.centre, six[missing].centre)) < 1.0
+    assert layout_fit(seen + [found]) > 0.9
+    # with no evidence of a pip anywhere, nothing is invented
+    assert hidden_pip(seen, no_edge, []) is None
+
+
+@given(st.floats(0, 2 * np.pi), st.floats(8, 20))
+def test_a_five_is_left_a_five(angle: float, step: float) -> None:
+    assert layout_fit(placed(PIP_CELLS[5], angle, step, 0.0, 1.0)) > 0.95
