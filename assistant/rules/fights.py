@@ -19,6 +19,7 @@ from assistant.rules.horologium import step
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gain
 from assistant.rules.prey import cards_left, is_prey
+from assistant.rules.reactions import settle_reaction
 from assistant.rules.scenario import AttackSpec
 from assistant.rules.state import AttackMade, GameState, GroupState, HeroState, ModelState
 from assistant.rules.stealth import stealth_active
@@ -48,7 +49,7 @@ def wound_model(state: GameState, group: GroupState, number: int, wounds: int) -
     group = replace(group, models=tuple(models))
     state = state.with_group(group)
     if defeated:
-        state = replace(state, loot=state.loot + spec.loot)
+        state = replace(settle_reaction(state, f"{group.id}/{number}"), loot=state.loot + spec.loot)
         if is_prey(state, group.id):  # Renaissance "Hunt Missions": the Hunt ends when the Prey is defeated
             state = replace(state, over="victory: the Prey is defeated", notes=state.notes + (
                 f"The Prey is defeated with {cards_left(state)} Action Cards unrevealed",))  # fmt: skip
@@ -176,6 +177,8 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
         outcome = "resisted" if result.resisted else f"{result.wounds} wounds"
         words = f"{attack.name} on {state.name(hero.id)}: {result.successes} of {contrast} needed, {outcome}"
     turn = state.turn
+    if reaction:  # Renaissance "Reaction Attacks": this model's attack is rolled
+        state = settle_reaction(state, f"{group.id}/{model}")
     state = wound_hero(state, hero.id, result.wounds)
     ko = state.hero(hero.id).ko
     if ko:

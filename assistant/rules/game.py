@@ -22,6 +22,7 @@ from assistant.rules.horologium import Clock, Side, Token, forced_wait
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import adjust
 from assistant.rules.questions import YES, check_answer
+from assistant.rules.reactions import declare_move, make_move
 from assistant.rules.scenario import Scenario
 from assistant.rules.state import Answer, GameState, GroupState, HeroState, ModelState
 from assistant.rules.stealth import raise_alarm, stealth_active, stealth_roll
@@ -109,7 +110,7 @@ def _spend_ap(state: GameState, f: Fields) -> GameState:
     if ap > state.turn.ap_left:
         raise RuleError("ap", f"{state.name(hero.id)} has {state.turn.ap_left} AP left, not {ap}")
     action = f.text("action", "action")
-    state = move_active(state, ap)
+    state = move_active(make_move(state), ap)
     return replace(state, notes=state.notes + (f"{state.name(hero.id)}: {action}, {ap} AP",))
 
 
@@ -232,6 +233,7 @@ def _end_mission(state: GameState, f: Fields) -> GameState:
 EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {
     "order": _order,
     "resolve_event": _resolve_event,
+    "declare_move": declare_move,
     "spend_ap": _spend_ap,
     "end_activation": _end_activation,
     "injury": _injury,

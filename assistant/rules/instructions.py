@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from assistant.rules.ai import Goal, GoalView, HeroFacts, decide_goal, distance_question, known_key
+from assistant.rules.ai import Goal, GoalView, HeroFacts, decide_goal, distance_question, in_area_question, known_key
 from assistant.rules.edition import Edition
 from assistant.rules.horologium import Side
 from assistant.rules.perilium import KO_THREAT, adjust
@@ -23,7 +23,7 @@ from assistant.rules.prey import cards_left, current_card
 from assistant.rules.draft import draft_deck
 from assistant.rules.questions import MORE, NO, YES, YES_NO, Answers, Question, answered, listing
 from assistant.rules.scenario import AttackSpec, EnemyGroupSpec, MissionGoal, PreyCard
-from assistant.rules.state import AttackMade, GameState
+from assistant.rules.state import AttackMade, DeclaredMove, GameState
 from assistant.rules.stealth import needed, stealth_active
 
 CLASSIC_ATTACK_AP = 3  # first edition "Attack (AP 3)": an attack generally costs 3 AP
@@ -61,7 +61,7 @@ class AttackOrder:
 class Instruction:
     """One short sentence for the table, with the rule it follows."""
 
-    kind: str  # activate, goal, move, attack, attacked, engage, stay, patrol, alarm, token, done, injury, event, draft, prey, order
+    kind: str  # activate, goal, move, attack, attacked, engage, stay, patrol, alarm, token, done, injury, event, draft, prey, order, declare
     text: str
     rule: str
     model: str = ""  # "group/number" when it is about one Enemy model
@@ -172,6 +172,8 @@ def _hero_plan(state: GameState) -> Plan:
                   f"one die must show {needed(state)} or more, or the Stealth Token moves up.", "Stealth Card")  # fmt: skip
     if state.edition is Edition.CLASSIC and state.reactions:
         return _reactions_plan(state, hero.id, draft)
+    if state.turn.move is not None:
+        return _declared_plan(state, hero.id, state.turn.move, draft)
     return Plan(hero.id, tuple(draft.steps))
 
 
@@ -601,6 +603,21 @@ def reaction_attacks(state: GameState, hero: str, adjacent: Sequence[str]) -> tu
     return tuple(steps)
 
 
+def _declared_plan(state: GameState, hero: str, move: DeclaredMove, draft: _Draft) -> Plan:
+    """Renaissance "Reaction Attacks": the declared Move waits for the attack of each adjacent Enemy, the rolled ones first."""
+    name = state.hero_spec(hero).name
+    draft.add("declare", f"{name} declares a Move: first every adjacent Enemy with a Range 1 attack attacks (no AP); "
+              "a KO Hero stays put.", "Reaction Attacks")  # fmt: skip
+    steps = {step.model: step for step in reaction_attacks(state, hero, move.adjacent) if step.attack is not None}
+    draft.steps += [replace(steps[m], kind="attacked") for m in move.adjacent if m not in move.owed]
+    if move.owed:
+        pending = steps[move.owed[0]]
+        draft.steps.append(pending)
+        return Plan(hero, tuple(draft.steps), attack=pending.attack)
+    draft.add("move", f"{name} moves now.", "Reaction Attacks")
+    return Plan(hero, tuple(draft.steps))
+
+
 def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
     """First edition "Reaction": models of an overtaken token whose Ca holds the Hero activate in response."""
     assert state.turn is not None
@@ -623,7 +640,11 @@ def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
                 continue
             draft.add("react", f"{name} reacts: it activates now, then places a reaction token.", "Reaction", model)
             made = [a for a in state.turn.attacks if a.group == group_id and a.model == number]
-            pending = _model_plan(state, spec, number, spec.swiftness, answers, made, draft, "react:", _facts(state))
+            facts = _facts(state)
+            view = _view(state, spec, model, name, _mission(state, spec), "react:", facts)
+            same = in_area_question(view, facts[hero])  # its goal asks the same fact when its Ca is the one in force
+            known = {same.key: answer, **answers} if same.squares == question.squares else answers
+            pending = _model_plan(state, spec, number, spec.swiftness, known, made, draft, "react:", facts)
             if pending is not None:
                 return _finish(hero, draft, pending)
     return Plan(hero, tuple(draft.steps), choices=tuple(draft.choices))

@@ -62,6 +62,14 @@ class AttackMade:
 
 
 @dataclass(frozen=True)
+class DeclaredMove:
+    """Renaissance "Reaction Attacks": the active Hero declared a Move; every adjacent Enemy attacks before it."""
+
+    adjacent: tuple[str, ...] = ()  # the models ("group/number") the table said were adjacent, with a Range 1 attack
+    owed: tuple[str, ...] = ()  # those whose Reaction Attack is still to be rolled, in order
+
+
+@dataclass(frozen=True)
 class Turn:
     """The activation in progress."""
 
@@ -73,6 +81,7 @@ class Turn:
     answers: tuple[Answer, ...] = ()  # what the table told the Enemy AI during this activation
     attacks: tuple[AttackMade, ...] = ()  # Enemy attacks resolved during this activation
     heroes: tuple[HeroState, ...] = ()  # an Enemy activation: the Heroes as they stood when it began
+    move: DeclaredMove | None = None  # a Hero's declared Move, until its AP are spent (`declare_move`)
 
     def answer_map(self) -> dict[str, tuple[str, ...]]:
         return {answer.key: answer.value for answer in self.answers}

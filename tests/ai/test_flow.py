@@ -210,7 +210,7 @@ def test_first_edition_reaction_when_a_hero_overtakes_an_enemy_token() -> None:
     assert state.reactions == ("guards",)
     state = answer(state, ("in_area", "no"), ("in_area", "yes"))  # only Guards 2 has the Scum in its Ca
     assert state.reacted == ("guards/2",)
-    state = answer(state, ("in_area", "yes"), ("reach", 0))
+    state = answer(state, ("reach", 0))  # its goal takes "in the Ca" from the reaction's answer
     p = plan(state)
     assert p.attack is not None and p.attack.model == 2 and p.token == "scum"
     assert "Guards 2 reacts: it activates now, then places a reaction token." in texts(p)
@@ -224,3 +224,25 @@ def test_first_edition_reaction_when_a_hero_overtakes_an_enemy_token() -> None:
     state = apply(state, {"type": "end_activation"})
     assert state.reacted == ()
     roundtrip(state)
+
+
+def test_a_reacting_model_is_not_asked_the_same_control_area_fact_twice() -> None:
+    """First edition "Reaction": "is the Hero in the Ca" is asked once; its goal asks only about the other Heroes."""
+    state = table(
+        "classic",
+        (hero("scum", threat=6, swiftness=6), hero("novice", threat=7)),
+        (enemy("guards", swiftness=4, control_area=3),),
+        (("scum", 1, "hero"), ("guards", 2, "enemy"), ("novice", 5, "hero")),
+    )
+    state = apply(state, {"type": "spend_ap", "ap": 2, "action": "move"})
+    asked = plan(state).question
+    assert asked is not None and asked.key == "react:guards/1:in_area:scum"
+    state = apply(state, {"type": "ai_answer", "question": asked.key, "answer": "yes"})
+    # the goal asks about the Novice (TV 7, first on the priority), never again about the Scum
+    asked = plan(state).question
+    assert asked is not None and asked.key == "react:guards/1:in_area:novice:3"
+    state = apply(state, {"type": "ai_answer", "question": asked.key, "answer": "no"})
+    asked = plan(state).question
+    assert asked is not None and asked.kind == "reach" and asked.about == ("scum",)
+    with pytest.raises(RuleError, match="^question"):  # the reused fact is not asked, so not answered either
+        apply(state, {"type": "ai_answer", "question": "react:guards/1:in_area:scum:3", "answer": "no"})
