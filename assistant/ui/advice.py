@@ -2,21 +2,22 @@
 
 The plan speaks in every part of the game: an Enemy activation (instructions, questions, the
 attack to roll), a Hero's activation (the Stealth roll, first-edition reactions), due events
-(an Enemy Draft) and ties. A Renaissance Reaction Attack round (`reactions.ReactionRound`) is
-shown the same way. If the plan cannot say anything for a state (or fails), the table simply
-plays on by hand: nothing here may stop the app.
+(an Enemy Draft) and ties, and a Renaissance Reaction Attack round once the Move is declared.
+Before that, who is adjacent is the screen's own question (`reactions.adjacency_question`).
+If the plan cannot say anything for a state (or fails), the table simply plays on by hand:
+nothing here may stop the app.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from assistant.rules.horologium import Side
+from assistant.rules.questions import Question
 from assistant.rules.state import GameState
-from assistant.ui.reactions import ReactionRound
 
 log = logging.getLogger("nova_table.ui")
 
@@ -31,7 +32,7 @@ class Advice:
     done: bool = False
     choices: tuple[Any, ...] = ()  # open choices the AI made, which the table may override
     marks: tuple[str, ...] = ()  # per step: the key of the open choice behind it ("" for none)
-    side: str = "enemy"  # whose plan: "enemy", "hero", "event", "stop", or "reaction" (the screen's own round)
+    side: str = "enemy"  # whose plan: "enemy", "hero", "event", "stop", or "reaction" (a Hero's declared Move)
     faded: tuple[int, ...] = ()  # steps already done (drawn muted)
 
     @property
@@ -45,19 +46,18 @@ class Advice:
 _failed: set[str] = set()
 
 
-def advice_for(state: GameState, round: ReactionRound | None = None,
-               events: Sequence[Mapping[str, Any]] = ()) -> Advice | None:  # fmt: skip
+def advice_for(state: GameState, adjacency: Question | None = None) -> Advice | None:
     """The plan for whatever the table does now (None when it has nothing to say, or fails).
 
-    `round` is a Reaction Attack round in progress and `events` the journal's events since it began.
+    `adjacency`: who is adjacent to the active Hero, while the screen asks it for their Move.
     """
     if state.over is not None:
         return None
-    if round is not None and round.alive(state):
-        return _reaction_advice(state, round, events)
     try:
-        from assistant.rules.instructions import plan
+        from assistant.rules.instructions import move_declared, plan
 
+        if adjacency is not None and state.active is not None:
+            return Advice((move_declared(state, state.active).text,), question=adjacency, side="reaction")
         made = plan(state)
     except Exception as error:  # the AI must never stop the table
         message = f"no AI instructions for {state.active or 'the stop'}: {type(error).__name__}: {error}"
@@ -71,7 +71,8 @@ def advice_for(state: GameState, round: ReactionRound | None = None,
     if side != "enemy" and not steps and question is None and made.attack is None:
         return None
     marks = _marks(state, made.steps, tuple(made.choices))
-    return Advice(steps, question, made.attack, bool(made.done) and side == "enemy", tuple(made.choices), marks, side)
+    faded = tuple(i for i, step in enumerate(made.steps) if step.kind in ("declare", "attacked")) if side == "reaction" else ()
+    return Advice(steps, question, made.attack, bool(made.done) and side == "enemy", tuple(made.choices), marks, side, faded)
 
 
 def _side(state: GameState) -> str:
@@ -79,7 +80,9 @@ def _side(state: GameState) -> str:
         return "event"
     if state.turn is None:
         return "stop"
-    return "hero" if state.side_of(state.turn.token) is Side.HERO else "enemy"
+    if state.side_of(state.turn.token) is not Side.HERO:
+        return "enemy"
+    return "hero" if state.turn.move is None else "reaction"
 
 
 def _marks(state: GameState, steps: Sequence[Any], choices: tuple[Any, ...]) -> tuple[str, ...]:
@@ -96,15 +99,3 @@ def _marks(state: GameState, steps: Sequence[Any], choices: tuple[Any, ...]) -> 
                 marks[index] = choice.key
                 break
     return tuple(marks)
-
-
-def _reaction_advice(state: GameState, round: ReactionRound, events: Sequence[Mapping[str, Any]]) -> Advice:
-    """Who is adjacent; then the attacks resolved (muted) and the one to roll now last, where the eye lands."""
-    name = state.hero_spec(round.hero).name
-    head = f"{name} declares a Move: first every adjacent Enemy with a Range 1 attack attacks (no AP); a KO Hero stays put."
-    if not round.answered:
-        return Advice((head,), question=round.question(state), side="reaction")
-    attacks = [step.text for step in round.steps if step.attack is not None]
-    done = round.resolved(events)
-    steps = (head,) + tuple(attacks[: done + 1])
-    return Advice(steps, attack=round.pending(events), side="reaction", faded=tuple(range(done + 1)))

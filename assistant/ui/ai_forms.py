@@ -1,7 +1,7 @@
 """Forms for the Enemy AI: the Hero's defence against an ordered attack, several answers, and overriding a choice.
 
 Pure (no pygame). Events are the rules core's `enemy_attack` (through `AttackOrder.event`) and
-`ai_answer`; the Reaction round's "several adjacent" form is the screen's own (`local`).
+`ai_answer`, and `declare_move` for the Enemies adjacent to a Hero who declares a Move.
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from typing import Any
 
 from assistant.rules.instructions import AttackOrder
 from assistant.rules.questions import Question
+from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
+from assistant.ui.reactions import declare_event
 from assistant.ui.words import model_name, option_words
 
 MAX_DICE = 12
@@ -28,21 +30,25 @@ def defence_form(state: GameState, order: AttackOrder, name: str = "ai_defence")
                 lambda form: link_dice_count(form), apply_label="Resolve", start="dice", note=note)  # fmt: skip
 
 
-def several_form(state: GameState, question: Question, local: bool = False) -> Form:
-    """A question the table may answer with several options (heroes equally close, adjacent models): yes or no each."""
-    options = [o for o in question.options if o != "none"]
+def several_form(state: GameState, question: Question, name: str = "ai_several") -> Form:
+    """A question the table may answer with several options (heroes equally close, adjacent models): yes or no each.
+
+    "react_several" answers who is adjacent to a Hero who declares a Move (nobody picked: nobody adjacent).
+    """
+    options = [o for o in question.options if o != NOBODY]
     fields: list[Field] = [Choice(option, option_words(state, option), [(False, "no"), (True, "yes")]) for option in options]
+    adjacency = name == "react_several"
 
     def build(form: Form) -> dict[str, Any]:
         picked = [option for option in options if form.value(option)]
-        if local:
-            return {"intent": "react", "adjacent": picked or ["none"]}
+        if adjacency:
+            return declare_event(picked)
         if not picked:
             raise ValueError("pick at least one")
         return {"type": "ai_answer", "question": question.key, "answer": picked}
 
-    title = "Who is adjacent?" if local else "Equally close"
-    return Form("react_several" if local else "ai_several", title, fields, build, apply_label="Answer", local=local)
+    title = "Who is adjacent?" if adjacency else "Equally close"
+    return Form(name, title, fields, build, apply_label="Answer")
 
 
 def current_answer(state: GameState, question: Question) -> str:

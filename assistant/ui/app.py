@@ -11,13 +11,14 @@ from typing import Any, Protocol
 
 import pygame
 
+from assistant.rules.questions import Question
 from assistant.rules.state import GameState
 from assistant.ui import theme
 from assistant.ui.form import Form
 from assistant.ui.inputs import Action, translate
 from assistant.ui.layout import Layout, layout_for
 from assistant.ui.panel import Hit
-from assistant.ui.reactions import ReactionRound, reactions_possible
+from assistant.ui.reactions import adjacency_question, declare_event, move_ready
 from assistant.ui.screens import FormScreen, Machine, TableScreen
 from assistant.ui.table import Refused, TableGame
 from assistant.ui.theme import Fonts
@@ -47,7 +48,7 @@ class App:
         self.form: Form | None = None
         self.error = ""
         self.hits: list[Hit] = []
-        self.reaction: ReactionRound | None = None  # Renaissance Reaction Attacks for a declared Move
+        self.asking = False  # Renaissance: the active Hero's Move waits for who is adjacent (not journaled yet)
         self.machine = Machine([TableScreen(), FormScreen()], "table")
         self.running = False
         self.dirty = True
@@ -69,59 +70,44 @@ class App:
             self.log(f"refused {dict(event)}: {refused}")
             return False
         self.error = ""
+        self.asking = False
         self._mirror()
         return True
 
     def command(self, name: str) -> None:
         """Undo, redo, or (once the mission is over) play it again."""
-        round = self.round()
-        if name == "undo" and round is not None and self.game.state.count <= round.start:
-            self.reaction = round.back()  # nothing journaled since the Move: undo the screen's own step
+        if name == "undo" and self.asking:
+            self.asking = False  # nothing journaled yet: undo drops the question
             self.error = ""
             return
+        before = self.game.state
         try:
             {"undo": self.game.undo, "redo": self.game.redo, "restart": self.game.restart}[name]()
         except Refused as refused:
             self.error = str(refused)
             return
         self.error = ""
+        after = self.game.state
+        # undoing a declared Move asks again who is adjacent (as it was before the answer)
+        self.asking = name == "undo" and _declared(before) and not _declared(after) and after.active == before.active
         self._mirror()
 
-    # -- the Reaction Attack round (Renaissance): the screen's own until its attacks are journaled --
+    # -- the Reaction Attack round (Renaissance): who is adjacent is the screen's own until answered --
 
-    def round(self) -> ReactionRound | None:
-        """The Reaction round in progress: forgotten once it no longer applies (the Hero KO or done, undone past
-        its start); kept but not in progress once the Hero has moved (undoing the Move brings it back)."""
-        if self.reaction is not None and not self.reaction.alive(self.game.state):
-            self.reaction = None
-        if self.reaction is None or self.reaction.finished(self.round_events()):
-            return None
-        return self.reaction
+    def adjacency(self) -> Question | None:
+        """Who is adjacent to the active Hero, while the screen asks it for their Move."""
+        question = adjacency_question(self.game.state) if self.asking else None
+        self.asking = question is not None
+        return question
 
-    def round_events(self) -> list[dict[str, Any]]:
-        """The journal's events since the round began."""
-        return self.game.events(self.reaction.start) if self.reaction is not None else []
-
-    def declare_move(self) -> bool:
+    def ask_adjacent(self) -> bool:
         """The active Hero declares a Move: True when the table must first say who is adjacent."""
-        state = self.game.state
-        if not reactions_possible(state):
-            return False
-        self.reaction = ReactionRound.declare(state)
-        return True
+        self.asking = adjacency_question(self.game.state) is not None
+        return self.asking
 
     def react(self, adjacent: list[str]) -> bool:
-        """The adjacent Enemies the table named; True when no attack follows (the Hero moves now)."""
-        round = self.round()
-        if round is None:
-            return False
-        self.reaction = round.answer(self.game.state, adjacent)
-        return not self.reaction.orders
-
-    def reactions_done(self) -> bool:
-        """After a Reaction Attack: True when every one is resolved and the Hero still stands (the Move goes on)."""
-        round = self.round()
-        return round is not None and round.pending(self.round_events()) is None
+        """Journal the declared Move with the adjacent Enemies named; True when no attack is owed (the Hero moves now)."""
+        return self.act(declare_event(adjacent)) and move_ready(self.game.state)
 
     def tray(self, on: bool) -> None:
         for mirror in self.mirrors:
@@ -243,3 +229,7 @@ class App:
         """Draw now and save the screen as an image (PNG by the name)."""
         self.draw()
         pygame.image.save(self.surface, path)
+
+
+def _declared(state: GameState) -> bool:
+    return state.turn is not None and state.turn.move is not None

@@ -125,11 +125,10 @@ class Form:
     def __init__(self, name: str, title: str, fields: Sequence[Field],
                  build: Callable[[Form], dict[str, Any]],
                  update: Callable[[Form], None] | None = None, apply_label: str = "Apply",
-                 start: str = "", note: str = "", local: bool = False) -> None:  # fmt: skip
+                 start: str = "", note: str = "") -> None:  # fmt: skip
         self.name = name
         self.title = title
         self.note = note  # a sentence under the title (what the numbers mean, what the AI chose)
-        self.local = local  # the event is the screen's own intent ({"intent": ...}), not for the journal
         self.fields = list(fields)
         self._build = build
         self._update = update

@@ -31,7 +31,7 @@ from assistant.ui.action_forms import (
 from assistant.ui.ai_forms import choice_words, current_answer, defence_form, override_form, several_form
 from assistant.ui.form import Form
 from assistant.ui.mission_forms import draft_order, event_draft_form, stealth_form
-from assistant.ui.reactions import reactions_possible
+from assistant.ui.reactions import adjacency_question
 from assistant.ui.words import model_name, name_of, option_words, token_label
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Item:
     key: str = ""  # keyboard shortcut (one lower-case letter), shown on the button
     event: dict[str, Any] | None = None
     form: str = ""
-    command: str = ""  # "undo" | "redo" | "restart" | "declare_move" | "react" (the app's own, not an event)
+    command: str = ""  # "undo" | "redo" | "restart" | "ask_adjacent" | "react" (the app's own: `react` journals a declare_move)
     enabled: bool = True
     detail: str = ""  # a second, smaller line
     kind: str = "action"  # "action" | "order" | "event" | "command": how the button is coloured
@@ -184,7 +184,7 @@ def _hero_items(state: GameState) -> list[Item]:
         return [Item("Draw an Injury", "i", form="injury", detail=f"{name_of(state, turn.token)} is KO")]
     has_ap = turn.ap_left > 0
     # Renaissance: a Move first asks who is adjacent (Reaction Attacks); otherwise the move form at once
-    move = Item("Move", "m", command="declare_move", enabled=has_ap) if reactions_possible(state) else \
+    move = Item("Move", "m", command="ask_adjacent", enabled=has_ap) if adjacency_question(state) is not None else \
         Item("Move", "m", form="move", enabled=has_ap)  # fmt: skip
     items = [
         move,
@@ -207,7 +207,7 @@ def make_form(name: str, state: GameState, advice: Advice | None = None, extra: 
     if name in ("ai_defence", "reaction_defence") and advice is not None and advice.attack is not None:
         return defence_form(state, advice.attack, name)
     if name in ("ai_several", "react_several") and advice is not None and advice.question is not None:
-        return several_form(state, advice.question, local=name == "react_several")
+        return several_form(state, advice.question, name)
     if name == "ai_choice" and advice is not None and advice.choices:
         return override_form(state, advice.choices, str(extra.get("choice", "")))
     if name == "draft":

@@ -30,7 +30,7 @@ from assistant.ui.panel import (
     draw_notes,
     draw_over_banner,
 )
-from assistant.ui.reactions import ReactionRound
+from assistant.ui.reactions import move_ready
 
 if TYPE_CHECKING:
     from assistant.ui.app import App
@@ -67,7 +67,7 @@ class TableScreen:
         self.items: list[Item] = []
         self.advice: Advice | None = None
         self._advised: object = None  # the state `advice` was made for
-        self._round: ReactionRound | None = None  # and the Reaction round
+        self._adjacency: object = None  # and the question who is adjacent, while the screen asks it
         self.drafted: set[str] = set()  # due events whose Enemy Draft is journaled
         self._drafted_for: object = None
 
@@ -78,13 +78,13 @@ class TableScreen:
         """The menu for the current state; the focus goes back to the first intent that is open."""
         previous = [i.label for i in self.items]
         state = app.game.state
-        round = app.round()
-        if self._advised is not state or self._round is not round:
-            self.advice = advice_for(state, round, app.round_events())
-            self._advised, self._round = state, round
+        adjacency = app.adjacency()
+        if self._advised is not state or self._adjacency != adjacency:
+            self.advice = advice_for(state, adjacency)
+            self._advised, self._adjacency = state, adjacency
         if self._advised is not self._drafted_for:
             self.drafted, self._drafted_for = drafted(app), self._advised
-        self.items = menu(state, app.game.can_undo() or round is not None, app.game.can_redo(), self.advice, self.drafted)
+        self.items = menu(state, app.game.can_undo() or app.asking, app.game.can_redo(), self.advice, self.drafted)
         stale = self.focus >= len(self.items) or not self.items[self.focus].enabled
         if [i.label for i in self.items] != previous or stale:
             self.focus = next((n for n, item in enumerate(self.items) if item.enabled), 0)
@@ -104,9 +104,7 @@ class TableScreen:
         elif action.kind == "dice":
             return self.dice(app, *action.value)
         elif action.kind == "back":
-            round = app.round()
-            if round is not None and app.game.state.count <= round.start:
-                app.reaction = round.back()
+            app.asking = False  # who is adjacent is not asked any more: the Hero's menu
         elif action.kind == "tap":
             for hit in app.hits:
                 if not hit.rect.collidepoint(action.value):
@@ -140,8 +138,8 @@ class TableScreen:
         if not item.enabled:
             return None
         self.focus = index
-        if item.command == "declare_move":  # Renaissance: who is adjacent, before the move form
-            return None if app.declare_move() else self.open_form(app, "move")
+        if item.command == "ask_adjacent":  # Renaissance: who is adjacent, before the move form
+            return None if app.ask_adjacent() else self.open_form(app, "move")
         if item.command == "react":
             return self.open_form(app, "move") if app.react(list(item.extra["adjacent"])) else None
         if item.command:
@@ -158,10 +156,12 @@ class TableScreen:
         return "form"
 
     def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
-        """What just happened, under the plan: in a Hero's activation, after an event's Draft, in a Reaction round once it journaled."""
+        """What just happened, under the plan: in a Hero's activation, after an event's Draft, after a Reaction Attack."""
         state = app.game.state
         drafted = advice.side == "event" and bool(self.drafted & set(state.due))  # what the Draft placed
-        if advice.side == "hero" or drafted or (advice.side == "reaction" and app.reaction and state.count > app.reaction.start):
+        move = state.turn.move if state.turn is not None else None
+        rolled = advice.side == "reaction" and move is not None and move.owed != move.adjacent  # what the last attack did
+        if advice.side == "hero" or drafted or rolled:
             return state.notes[-1:]
         return ()
 
@@ -250,18 +250,14 @@ class FormScreen:
         except (Incomplete, ValueError) as problem:
             app.error = str(problem)
             return None
-        if form.local:  # the screen's own answer (who is adjacent): nothing to journal
-            if event.get("intent") == "react" and app.react(list(event["adjacent"])):
-                return self.chain(app, make_form("move", app.game.state))
-            return self.leave(app)
         if app.act(event):
             return self.follow(app, form)
         return None
 
     def follow(self, app: App, form: Form) -> str | None:
-        """What comes after a form's event: the Move after the last Reaction Attack, the Stealth roll after a Move."""
+        """What comes after a form's event: the Move once no Reaction Attack is owed, the Stealth roll after a Move."""
         state = app.game.state
-        if form.name == "reaction_defence" and app.reactions_done():
+        if form.name in ("react_several", "reaction_defence") and move_ready(state):
             return self.chain(app, make_form("move", state))
         hero_moved = form.name == "move" and state.turn is not None and state.side_of(state.turn.token) is Side.HERO
         if hero_moved and stealth_active(state):

@@ -107,7 +107,8 @@ def test_every_action_is_in_the_state_file_before_it_is_shown_and_the_game_resum
     for event in (key("m"), key("1"), key("return"), key("return"), key("e"), key("u"), key("y")):
         pygame.event.post(event)
         app.pump()  # one pass of the main loop: handle the input, draw
-    assert [shown for shown, _ in drawn] == [0, 0, 0, 1, 2, 1, 2]
+    # M asks who is adjacent (nothing journaled); 1 (Nobody) journals the declared Move, the move form opens
+    assert [shown for shown, _ in drawn] == [0, 1, 1, 2, 3, 2, 3]
     assert all(shown == saved for shown, saved in drawn), drawn
     app.close()
     with StateFile(path) as other:
@@ -115,7 +116,7 @@ def test_every_action_is_in_the_state_file_before_it_is_shown_and_the_game_resum
         expected = rules.new_game(demo_scenario())
         for event in journal.events():
             expected = rules.apply(expected, event)
-        assert journal.head == 2 and journal.state == expected
+        assert journal.head == 3 and journal.state == expected
     resumed = open_saved_game(path, None, new=False)
     assert resumed.state == expected
     resumed.close()

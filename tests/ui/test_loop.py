@@ -19,10 +19,11 @@ def test_keys_spend_ap_through_the_move_form() -> None:
     app = make_app()
     start = app.game.state
     assert start.active == "valerio" and start.turn is not None and start.turn.ap_left == 5
-    # Move asks who is adjacent first (Renaissance Reaction Attacks): Enter on "Nobody adjacent"
+    # Move asks who is adjacent first (Renaissance Reaction Attacks): Enter on "Nobody", journaled with the Move
     play(app, key("m"), key("return"), key("2"), key("return"), key("return"))
     state = app.game.state
-    assert state == rules.apply(start, {"type": "spend_ap", "action": "move", "ap": 2})
+    declared = rules.apply(start, {"type": "declare_move", "adjacent": []})
+    assert state == rules.apply(declared, {"type": "spend_ap", "action": "move", "ap": 2})
     assert state.turn is not None and state.turn.ap_left == 3
     assert app.machine.current.name == "table"
 
@@ -139,7 +140,8 @@ def test_a_short_escape_goes_back_from_a_form() -> None:
     assert app.machine.current.name == "form"
     play(app, escape_down, escape_up)
     assert app.machine.current.name == "table"
-    assert app.game.state.count == 0
+    assert app.game.state.count == 1  # the declared Move (nobody adjacent) stays: the move form is left unapplied
+    assert app.game.events() == [{"type": "declare_move", "adjacent": []}]
 
 
 def test_fix_raises_a_heros_threat_with_the_encoder_keys() -> None:

@@ -7,6 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assistant.rules import game as rules
+from assistant.rules.horologium import Side
+from assistant.rules.instructions import plan
+from assistant.ui.app import App
 from assistant.ui.inputs import Action
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import make_app
@@ -28,6 +31,19 @@ actions = st.one_of(
 )
 
 
+def check_round(app: App) -> None:
+    """A Reaction round in the state is the active Hero's; it owes attacks of standing adjacent models, the first one planned."""
+    state = app.game.state
+    move = state.turn.move if state.turn is not None else None
+    if move is None:
+        return
+    assert state.active is not None and state.side_of(state.active) is Side.HERO
+    assert set(move.owed) <= set(move.adjacent)
+    assert all(int(m.partition("/")[2]) in state.group(m.partition("/")[0]).standing for m in move.owed)
+    attack = plan(state).attack
+    assert (f"{attack.group}/{attack.model}" if attack is not None else None) == (move.owed[0] if move.owed else None)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(actions, max_size=60), st.sampled_from([(800, 480), (720, 1280)]))
 def test_any_inputs_keep_the_state_the_fold_of_the_events(inputs: list[Action], size: tuple[int, int]) -> None:
@@ -45,6 +61,7 @@ def test_any_inputs_keep_the_state_the_fold_of_the_events(inputs: list[Action], 
                 assert items[screen.focus].enabled  # type: ignore[attr-defined]
         else:
             assert app.form is not None
+        check_round(app)
     replay = rules.new_game(SCENARIO)
     for event in game.events():
         replay = rules.apply(replay, event)
@@ -65,9 +82,7 @@ def test_any_inputs_in_the_mission_rules_keep_the_fold_and_the_reaction_round_sa
     for action in inputs:
         app.handle(action)
         app._apply_knobs()
-        round = app.round()
-        if round is not None:  # a Reaction round is only ever the active Hero's, and never ahead of the journal
-            assert app.game.state.active == round.hero and round.start <= app.game.state.count
+        check_round(app)
     replay = rules.new_game(scenario)
     for event in game.events():
         replay = rules.apply(replay, event)

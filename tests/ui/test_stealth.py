@@ -44,7 +44,8 @@ def test_the_stealth_roll_follows_a_move_and_a_miss_moves_the_token_up(size: tup
     at_start = token_x(app, row, theme.ACTIVE)
     # Move: nobody adjacent; 2 AP; the Stealth roll opens by itself, one die and the AP for more
     play(app, key("m"), key("n"), key("2"), key("return"), key("return"))
-    moved = rules.apply(start, {"type": "spend_ap", "action": "move", "ap": 2})
+    declared = rules.apply(start, {"type": "declare_move", "adjacent": []})
+    moved = rules.apply(declared, {"type": "spend_ap", "action": "move", "ap": 2})
     assert app.game.state == moved
     assert app.form is not None and app.form.name == "stealth" and len(app.form.value("dice")) == 1
     app.draw()
