@@ -77,3 +77,17 @@ def test_a_hidden_marker_keeps_the_view_and_none_means_the_whole_frame() -> None
     bare = np.full((480, 640, 3), 120, np.uint8)
     fallback = TrayFinder().find(bare)
     assert fallback.homography is None and fallback.image is bare
+
+
+def test_the_printed_marker_sheet_is_found_by_the_tray_finder() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "calibration" / "make_markers.py"
+    spec = importlib.util.spec_from_file_location("make_markers", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = module.sheet(mm=30.0, dpi=100)
+    _, ids, _ = TrayFinder().detector.detectMarkers(page)
+    assert ids is not None and sorted(int(i) for i in ids.ravel()) == [0, 1, 2, 3]
