@@ -1,8 +1,10 @@
-"""The mission's own rows of the panel: the Stealth track (Renaissance "Stealth") and the Prey's deck ("Hunt Missions")."""
+"""The mission's own rows of the panel: the Stealth track (Renaissance "Stealth"), the Prey's deck ("Hunt Missions"), the Loot."""
 
 from __future__ import annotations
 
 import pygame
+
+from collections import Counter
 
 from assistant.rules.prey import cards_left
 from assistant.rules.state import GameState
@@ -31,13 +33,20 @@ def prey_words(state: GameState) -> str:
     return f"card {card.number} ({card.ap} AP) · {left} left"
 
 
+def loot_counts(state: GameState) -> list[tuple[str, int]]:
+    """The Loot ("Loot": Reagent Cards drawn face down for defeated Enemies) by the type on their backs, first drawn first."""
+    return list(Counter(state.loot).items())
+
+
 def draw_mission(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
-    """The Stealth track and the Prey's deck, a row each when the mission has them; returns y below."""
+    """The Stealth track, the Prey's deck and the Loot, a row each when the mission has them; returns y below."""
     y = area.top
     if state.scenario.stealth:
         y = _draw_stealth(surface, pygame.Rect(area.left, y, area.width, lay.px(30)), lay, state, fonts)
     if state.scenario.prey is not None:
         y = _draw_prey(surface, pygame.Rect(area.left, y, area.width, lay.px(30)), lay, state, fonts)
+    if state.loot:
+        y = _draw_loot(surface, pygame.Rect(area.left, y, area.width, lay.px(26)), lay, state, fonts)
     return y
 
 
@@ -76,4 +85,27 @@ def _draw_prey(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state: Ga
     x = _label(surface, fonts, lay, "Prey", row)
     image = fonts.fit(prey_words(state), lay.px(20), row.right - x, theme.TEXT)
     surface.blit(image, image.get_rect(midleft=(x, row.centery)))
+    return row.bottom
+
+
+def _draw_loot(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
+    """A chip per Reagent type: the count in gold, then the type (its first three letters when the row is too narrow)."""
+    x = _label(surface, fonts, lay, "Loot", row)
+    size, pad, gap = lay.px(20), lay.px(6), lay.px(4)
+    font = fonts.get(size)
+    for short in (False, True):
+        chips = [(str(n), kind[:3] if short else kind) for kind, n in loot_counts(state)]
+        widths = [font.size(f"{n} {kind}")[0] + 2 * pad for n, kind in chips]
+        if x + sum(widths) + gap * (len(chips) - 1) <= row.right:
+            break
+    for (number, kind), width in zip(chips, widths):
+        chip = pygame.Rect(x, row.top + lay.px(2), width, row.height - lay.px(4))
+        if chip.right > row.right:
+            break  # more types than the books have: those that fit
+        pygame.draw.rect(surface, theme.BUTTON, chip, border_radius=lay.px(6))
+        count = fonts.render(number, size, theme.ACTIVE)
+        surface.blit(count, count.get_rect(midleft=(chip.left + pad, chip.centery)))
+        name = fonts.render(kind, size, theme.TEXT)
+        surface.blit(name, name.get_rect(midleft=(chip.left + pad + font.size(number + " ")[0], chip.centery)))
+        x = chip.right + gap
     return row.bottom
