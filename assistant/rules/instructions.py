@@ -603,7 +603,7 @@ def reaction_attacks(state: GameState, hero: str, adjacent: Sequence[str]) -> tu
     return tuple(steps)
 
 
-def move_declared(state: GameState, hero: str) -> Instruction:
+def declare_instruction(state: GameState, hero: str) -> Instruction:
     """Renaissance "Reaction Attacks": what a Hero's declared Move brings first (the round's first instruction)."""
     name = state.hero_spec(hero).name
     return Instruction("declare", f"{name} declares a Move: first every adjacent Enemy with a Range 1 attack attacks (no AP); "
@@ -613,7 +613,7 @@ def move_declared(state: GameState, hero: str) -> Instruction:
 def _declared_plan(state: GameState, hero: str, move: DeclaredMove, draft: _Draft) -> Plan:
     """Renaissance "Reaction Attacks": the declared Move waits for the attack of each adjacent Enemy, the rolled ones first."""
     name = state.hero_spec(hero).name
-    draft.steps.append(move_declared(state, hero))
+    draft.steps.append(declare_instruction(state, hero))
     steps = {step.model: step for step in reaction_attacks(state, hero, move.adjacent) if step.attack is not None}
     draft.steps += [replace(steps[m], kind="attacked") for m in move.adjacent if m not in move.owed]
     if move.owed:

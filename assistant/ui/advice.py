@@ -54,10 +54,10 @@ def advice_for(state: GameState, adjacency: Question | None = None) -> Advice | 
     if state.over is not None:
         return None
     try:
-        from assistant.rules.instructions import move_declared, plan
+        from assistant.rules.instructions import declare_instruction, plan
 
         if adjacency is not None and state.active is not None:
-            return Advice((move_declared(state, state.active).text,), question=adjacency, side="reaction")
+            return Advice((declare_instruction(state, state.active).text,), question=adjacency, side="reaction")
         made = plan(state)
     except Exception as error:  # the AI must never stop the table
         message = f"no AI instructions for {state.active or 'the stop'}: {type(error).__name__}: {error}"

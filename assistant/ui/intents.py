@@ -16,6 +16,7 @@ from typing import Any
 
 from assistant.rules.draft import draft_deck
 from assistant.rules.horologium import Side
+from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
 from assistant.rules.stealth import needed, stealth_active
 from assistant.ui.advice import Advice
@@ -106,8 +107,8 @@ def _reaction_items(state: GameState, advice: Advice) -> list[Item]:
     """Renaissance Reaction Attacks: who is adjacent (Nobody first: one tap), then each attack's defence roll."""
     question = advice.question
     if question is not None:
-        models = [o for o in question.options if o != "none"]
-        items = [Item("Nobody", "n", command="react", kind="order", extra={"adjacent": ["none"]})]
+        models = [o for o in question.options if o != NOBODY]
+        items = [Item("Nobody", "n", command="react", kind="order", extra={"adjacent": []})]
         items += [Item(option_words(state, m), "", command="react", kind="order", extra={"adjacent": [m]}) for m in models]
         if len(models) > 1:
             items.append(Item("Several…", "s", form="react_several", kind="order"))

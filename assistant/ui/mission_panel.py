@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pygame
-
 from collections import Counter
+
+import pygame
 
 from assistant.rules.prey import cards_left
 from assistant.rules.state import GameState

@@ -15,7 +15,6 @@ from assistant.rules.edition import Edition
 from assistant.rules.horologium import Side
 from assistant.rules.instructions import reaction_question
 from assistant.rules.questions import Question
-from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
 
 
@@ -32,8 +31,8 @@ def adjacency_question(state: GameState) -> Question | None:
 
 
 def declare_event(adjacent: Sequence[str]) -> dict[str, Any]:
-    """The `declare_move` event for the models the table named ("none", or nothing, for nobody)."""
-    return {"type": "declare_move", "adjacent": [model for model in adjacent if model != NOBODY]}
+    """The `declare_move` event for the models the table named (none: nobody adjacent)."""
+    return {"type": "declare_move", "adjacent": list(adjacent)}
 
 
 def move_ready(state: GameState) -> bool:
