@@ -24,6 +24,7 @@ MARK_CONTRAST = 60  # contrast (Lab distance x CONTRAST_GAIN) that surely makes 
 MIN_MARK_CONTRAST = 24  # and below which no pixel is a mark, however faint the die's signs
 CONTRAST_GAIN = 1.5
 BODY_CONTRAST = 55  # contrast below which a pixel is the die's own colour (its faces, not its signs)
+HOPELESS_ASPECT, HOPELESS_FILL = 6.0, 0.25  # beyond these a region is not even dice in a row
 MAX_ASPECT = 2.2  # a die's outline, even seen at a slant, is at most this much longer than wide
 MIN_FILL = 0.5  # and fills at least this much of its minimum-area rectangle
 HOPELESS = 0.15  # an unreadable region whose signs are this unlike any die's is not reported
@@ -129,6 +130,10 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
     ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     for blob in found:
         x, y, bw, bh = blob.box
+        if not tile:
+            (_, _), (rw, rh), _ = cv2.minAreaRect(blob.contour)
+            if max(rw, rh) > HOPELESS_ASPECT * max(min(rw, rh), 1.0) or blob.area < HOPELESS_FILL * rw * rh:
+                continue  # a cable or a seam: longer or emptier than even a row of touching dice
         crop = S.to_lab(image[y : y + bh, x : x + bw])
         shrink = max(1, int(round(0.04 * np.sqrt(blob.area))))
         inner = cv2.erode(blob.mask, ellipse, iterations=shrink)
