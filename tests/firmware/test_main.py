@@ -1,4 +1,4 @@
-"""The firmware's pin glue (`firmware/main.py`) under CPython, with the board's `machine` and `neopixel` stood in.
+"""The firmware's pin glue (`firmware/board_pins.py`) under CPython, with the board's `machine` and `neopixel` stood in.
 
 The stand-ins are the smallest models of MicroPython's Pin, PWM and NeoPixel: pin levels that the
 test sets and interrupt handlers it fires, as the RP2040 would on an edge.
@@ -72,10 +72,10 @@ def firmware_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=NeoPixel))
     monkeypatch.syspath_prepend(str(FIRMWARE.parent))
     monkeypatch.delitem(sys.modules, "board_protocol", raising=False)
-    spec = importlib.util.spec_from_file_location("nova_board_main", FIRMWARE.parent / "main.py")
+    spec = importlib.util.spec_from_file_location("nova_board_pins", FIRMWARE.parent / "board_pins.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # not run as __main__: its loop does not start
+    spec.loader.exec_module(module)  # importing it defines the loop; main.py starts it
     Pin.pins = {}
     yield module
 

@@ -1,0 +1,97 @@
+"""Nova Table board firmware (MicroPython on an RP2040): USB serial lines in, LED ring, knobs and tray light out.
+
+All behaviour lives in board_protocol.py (pure, tested on the Pi side under CPython); this file
+only connects it to the pins; main.py starts it. Wiring: hardware/wiring.md. Copy the three
+files to the board with `mpremote cp firmware/board_protocol.py firmware/board_pins.py
+firmware/main.py :` and reset it.
+"""
+
+import select
+import sys
+import time
+
+import machine
+import neopixel
+
+from board_protocol import LEDS, MAX_LINE, Board, Quadrature
+
+RING_PIN = 16
+TRAY_PIN = 15
+TRAY_PWM_HZ = 1000
+KNOB_PINS = ((2, 3), (4, 5), (6, 7), (8, 9))  # (A, B) of each hero's Perilium knob
+FRAME_MS = 40
+
+
+class Firmware:
+    """One pass of the board's loop at a time: serial bytes in, knob steps out, LEDs and tray light set."""
+
+    def __init__(self, read_byte, write_line, knob_pins=KNOB_PINS):
+        self.read_byte = read_byte  # () -> b"x", or b"" when nothing is waiting
+        self.write_line = write_line  # (str) -> None
+        self.board = Board(knobs=len(knob_pins))
+        self.ring = neopixel.NeoPixel(machine.Pin(RING_PIN), LEDS)
+        self.tray = machine.PWM(machine.Pin(TRAY_PIN))
+        self.tray.freq(TRAY_PWM_HZ)
+        self.tray.duty_u16(0)
+        self.steps = [0] * len(knob_pins)
+        self.pending = b""
+        self.last_frame = None
+        for number, (pin_a, pin_b) in enumerate(knob_pins):
+            a = machine.Pin(pin_a, machine.Pin.IN, machine.Pin.PULL_UP)
+            b = machine.Pin(pin_b, machine.Pin.IN, machine.Pin.PULL_UP)
+            handler = self._knob(number, a, b)
+            a.irq(handler, machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING)
+            b.irq(handler, machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING)
+
+    def _knob(self, index, a, b):
+        decoder = Quadrature()
+
+        def changed(pin):  # an interrupt: only count
+            step = decoder.feed(not a.value(), not b.value())  # a closed contact pulls its pin low
+            if step:
+                self.steps[index] += step
+
+        return changed
+
+    def step(self, now):
+        """Read what the Pi sent, send the knob turns, show the frame of time `now` (ms)."""
+        while True:
+            byte = self.read_byte()
+            if not byte:
+                break
+            if byte == b"\n":
+                if self.pending.strip():
+                    for reply in self.board.receive(self.pending, now):
+                        self.write_line(reply)
+                self.pending = b""
+            elif len(self.pending) <= MAX_LINE:
+                self.pending += byte  # an overlong line stops growing; receive() says it is too long
+        for index in range(len(self.steps)):
+            delta = self.steps[index]
+            if delta:
+                self.steps[index] -= delta
+                self.write_line(self.board.knob_turned(index, delta, now))
+        frame = self.board.frame(now)
+        if frame != self.last_frame:
+            for index, color in enumerate(frame):
+                self.ring[index] = color
+            self.ring.write()
+            self.last_frame = frame
+        self.tray.duty_u16(self.board.tray_duty)
+
+
+def main():
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+
+    def read_byte():
+        return sys.stdin.buffer.read(1) if poller.poll(0) else b""
+
+    def write_line(line):
+        sys.stdout.write(line + "\n")
+
+    firmware = Firmware(read_byte, write_line)
+    write_line(firmware.board.hello())
+    while True:
+        firmware.step(time.ticks_ms())
+        time.sleep_ms(FRAME_MS)
