@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from assistant.rules.horologium import Side
+from assistant.rules.horologium import ROMAN, Side
 from assistant.rules.scenario import Scenario
 from assistant.rules.state import GameState
-
-ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
-
 
 def roman(number: int) -> str:
     """I..XII for 1..12 (the hour hand's 0 is XII)."""
@@ -18,13 +15,8 @@ def name_of(state: GameState, token_id: str | None) -> str:
     """The name a hero, an enemy group or an event goes by."""
     if token_id is None:
         return "nobody"
-    for hero in state.scenario.heroes:
-        if hero.id == token_id:
-            return hero.name
-    for group in state.scenario.enemies + state.scenario.reserves:
-        if group.id == token_id:
-            return group.name
-    return token_id.replace("_", " ").replace("-", " ").capitalize()
+    name = state.name(token_id)
+    return name if name != token_id else token_id.replace("_", " ").replace("-", " ").capitalize()
 
 
 def model_name(state: GameState, model: str) -> str:
