@@ -21,3 +21,7 @@ class ProfileError(VisionError):
 
 class SourceError(VisionError):
     """A frame source could not be opened or stopped delivering frames."""
+
+
+class ModelError(VisionError):
+    """The face model (ONNX file and its heads) is missing, corrupt or does not match."""

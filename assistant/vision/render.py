@@ -289,3 +289,181 @@ def write_set(folder: Path, count: int, seed: int, *, tiles: bool = False, style
     manifest = folder / "manifest.jsonl"
     manifest.write_text("\n".join(lines) + "\n")
     return manifest
+
+
+# -- training crops for the face reader: solid dice (solids.py) on varied tables --------------------
+
+# classes of the face network (facenet.CLASSES): 0 "none", 1..6 d6, 7..14 d8
+SYMBOL_INDEX = {None: 0, "sun": 1, "star": 2, "moon": 3}
+
+
+def class_index(kind: str | None, value: int | None) -> int:
+    """The face network's class of a die (0: not a die)."""
+    if kind is None or value is None:
+        return 0
+    return value if kind == "d6" else 6 + value
+
+
+def table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A float32 BGR table top: plain, lit unevenly, felt, wood grain, or busy (a board, papers)."""
+    from assistant.vision import faceart as A
+
+    colour = np.array(A.random_colour(rng), np.float32)
+    image = np.empty((h, w, 3), np.float32)
+    image[:] = colour
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    look = rng.random()
+    if look < 0.25:  # wood: stretched, warped stripes
+        a = rng.uniform(0, np.pi)
+        warp = cv2.resize(rng.random((4, 4)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        stripes = np.sin((np.cos(a) * xx + np.sin(a) * yy) * rng.uniform(0.05, 0.4) + warp * rng.uniform(2, 8))
+        image *= (1 + rng.uniform(0.05, 0.25) * stripes)[..., None]
+    elif look < 0.45:  # felt or cloth: fine noise
+        grain = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), rng.uniform(0.5, 2))
+        image *= (1 + rng.uniform(0.03, 0.12) * grain)[..., None]
+    elif look < 0.6:  # a busy table: shapes and lines of other colours
+        for _ in range(int(rng.integers(2, 8))):
+            c = A.random_colour(rng)
+            p = rng.integers(0, [w, h], 2)
+            q = p + rng.integers(-w // 2, w // 2, 2)
+            if rng.random() < 0.5:
+                cv2.rectangle(image, tuple(int(v) for v in p), tuple(int(v) for v in q), c, -1)
+            else:
+                cv2.line(image, tuple(int(v) for v in p), tuple(int(v) for v in q), c, int(rng.integers(1, 6)))
+    light = 1 + rng.uniform(-0.3, 0.3) * (xx / w - 0.5) + rng.uniform(-0.3, 0.3) * (yy / h - 0.5)
+    image *= light[..., None]
+    return image
+
+
+def camera_effects(rng: np.random.Generator, image: np.ndarray, die_side: float) -> np.ndarray:
+    """What a camera does to a float32 picture: motion or focus blur, exposure, noise, JPEG. uint8 out."""
+    if rng.random() < 0.25:  # motion blur: a short streak in any direction
+        length = max(2, int(rng.uniform(0.03, 0.15) * die_side))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0 / length
+        m = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, m, (length, length))
+        image = cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6))
+    sigma = rng.uniform(0, 0.035) * die_side
+    if sigma > 0.3:
+        image = cv2.GaussianBlur(image, (0, 0), sigma)
+    gain, offset = rng.uniform(0.6, 1.35), rng.uniform(-30, 30)
+    cast = rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    image = image * gain * cast + offset
+    image = 255.0 * (np.clip(image, 0, 255) / 255.0) ** rng.uniform(0.7, 1.4)
+    image += rng.normal(0, rng.uniform(0, 9), image.shape).astype(np.float32)
+    out = np.clip(image, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 96))])
+        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return out
+
+
+def tile_marks(rng: np.random.Generator, crop: np.ndarray) -> None:
+    """Marks tiles cut from a montage may carry: a flat band at one edge, a line of text (uint8, in place)."""
+    n = crop.shape[0]
+    if rng.random() < 0.5:
+        depth = int(rng.uniform(0.1, 0.25) * n)
+        edge = int(rng.integers(4))
+        value = int(rng.integers(0, 256))
+        if edge == 0:
+            crop[:depth] = value
+        elif edge == 1:
+            crop[-depth:] = value
+        elif edge == 2:
+            crop[:, :depth] = value
+        else:
+            crop[:, -depth:] = value
+    else:
+        text = "".join(str(rng.choice(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789:. "))) for _ in range(12))
+        y = int(rng.integers(6, n // 3))
+        cv2.putText(crop, text, (int(rng.integers(-10, 5)), y), cv2.FONT_HERSHEY_SIMPLEX, rng.uniform(0.25, 0.4),
+                    int(rng.choice([0, 255])), 1, cv2.LINE_AA)
+
+
+def face_sample(rng: np.random.Generator, none_share: float = 0.12, kind: str | None = None,
+                style: str | None = None, value: int | None = None,
+                emblems: tuple[tuple[int, str], ...] = ()) -> tuple[np.ndarray, int, int]:
+    """One training crop for the face network: (INPUT x INPUT uint8 grey, class index, symbol index).
+
+    A solid die (any kind, style, colour, material, pose) on a random table, maybe with other dice
+    around it and cut by the crop's edge, lit, shadowed, blurred, noisy; its box is the whole die
+    or its top face, a little off; sometimes the picture is a tile cut close around it. A share
+    `none_share` of the crops hold no die in the middle (class 0): table, clutter, a die's edge.
+    """
+    from assistant.vision import facenet as F
+    from assistant.vision import solids as D
+
+    side = 160
+    canvas = table(rng, side, side)
+    die_side = float(rng.uniform(20, 88))
+    light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0])
+    centre = np.array([side / 2, side / 2]) + rng.normal(0, 2, 2)
+    empty = rng.random() < none_share
+    # other dice around: they may reach into the crop's edge, never its middle
+    for _ in range(int(rng.choice([0, 0, 1, 1, 2, 3]))):
+        a = rng.uniform(0, 2 * np.pi)
+        dist = die_side * rng.uniform(0.85, 1.4)
+        at = centre + dist * np.array([np.cos(a), np.sin(a)])
+        D.draw_die(canvas, rng, D.random_look(rng), (float(at[0]), float(at[1])), die_side * rng.uniform(0.8, 1.2),
+                   D.random_pose(rng), light, shadow=float(rng.uniform(0, 0.5)))
+    if empty:
+        # nothing in the middle, or a die well off the middle (its edge in view), or a hand or a blot
+        what = rng.random()
+        if what < 0.35:
+            a = rng.uniform(0, 2 * np.pi)
+            at = centre + die_side * rng.uniform(0.65, 0.9) * np.array([np.cos(a), np.sin(a)])
+            D.draw_die(canvas, rng, D.random_look(rng), (float(at[0]), float(at[1])), die_side, D.random_pose(rng),
+                       light)
+        elif what < 0.55:
+            skin = np.array([rng.uniform(60, 160), rng.uniform(100, 190), rng.uniform(150, 240)], np.float32)
+            mask = np.zeros((side, side), np.float32)
+            cv2.ellipse(mask, (int(centre[0] + rng.normal(0, 20)), int(centre[1] + rng.normal(0, 20))),
+                        (int(die_side * rng.uniform(0.5, 1.5)), int(die_side * rng.uniform(0.3, 0.8))),
+                        float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)
+            mask = cv2.GaussianBlur(mask, (0, 0), 2)[..., None]
+            canvas = canvas * (1 - mask) + skin * mask
+        look = None
+        box = [centre[0] - die_side / 2, centre[1] - die_side / 2, die_side, die_side]
+    else:
+        look = D.random_look(rng, kind, style, value, emblems)
+        drawn = D.draw_die(canvas, rng, look, (float(centre[0]), float(centre[1])), die_side, D.random_pose(rng),
+                           light, shadow=float(rng.uniform(0, 0.5)), glare=float(rng.uniform(0.3, 0.8))
+                           if rng.random() < 0.2 else 0.0)
+        box = list(drawn.top_box if rng.random() < 0.4 and drawn.top_box[2] > 4 else drawn.box)
+    image = camera_effects(rng, canvas, die_side)
+    x, y, w, h = box
+    jitter = max(w, h)
+    cx = x + w / 2 + rng.normal(0, 0.05) * jitter
+    cy = y + h / 2 + rng.normal(0, 0.05) * jitter
+    s = rng.uniform(0.85, 1.2)
+    w, h = w * s, h * s
+    if rng.random() < 0.15:  # a tile: a square cut close around the die, read whole
+        t = max(w, h) / rng.uniform(0.7, 1.0)
+        x0, y0 = int(round(cx - t / 2)), int(round(cy - t / 2))
+        cut = image[max(0, y0) : y0 + int(t), max(0, x0) : x0 + int(t)]
+        crop = F.prepare(cut, (0, 0, cut.shape[1], cut.shape[0]))
+        if rng.random() < 0.5:
+            tile_marks(rng, crop)
+    else:
+        crop = F.prepare(image, (cx - w / 2, cy - h / 2, w, h))
+    if look is None:
+        return crop, 0, 0
+    symbol = SYMBOL_INDEX[ASTRO_BY_VALUE[look.value]] if look.style == "astro" else 0
+    return crop, class_index(look.kind, look.value), symbol
+
+
+def solid_tile(rng: np.random.Generator, side: int = 96, kind: str | None = None, style: str | None = None,
+               value: int | None = None, emblems: tuple[tuple[int, str], ...] = ()) -> Rendered:
+    """One solid die (solids.py) on a table, seen from above or at a slant, in a `side` square
+    picture; its label's box is the whole die."""
+    from assistant.vision import solids as D
+
+    canvas = table(rng, side, side)
+    look = D.random_look(rng, kind, style, value, emblems)
+    size = side * float(rng.uniform(0.55, 0.75))
+    drawn = D.draw_die(canvas, rng, look, (side / 2, side / 2), size, D.random_pose(rng), shadow=0.3)
+    image = camera_effects(rng, canvas, size)
+    label = {"kind": look.kind, "value": look.value, "box": [int(v) for v in drawn.box],
+             "symbol": ASTRO_BY_VALUE[look.value] if look.style == "astro" else None, "style": look.style}
+    return Rendered(image, [label])

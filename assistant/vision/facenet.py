@@ -1,0 +1,142 @@
+"""The learned face reader's network, run with OpenCV's dnn module (no torch at the table).
+
+The network (trained offline by `calibration/train_faces.py`, saved as
+`models/faces.onnx`) takes a die's crop and gives an embedding: a vector whose direction says
+what the die shows. Two cosine heads, kept beside the model in `models/faces.json`, turn it into
+scores: one over `CLASSES` (not a die, d6 1..6, d8 1..8), one over `SYMBOLS` (the astro symbol
+on the top face of a Nova Aetas d8, or none). A profile refits the value head on a table's own
+labelled dice (`profile.py`).
+
+The crop (`prepare`): a square around the box's centre, `context` times the box's longer side,
+the picture's edge repeated where the square leaves it, in grey, resized to `INPUT` pixels.
+Training and reading use this one function.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.vision.errors import ModelError
+
+INPUT = 64  # the network's input side, pixels
+CONTEXT = 1.2  # crop side / box's longer side
+CLASSES = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" for v in range(1, 9))
+SYMBOLS = ("none", "sun", "star", "moon")
+MODEL = "faces.onnx"
+META = "faces.json"
+
+
+def prepare(image: np.ndarray, box: tuple[float, float, float, float], context: float = CONTEXT) -> np.ndarray:
+    """The network's view of the die in `box`: INPUT x INPUT uint8 grey (see the module's docstring)."""
+    x, y, w, h = (float(v) for v in box)
+    side = max(w, h) * context
+    cx, cy = x + w / 2.0, y + h / 2.0
+    scale = INPUT / max(side, 1.0)
+    # one affine warp: box centre to the crop's centre, `side` pixels to INPUT
+    m = np.float32([[scale, 0, INPUT / 2.0 - cx * scale], [0, scale, INPUT / 2.0 - cy * scale]])
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if scale < 0.5:  # shrinking a lot: average first, as INTER_AREA would
+        k = int(1.0 / scale)
+        grey = cv2.blur(grey, (k, k))
+    return cv2.warpAffine(grey, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def blob(crops: np.ndarray) -> np.ndarray:
+    """(N, INPUT, INPUT) uint8 crops as the network's input: each crop to zero mean, unit spread."""
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    spread = x.std(axis=(1, 2), keepdims=True)
+    return ((x - mean) / np.maximum(spread, 8.0))[:, None, :, :]
+
+
+def unit(rows: np.ndarray) -> np.ndarray:
+    return rows / np.maximum(np.linalg.norm(rows, axis=-1, keepdims=True), 1e-6)
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _decode(text: str, shape: tuple[int, ...]) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text), "<f4").reshape(shape).astype(np.float32)
+
+
+def encode(array: np.ndarray) -> str:
+    return base64.b64encode(np.ascontiguousarray(array, "<f4").tobytes()).decode("ascii")
+
+
+@dataclass(frozen=True)
+class Heads:
+    """Cosine heads: scores = scale * unit(embedding) . unit(weights)."""
+
+    values: np.ndarray  # (len(CLASSES), D)
+    symbols: np.ndarray  # (len(SYMBOLS), D)
+    scale: float
+
+    def value_scores(self, embeddings: np.ndarray) -> np.ndarray:
+        return self.scale * unit(embeddings) @ unit(self.values).T
+
+    def symbol_scores(self, embeddings: np.ndarray) -> np.ndarray:
+        return self.scale * unit(embeddings) @ unit(self.symbols).T
+
+
+def _resource(name: str) -> Path:
+    return Path(str(resources.files("assistant.vision").joinpath("models", name)))
+
+
+class FaceNet:
+    """The network and its heads, loaded from `models/` (or the given paths); ModelError if broken."""
+
+    def __init__(self, model: Path | None = None, meta: Path | None = None) -> None:
+        model = model or _resource(MODEL)
+        meta = meta or model.with_name(META)
+        try:
+            data = model.read_bytes()
+        except OSError as bad:
+            raise ModelError(f"{model}: cannot read the face model ({bad.strerror or bad})") from None
+        try:
+            info = json.loads(meta.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as bad:
+            raise ModelError(f"{meta}: cannot read the face model's heads ({bad})") from None
+        except json.JSONDecodeError as bad:
+            raise ModelError(f"{meta}: the face model's heads are not JSON ({bad.msg})") from None
+        digest = hashlib.sha256(data).hexdigest()
+        if not isinstance(info, dict) or info.get("onnx_sha256") != digest:
+            raise ModelError(f"{model}: the face model does not match {meta.name} (corrupt, or from another "
+                             "training run): retrain with calibration/train_faces.py")
+        try:
+            dim = int(info["embedding"])
+            self.heads = Heads(_decode(info["values"], (len(CLASSES), dim)),
+                               _decode(info["symbols"], (len(SYMBOLS), dim)), float(info["scale"]))
+            if tuple(info["classes"]) != CLASSES or tuple(info["symbol_names"]) != SYMBOLS:
+                raise ValueError("classes differ")
+            self.context = float(info.get("context", CONTEXT))
+            self.threshold = float(info.get("threshold", 0.5))
+        except (KeyError, TypeError, ValueError) as bad:
+            raise ModelError(f"{meta}: not the heads of this face model ({bad})") from None
+        try:
+            self.net = cv2.dnn.readNetFromONNX(str(model))
+        except cv2.error as bad:
+            raise ModelError(f"{model}: OpenCV cannot load the face model ({str(bad).strip()[-120:]})") from None
+        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        self.identity = digest[:16]  # profiles name the model whose embeddings they hold
+        self.dim = dim
+
+    def embed(self, crops: np.ndarray) -> np.ndarray:
+        """(N, D) float32 embeddings of (N, INPUT, INPUT) uint8 crops."""
+        if len(crops) == 0:
+            return np.zeros((0, self.dim), np.float32)
+        self.net.setInput(blob(crops))
+        out = np.asarray(self.net.forward(), np.float32)
+        return out.reshape(len(crops), -1)

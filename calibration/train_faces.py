@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Train the face network offline, export it to ONNX for the table, print its validation figures.
+
+    .venv/bin/pip install torch==2.13.0        # a training tool only: never needed at the table
+    .venv/bin/python calibration/train_faces.py [--samples 80000] [--epochs 6] [--seed 1]
+
+Training data (the honest protocol, docs/vision.md): rendered dice (`render.face_sample`, seeds
+derived from --seed), plus the labelled dice of ../shared/dice/webcam-two-white-d6-train (the
+TRAIN split only; its -valid split and every other shared set are never read here), each cropped
+a few times with its box moved and scaled a little, and crops of its pictures' bare table (they
+are complete: every die there is labelled) as "not a die". --no-photos trains on rendered dice
+alone.
+
+Validation: rendered dice from other seeds, never trained on: accuracy of every class, of Nova
+Aetas d8 with astro symbols alone, and how many are misread or withheld at the confidence
+threshold written to models/faces.json (the lowest that keeps misreads of rendered dice at or
+under --max-misread).
+
+Writes assistant/vision/models/faces.onnx (the network: crop -> embedding) and faces.json (its
+SHA-256, the class names, the cosine heads, the threshold). Rendered data is cached in --cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant.vision import facenet as F  # noqa: E402
+from assistant.vision.manifest import Entry, read_manifest  # noqa: E402
+from assistant.vision.render import class_index, face_sample  # noqa: E402
+
+PHOTOS = ROOT.parent / "shared" / "dice" / "webcam-two-white-d6-train"
+CHUNK = 500
+
+
+def _chunk(args: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    seed, count, style = args
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    out = [face_sample(rng, none_share=0.0 if style else 0.12, style=style) for _ in range(count)]
+    return (np.stack([o[0] for o in out]), np.array([o[1] for o in out], np.int64),
+            np.array([o[2] for o in out], np.int64))
+
+
+def rendered(count: int, seed: int, style: str | None, workers: int) -> tuple[np.ndarray, ...]:
+    """`count` rendered crops from chunk seeds seed*100000 + k (so sets of other seeds never meet)."""
+    jobs = [(seed * 100000 + k, min(CHUNK, count - k * CHUNK), style) for k in range((count + CHUNK - 1) // CHUNK)]
+    with Pool(workers) as pool:
+        parts = pool.map(_chunk, jobs)
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+
+
+def overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return not (a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1])
+
+
+def photo_crops(manifest: Path, per_die: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops of the labelled dice of a TRAIN manifest (boxes moved a little), and of its bare table."""
+    from assistant.vision.images import load_image
+    from assistant.vision.render import camera_effects
+
+    rng = np.random.default_rng(seed)
+    crops, labels = [], []
+    for item in read_manifest(manifest):
+        if not isinstance(item, Entry):
+            continue
+        image = load_image(item.image)
+        h, w = image.shape[:2]
+        for die in item.dice:
+            x, y, bw, bh = die.box
+            for _ in range(per_die):
+                s = max(bw, bh)
+                cx, cy = x + bw / 2 + rng.normal(0, 0.05) * s, y + bh / 2 + rng.normal(0, 0.05) * s
+                f = rng.uniform(0.85, 1.25)
+                src = image
+                if rng.random() < 0.5:  # the camera's light and noise, a little differently
+                    pad = int(s)
+                    x0, y0 = max(0, int(x) - pad), max(0, int(y) - pad)
+                    part = image[y0 : int(y + bh) + pad, x0 : int(x + bw) + pad].astype(np.float32)
+                    src = camera_effects(rng, part, s)
+                    cx, cy = cx - x0, cy - y0
+                crops.append(F.prepare(src, (cx - bw * f / 2, cy - bh * f / 2, bw * f, bh * f)))
+                labels.append(class_index(die.kind, die.value))
+        if item.complete and item.dice:
+            s = float(np.median([max(d.box[2], d.box[3]) for d in item.dice]))
+            for _ in range(2 * len(item.dice)):
+                for _attempt in range(20):
+                    b = (rng.uniform(0, w - s), rng.uniform(0, h - s), s, s)
+                    grown = (b[0] - 0.3 * s, b[1] - 0.3 * s, 1.6 * s, 1.6 * s)
+                    if not any(overlaps(grown, d.box) for d in item.dice):
+                        crops.append(F.prepare(image, b))
+                        labels.append(0)
+                        break
+    return np.stack(crops), np.array(labels, np.int64), np.zeros(len(labels), np.int64)
+
+
+def build_model(dim: int):  # type: ignore[no-untyped-def]
+    import torch.nn as nn
+
+    def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, k, s, k // 2, groups=g, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+
+    # 64x64 grey -> 32 -> 16 -> 8 -> 4 (strided convolutions: cheap on a Pi), then the embedding
+    return nn.Sequential(
+        *cbr(1, 16, 5, 2), *cbr(16, 32, 3, 2), *cbr(32, 64, 3, 2), *cbr(64, 96), *cbr(96, 128, 3, 2),
+        nn.Flatten(), nn.Linear(128 * 16, dim),
+    )
+
+
+class Heads:  # the cosine heads, trained with the network
+    def __init__(self, torch, dim: int, scale: float) -> None:  # type: ignore[no-untyped-def]
+        self.values = torch.nn.Parameter(torch.randn(len(F.CLASSES), dim) * 0.1)
+        self.symbols = torch.nn.Parameter(torch.randn(len(F.SYMBOLS), dim) * 0.1)
+        self.scale = scale
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=80000, help="rendered training crops")
+    parser.add_argument("--astro", type=int, default=16000, help="extra rendered Nova Aetas d8 crops")
+    parser.add_argument("--val", type=int, default=4000, help="rendered validation crops (and as many Nova d8)")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dim", type=int, default=64, help="embedding size")
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering the crops")
+    parser.add_argument("--threads", type=int, default=1, help="torch's threads (1 is fastest on a busy machine)")
+    parser.add_argument("--no-photos", action="store_true", help="rendered dice only")
+    parser.add_argument("--per-die", type=int, default=8, help="crops of each labelled photo die")
+    parser.add_argument("--max-misread", type=float, default=0.003, help="misread share allowed at the threshold")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-faces-cache"))
+    parser.add_argument("--out", type=Path, default=ROOT / "assistant" / "vision" / "models")
+    args = parser.parse_args()
+
+    import torch
+    import torch.nn.functional as TF
+
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    torch.set_num_threads(args.threads)
+    args.cache.mkdir(parents=True, exist_ok=True)
+
+    def cached(name: str, make):  # type: ignore[no-untyped-def]
+        path = args.cache / f"{name}.npz"
+        if path.exists():
+            d = np.load(path)
+            return d["x"], d["y"], d["s"]
+        t = time.time()
+        x, y, s = make()
+        np.savez(path, x=x, y=y, s=s)
+        print(f"{name}: {len(x)} crops in {time.time() - t:.0f} s", flush=True)
+        return x, y, s
+
+    seed = args.seed
+    train = [cached(f"train-{seed}-{args.samples}", lambda: rendered(args.samples, seed, None, args.workers)),
+             cached(f"astro-{seed}-{args.astro}", lambda: rendered(args.astro, seed + 1000, "astro", args.workers))]
+    val = cached(f"val-{seed}-{args.val}", lambda: rendered(args.val, seed + 5000, None, args.workers))
+    val_astro = cached(f"valastro-{seed}-{args.val}", lambda: rendered(args.val, seed + 6000, "astro", args.workers))
+    if not args.no_photos:
+        if (PHOTOS / "manifest.jsonl").exists():
+            photos = photo_crops(PHOTOS / "manifest.jsonl", args.per_die, seed)
+            print(f"{PHOTOS.name} (TRAIN split): {len(photos[0])} crops", flush=True)
+            train.append(photos)
+        else:
+            print(f"({PHOTOS} not found: rendered dice only)")
+    x = np.concatenate([t[0] for t in train])
+    y = np.concatenate([t[1] for t in train])
+    s = np.concatenate([t[2] for t in train])
+    print(f"training on {len(x)} crops; classes {np.bincount(y, minlength=len(F.CLASSES)).tolist()}", flush=True)
+
+    model = build_model(args.dim)
+    heads = Heads(torch, args.dim, 16.0)
+    params = list(model.parameters()) + [heads.values, heads.symbols]
+    print(f"parameters: {sum(p.numel() for p in params)}", flush=True)
+    batch = 256
+    steps = args.epochs * (len(x) // batch)
+    opt = torch.optim.AdamW(params, lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    xt = torch.from_numpy(F.blob(x))
+    yt, st = torch.from_numpy(y), torch.from_numpy(s)
+
+    def logits(emb):  # type: ignore[no-untyped-def]
+        e = TF.normalize(emb, dim=1)
+        return (heads.scale * e @ TF.normalize(heads.values, dim=1).T,
+                heads.scale * e @ TF.normalize(heads.symbols, dim=1).T)
+
+    def predict(data):  # type: ignore[no-untyped-def]
+        model.eval()
+        out_v, out_s = [], []
+        with torch.no_grad():
+            xb_all = torch.from_numpy(F.blob(data[0]))
+            for i in range(0, len(xb_all), 1024):
+                lv, ls = logits(model(xb_all[i : i + 1024]))
+                out_v.append(torch.softmax(lv, 1).numpy())
+                out_s.append(torch.softmax(ls, 1).numpy())
+        model.train()
+        return np.concatenate(out_v), np.concatenate(out_s)
+
+    g = torch.Generator().manual_seed(seed)
+    step = 0
+    for epoch in range(args.epochs):
+        t = time.time()
+        order = torch.randperm(len(xt), generator=g)
+        total = 0.0
+        for i in range(0, len(order) - batch + 1, batch):
+            idx = order[i : i + batch]
+            xb = xt[idx]
+            # a random brightness flip of nothing: crops are normalised; small noise only
+            xb = xb + 0.05 * torch.randn_like(xb)
+            lv, ls = logits(model(xb))
+            loss = TF.cross_entropy(lv, yt[idx], label_smoothing=0.05) + 0.5 * TF.cross_entropy(ls, st[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            total += loss.item()
+        pv, _ = predict(val)
+        acc = float((pv.argmax(1) == val[1]).mean())
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / (len(order) // batch):.3f}, rendered val "
+              f"{100 * acc:.2f}% ({time.time() - t:.0f} s)", flush=True)
+
+    # the confidence threshold: the lowest that keeps rendered misreads at or under --max-misread
+    pv, ps = predict(val)
+    pa, psa = predict(val_astro)
+    conf = np.concatenate([pv.max(1), pa.max(1)])
+    wrong = np.concatenate([pv.argmax(1) != val[1], pa.argmax(1) != val_astro[1]])
+    threshold = 0.5
+    for th in np.arange(0.3, 0.99, 0.01):
+        if wrong[conf >= th].sum() <= args.max_misread * len(conf):
+            threshold = float(th)
+            break
+
+    def figures(name: str, p: np.ndarray, labels: np.ndarray) -> None:
+        top = p.argmax(1)
+        ok = p.max(1) >= threshold
+        right = (top == labels) & ok
+        misread = (top != labels) & ok
+        print(f"  {name:28s} n {len(labels):5d}  argmax right {100 * (top == labels).mean():6.2f}%  "
+              f"at threshold: right {100 * right.mean():6.2f}%  misread {100 * misread.mean():5.2f}%  "
+              f"withheld {100 * (~ok).mean():5.2f}%")
+
+    print(f"validation on rendered dice (seeds never trained on), threshold {threshold:.2f}:")
+    figures("all kinds", pv, val[1])
+    for k, name in ((slice(1, 7), "d6"), (slice(7, 15), "d8")):
+        keep = (val[1] >= k.start) & (val[1] < k.stop)
+        figures(name, pv[keep], val[1][keep])
+    figures("not a die", pv[val[1] == 0], val[1][val[1] == 0])
+    figures("Nova Aetas d8 (astro)", pa, val_astro[1])
+    print(f"  symbol head on Nova d8: {100 * float((psa.argmax(1) == val_astro[2]).mean()):.2f}% right")
+
+    # export: the network (crop -> embedding) to ONNX; heads, threshold and checksum to JSON
+    args.out.mkdir(parents=True, exist_ok=True)
+    onnx_path = args.out / F.MODEL
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 1, F.INPUT, F.INPUT), str(onnx_path), input_names=["crop"],
+                      output_names=["embedding"], dynamic_axes={"crop": {0: "n"}, "embedding": {0: "n"}},
+                      opset_version=13, dynamo=False)
+    digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
+    meta = {
+        "onnx_sha256": digest, "classes": list(F.CLASSES), "symbol_names": list(F.SYMBOLS),
+        "embedding": args.dim, "scale": heads.scale, "context": F.CONTEXT, "input": F.INPUT,
+        "threshold": round(threshold, 3),
+        "values": F.encode(heads.values.detach().numpy()), "symbols": F.encode(heads.symbols.detach().numpy()),
+        "trained": {"seed": seed, "rendered": args.samples, "astro": args.astro, "epochs": args.epochs,
+                    "photos": None if args.no_photos else PHOTOS.name + " (train split)"},
+    }
+    (args.out / F.META).write_text(json.dumps(meta, indent=1) + "\n")
+    # the exported model must give what torch gives
+    net = F.FaceNet(onnx_path)
+    with torch.no_grad():
+        ref = model(torch.from_numpy(F.blob(val[0][:64]))).numpy()
+    print(f"wrote {onnx_path} ({onnx_path.stat().st_size // 1024} KB), OpenCV vs torch max difference "
+          f"{float(np.abs(net.embed(val[0][:64]) - ref).max()):.2e}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
