@@ -9,7 +9,8 @@ of 1 to 6 dice. Each frame is read `passes` times; the per-frame median of those
 with the same for a baseline run in the same process on the same frames (Lab conversion and a
 5x5 Gaussian blur), and their ratio: the Pi is about 3 to 5 times slower than this machine.
 The CPU time of this single-threaded process is printed too: it counts less of what other
-programs running on the machine at the same time cost it.
+programs running on the machine at the same time cost it. "find" is the detector alone (the
+network and its decoding); the rest of "read" is reading each die's face.
 """
 
 from __future__ import annotations
@@ -32,6 +33,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.vision.reader import DiceReader  # noqa: E402
+
+
+def face_reader_in_use() -> str:
+    """Which face reader the reader will use: the learned face model, or the classical reading."""
+    from assistant.vision.errors import ModelError
+    from assistant.vision.faces import load_net
+
+    try:
+        load_net()
+        return "learned face model"
+    except ModelError as missing:
+        return f"classical reading of each box (no face model: {missing})"
 from assistant.vision.render import scene  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
@@ -63,25 +76,30 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--rendered", type=int, default=60)
+    parser.add_argument("--classical", action="store_true", help="the classical segmentation, not the detector")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    reader = DiceReader()
+    reader = DiceReader(detector=not args.classical)
 
     def baseline(frame: np.ndarray) -> None:
         cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), (5, 5), 0)
 
-    print(f"OpenCV {cv2.__version__}, 1 thread, {args.passes} passes per frame")
+    print(f"OpenCV {cv2.__version__}, 1 thread, {args.passes} passes per frame; finder: "
+          f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
+          f"face reader: {face_reader_in_use()}")
     every: list[float] = []
     every_cpu: list[float] = []
     for name, pictures in frames(args.rendered).items():
         ms = [timed(reader.read, f, args.passes) for f in pictures]
         cpu = [timed(reader.read, f, args.passes, time.process_time) for f in pictures]
         base = [timed(baseline, f, args.passes) for f in pictures]
+        find = [timed(reader.find, f, args.passes) for f in pictures] if reader.detector is not None else [0.0]
         every.extend(ms)
         every_cpu.extend(cpu)
         med, bmed = statistics.median(ms), statistics.median(base)
         print(f"{name:28s} frames {len(pictures):4d}  median {med:6.2f} ms  p90 {np.percentile(ms, 90):6.2f} ms"
-              f"  (CPU time {statistics.median(cpu):6.2f} ms)  baseline {bmed:5.2f} ms  ratio x{med / bmed:5.1f}")
+              f"  (CPU time {statistics.median(cpu):6.2f} ms; find {statistics.median(find):5.2f} ms)"
+              f"  baseline {bmed:5.2f} ms  ratio x{med / bmed:5.1f}")
     print(f"{'all 640x480 frames':28s} frames {len(every):4d}  median {statistics.median(every):6.2f} ms"
           f"  (CPU time {statistics.median(every_cpu):6.2f} ms)")
     return 0

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import signal
 import sys
 import time
 from multiprocessing import Pool
@@ -58,6 +59,46 @@ def rendered(count: int, seed: int, style: str | None, workers: int) -> tuple[np
     jobs = [(seed * 100000 + k, min(CHUNK, count - k * CHUNK), style) for k in range((count + CHUNK - 1) // CHUNK)]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, jobs)
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+
+
+FLAT_STYLES = ("astro",) * 10 + ("numerals",) * 7 + ("pips",) * 3  # the flat renderer's mix, by share
+
+
+def _flat_chunk(args: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops of render.py's flat renderer (the benchmark's rendered sets come from it, from seeds 9001
+    to 9004; these chunks use seeds far from those): one die on a small table, its box as a scene
+    labels it (whole die) or as a tile (the picture), moved and scaled a little."""
+    from assistant.vision.render import SYMBOL_INDEX, scene
+
+    seed, count, style = args
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    crops, labels, symbols = [], [], []
+    while len(crops) < count:
+        side = 90
+        shot = scene(rng, (side * 2, side * 2), count=1, style=style or str(rng.choice(FLAT_STYLES)),
+                     die_side=int(side * rng.uniform(0.45, 0.8)), tilt=float(rng.uniform(0.03, 0.15)))
+        if not shot.dice:
+            continue
+        die = shot.dice[0]
+        x, y, w, h = (float(v) for v in die["box"])  # type: ignore[union-attr]
+        if rng.random() < 0.4:  # a tile: the die's square picture, read whole
+            cx, cy = x + w / 2, y + h / 2
+            x, y, w, h = cx - side / 2, cy - side / 2, float(side), float(side)
+        s = max(w, h)
+        f = rng.uniform(0.85, 1.2)
+        cx, cy = x + w / 2 + rng.normal(0, 0.04) * s, y + h / 2 + rng.normal(0, 0.04) * s
+        crops.append(F.prepare(shot.image, (cx - w * f / 2, cy - h * f / 2, w * f, h * f)))
+        labels.append(class_index(str(die["kind"]), int(die["value"])))  # type: ignore[arg-type]
+        symbols.append(SYMBOL_INDEX[die.get("symbol")])  # type: ignore[arg-type]
+    return np.stack(crops), np.array(labels, np.int64), np.array(symbols, np.int64)
+
+
+def flat(count: int, seed: int, workers: int, style: str | None = None) -> tuple[np.ndarray, ...]:
+    jobs = [(seed * 100000 + 70000 + k, min(CHUNK, count - k * CHUNK), style) for k in range((count + CHUNK - 1) // CHUNK)]
+    with Pool(workers) as pool:
+        parts = pool.map(_flat_chunk, jobs)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
 
 
@@ -138,6 +179,12 @@ def main() -> int:
     parser.add_argument("--no-photos", action="store_true", help="rendered dice only")
     parser.add_argument("--per-die", type=int, default=8, help="crops of each labelled photo die")
     parser.add_argument("--max-misread", type=float, default=0.003, help="misread share allowed at the threshold")
+    parser.add_argument("--flat", type=int, default=0, help="crops of the flat renderer (render.scene) to add")
+    parser.add_argument("--flat-repeat", type=int, default=1, help="times the flat crops are put in an epoch")
+    parser.add_argument("--solid-share", type=float, default=1.0, help="share of the --samples solid crops used")
+    parser.add_argument("--init", type=Path, help="start from this checkpoint (a second stage)")
+    parser.add_argument("--lr", type=float, default=3e-3, help="the one-cycle schedule's peak learning rate")
+    parser.add_argument("--data-only", action="store_true", help="make and cache the training data, then stop")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-faces-cache"))
     parser.add_argument("--out", type=Path, default=ROOT / "assistant" / "vision" / "models")
     args = parser.parse_args()
@@ -164,8 +211,18 @@ def main() -> int:
     seed = args.seed
     train = [cached(f"train-{seed}-{args.samples}", lambda: rendered(args.samples, seed, None, args.workers)),
              cached(f"astro-{seed}-{args.astro}", lambda: rendered(args.astro, seed + 1000, "astro", args.workers))]
+    if args.solid_share < 1.0:  # a second stage: part of the solid crops, so the flat ones weigh more
+        keep = int(len(train[0][0]) * args.solid_share)
+        train[0] = tuple(a[:keep] for a in train[0])
+    if args.flat:
+        made = cached(f"flat-{seed}-{args.flat}", lambda: flat(args.flat, seed, args.workers))
+        train.extend([made] * args.flat_repeat)
+    if args.data_only:
+        return 0
     val = cached(f"val-{seed}-{args.val}", lambda: rendered(args.val, seed + 5000, None, args.workers))
     val_astro = cached(f"valastro-{seed}-{args.val}", lambda: rendered(args.val, seed + 6000, "astro", args.workers))
+    val_flat = cached(f"valflat-{seed}-{args.val // 2}", lambda: flat(args.val // 2, seed + 7000, args.workers))
+    val_nova = cached(f"valnova-{seed}-{args.val // 4}", lambda: flat(args.val // 4, seed + 8000, args.workers, "astro"))
     if not args.no_photos:
         if (PHOTOS / "manifest.jsonl").exists():
             photos = photo_crops(PHOTOS / "manifest.jsonl", args.per_die, seed)
@@ -180,12 +237,18 @@ def main() -> int:
 
     model = build_model(args.dim)
     heads = Heads(torch, args.dim, 16.0)
+    if args.init:
+        start = torch.load(args.init)
+        model.load_state_dict(start["model"])
+        heads.values.data.copy_(start["values"])
+        heads.symbols.data.copy_(start["symbols"])
+        print(f"starting from {args.init}", flush=True)
     params = list(model.parameters()) + [heads.values, heads.symbols]
     print(f"parameters: {sum(p.numel() for p in params)}", flush=True)
     batch = 256
     steps = args.epochs * (len(x) // batch)
-    opt = torch.optim.AdamW(params, lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
     xt = torch.from_numpy(F.blob(x))
     yt, st = torch.from_numpy(y), torch.from_numpy(s)
 
@@ -208,14 +271,28 @@ def main() -> int:
 
     g = torch.Generator().manual_seed(seed)
     step = 0
+    stop = {"now": False}
+
+    def interrupted(signum, frame):  # type: ignore[no-untyped-def]
+        stop["now"] = True  # SIGTERM / SIGINT: finish this batch, then validate and export what there is
+
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
     for epoch in range(args.epochs):
+        if stop["now"]:
+            print(f"stopped early, before epoch {epoch + 1}: exporting the network as it is", flush=True)
+            break
         t = time.time()
         order = torch.randperm(len(xt), generator=g)
         total = 0.0
         for i in range(0, len(order) - batch + 1, batch):
             idx = order[i : i + batch]
             xb = xt[idx]
-            # a random brightness flip of nothing: crops are normalised; small noise only
+            # a die turned by quarter turns shows the same value: each quarter of the batch turned
+            # by its own multiple of 90 degrees; crops are normalised, so only a little noise on top
+            q = len(xb) // 4
+            xb = torch.cat([torch.rot90(xb[k * q : (k + 1) * q if k < 3 else len(xb)], k, (2, 3))
+                            for k in range(4)])
             xb = xb + 0.05 * torch.randn_like(xb)
             lv, ls = logits(model(xb))
             loss = TF.cross_entropy(lv, yt[idx], label_smoothing=0.05) + 0.5 * TF.cross_entropy(ls, st[idx])
@@ -225,16 +302,23 @@ def main() -> int:
             sched.step()
             step += 1
             total += loss.item()
+            if stop["now"]:
+                break
         pv, _ = predict(val)
         acc = float((pv.argmax(1) == val[1]).mean())
-        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / (len(order) // batch):.3f}, rendered val "
+        torch.save({"model": model.state_dict(), "values": heads.values.detach(), "symbols": heads.symbols.detach()},
+                   args.cache / f"checkpoint-{seed}.pt")
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / max(1, i // batch + 1):.3f}, rendered val "
               f"{100 * acc:.2f}% ({time.time() - t:.0f} s)", flush=True)
 
     # the confidence threshold: the lowest that keeps rendered misreads at or under --max-misread
     pv, ps = predict(val)
     pa, psa = predict(val_astro)
-    conf = np.concatenate([pv.max(1), pa.max(1)])
-    wrong = np.concatenate([pv.argmax(1) != val[1], pa.argmax(1) != val_astro[1]])
+    pf, psf = predict(val_flat)
+    pn, psn = predict(val_nova)
+    conf = np.concatenate([pv.max(1), pa.max(1), pf.max(1), pn.max(1)])
+    wrong = np.concatenate([pv.argmax(1) != val[1], pa.argmax(1) != val_astro[1], pf.argmax(1) != val_flat[1],
+                            pn.argmax(1) != val_nova[1]])
     threshold = 0.5
     for th in np.arange(0.3, 0.99, 0.01):
         if wrong[conf >= th].sum() <= args.max_misread * len(conf):
@@ -258,6 +342,16 @@ def main() -> int:
     figures("not a die", pv[val[1] == 0], val[1][val[1] == 0])
     figures("Nova Aetas d8 (astro)", pa, val_astro[1])
     print(f"  symbol head on Nova d8: {100 * float((psa.argmax(1) == val_astro[2]).mean()):.2f}% right")
+    print("validation on the flat renderer (render.scene, seeds never trained on):")
+    figures("all flat", pf, val_flat[1])
+    figures("flat Nova Aetas d8 (astro)", pn, val_nova[1])
+    d8 = pn.copy()
+    d8[:, :7] = 0  # as `--kind d8` reads them
+    figures("flat Nova Aetas d8, --kind d8", d8 / d8.sum(1, keepdims=True), val_nova[1])
+    print(f"  symbol head on flat Nova d8: {100 * float((psn.argmax(1) == val_nova[2]).mean()):.2f}% right")
+    for k, name in ((slice(1, 7), "flat d6"), (slice(7, 15), "flat d8")):
+        keep = (val_flat[1] >= k.start) & (val_flat[1] < k.stop)
+        figures(name, pf[keep], val_flat[1][keep])
 
     # export: the network (crop -> embedding) to ONNX; heads, threshold and checksum to JSON
     args.out.mkdir(parents=True, exist_ok=True)
@@ -272,7 +366,9 @@ def main() -> int:
         "embedding": args.dim, "scale": heads.scale, "context": F.CONTEXT, "input": F.INPUT,
         "threshold": round(threshold, 3),
         "values": F.encode(heads.values.detach().numpy()), "symbols": F.encode(heads.symbols.detach().numpy()),
-        "trained": {"seed": seed, "rendered": args.samples, "astro": args.astro, "epochs": args.epochs,
+        "trained": {"seed": seed, "rendered": int(args.samples * args.solid_share), "astro": args.astro,
+                    "flat": args.flat, "flat_repeat": args.flat_repeat, "epochs": args.epochs, "lr": args.lr,
+                    "init": str(args.init) if args.init else None,
                     "photos": None if args.no_photos else PHOTOS.name + " (train split)"},
     }
     (args.out / F.META).write_text(json.dumps(meta, indent=1) + "\n")

@@ -79,9 +79,13 @@ def run_read(args: argparse.Namespace) -> int:
             return 2
     reader = DiceReader(args.kind, profile)
     failures = 0
+    warned = False
     for path in expand(args.images):
         try:
             reading = reader.read(load_image(path))
+            if reader.detector_problem and not warned:
+                print(f"nova-table dice: {reader.detector_problem}", file=sys.stderr)
+                warned = True
         except VisionError as bad:
             failures += 1
             print(f"nova-table dice: {bad}", file=sys.stderr)

@@ -32,6 +32,7 @@ CLASSES = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" fo
 SYMBOLS = ("none", "sun", "star", "moon")
 MODEL = "faces.onnx"
 META = "faces.json"
+CANDIDATE = "candidate"  # models/candidate/: a trained model not (yet) read by default (docs/vision.md)
 
 
 def prepare(image: np.ndarray, box: tuple[float, float, float, float], context: float = CONTEXT) -> np.ndarray:
@@ -92,6 +93,11 @@ class Heads:
 
 def _resource(name: str) -> Path:
     return Path(str(resources.files("assistant.vision").joinpath("models", name)))
+
+
+def candidate() -> Path:
+    """The trained face model kept in models/candidate/: use it with FaceReader(model=candidate())."""
+    return _resource(CANDIDATE) / MODEL
 
 
 class FaceNet:

@@ -3,33 +3,48 @@
     reader = FaceReader(kind="auto", profile=None)
     die = reader.read(image, box)           # box = (x, y, w, h) in `image`'s pixels
     die = reader.read(work_image, view)     # or a DieView found in that same (working) image
-    dice = reader.read_many(image, boxes)   # several at once (one batch through the network)
+    dice = reader.read_many(image, boxes)   # several at once: one batch through the network
 
-`read` returns a `Die` (kind, value, confidence, box = the box given, symbol on a Nova Aetas d8),
-a `Die` with `value=None` when the region is a die that cannot be read with confidence (a wrong
-reading is worse than none), or `None` when the region is not a die at all.
+`read` returns a `Die` (kind, value, confidence in 0..1, box = the box given; `symbol` on a Nova
+Aetas d8), a `Die` with `value=None` when the region is a die that cannot be read surely enough
+(a wrong reading is worse than none: `note` says why), or `None` when the region is not a die.
 
-`kind` ("auto", "d6" or "d8") is the reader's default; `read(..., kind=...)` overrides it for one
-call. A `profile` (see `profile.py`, made by `nova-table dice learn`) teaches it a table's own dice.
+It is a small convolutional network (`facenet.py`, trained offline on rendered dice and the
+webcam TRAIN photos by `calibration/train_faces.py`) run by OpenCV's dnn module: the crop around
+the box gives an embedding; a cosine head scores "not a die", d6 1..6 and d8 1..8; a second head
+scores the astro symbol, which must agree with a d8's value (Sun 8/6/4, Star 7/5, Moon 1, none on
+2 and 3) or the die is reported unreadable. `kind` ("auto", "d6", "d8") is the reader's default;
+`read(..., kind=...)` overrides it for one call; "d6" or "d8" leaves out the other kind's values.
+
+A `profile` (made by `nova-table dice learn` from labelled photos, see `profile.py`) holds the
+embeddings of a table's own dice; the value head is refitted on them (`calibrate.py`), so a
+table's unusual dice (a skull for 1, marbled bodies, other fonts) are read as labelled. The
+confidence of a class is then scaled by how often the refitted head named it right on the profile's
+own examples held out in turn (`calibrate.trust`): what the photos did not teach stays unreadable.
 
 How reader.py calls it (DiceReader.read_view):
 
     faces = FaceReader(kind, profile)                  # once, in DiceReader.__init__
     die = faces.read(work, view)                       # per DieView, `work` = the working image
+    dice = faces.read_many(work, views)                # or all views of a frame in one batch
     # die.box is view.box (working pixels): map it back to the frame as for any die
 
-This first version wraps the classical reader (pips by layout, numerals by template votes); the
-learned reader replaces its inside without changing this interface.
+A box is best given as the whole die (or its top face, or a tile that is one die); the reader
+looks at a square `CONTEXT` (1.2) times the box's longer side around its centre.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
-from assistant.vision.dice import Box, Die
+from assistant.vision import facenet as F
+from assistant.vision.calibrate import fit_head, trust
+from assistant.vision.dice import ASTRO_BY_VALUE, Box, Die
+from assistant.vision.errors import ProfileError
 from assistant.vision.images import check_frame
 
 if TYPE_CHECKING:
@@ -37,7 +52,16 @@ if TYPE_CHECKING:
     from assistant.vision.reader import DieView
 
 KINDS = ("auto", "d6", "d8")
+SYMBOL_SURE = 0.6  # a symbol this likely must agree with the value, or the die is doubtful
+NOT_A_DIE = 0.5  # "not a die" this likely: the region is no die (read returns None)
 Region = Union[Sequence[float], "DieView"]
+
+_ALLOWED = {
+    "auto": np.ones(len(F.CLASSES), bool),
+    "d6": np.array([c == "none" or c.startswith("d6") for c in F.CLASSES]),
+    "d8": np.array([c == "none" or c.startswith("d8") for c in F.CLASSES]),
+}
+_NETS: dict[tuple[str, str], F.FaceNet] = {}
 
 
 def box_of(region: Region) -> Box:
@@ -58,37 +82,79 @@ def check_kind(kind: str) -> str:
     return kind
 
 
+def load_net(model: Path | None = None) -> F.FaceNet:
+    """The face network (loaded once per process and path); ModelError if it is missing or broken."""
+    key = (str(model), "")
+    if key not in _NETS:
+        _NETS[key] = F.FaceNet(model)
+    return _NETS[key]
+
+
 class FaceReader:
     """Reads one die's face from its region in a picture (see the module's docstring)."""
 
-    def __init__(self, kind: str = "auto", profile: Profile | None = None) -> None:
+    def __init__(self, kind: str = "auto", profile: Profile | None = None, model: Path | None = None,
+                 threshold: float | None = None) -> None:
         self.kind = check_kind(kind)
+        self.net = load_net(model)
+        self.threshold = self.net.threshold if threshold is None else threshold
+        self.values = F.unit(self.net.heads.values)  # (classes, D): the value head, maybe refitted
         self.profile = profile
-        self._classical: dict[str, object] = {}
+        self.trust = np.ones(len(F.CLASSES), np.float32)  # per class: how far a refitted head's calls held up
+        if profile is not None:
+            examples, labels = profile.embeddings()
+            if len(labels):
+                if profile.model != self.net.identity:
+                    raise ProfileError(f"the profile was learned with face model {profile.model}, this reader has "
+                                       f"{self.net.identity}: learn it again (nova-table dice learn)")
+                classes = np.array([F.CLASSES.index(label) for label in labels])
+                self.trust = trust(self.values, examples, classes, self.net.heads.scale)
+                self.values = fit_head(self.values, examples, classes, self.net.heads.scale)
 
     def read(self, image: np.ndarray, region: Region, kind: str | None = None) -> Die | None:
+        """The die in `region` of `image` (BGR or grey), unreadable, or None if it is no die."""
         return self.read_many(image, [region], kind)[0]
 
     def read_many(self, image: np.ndarray, regions: Sequence[Region], kind: str | None = None) -> list[Die | None]:
-        image = check_frame(image)
+        """`read` for several regions of one picture, in one batch."""
+        image = check_frame(image) if image.ndim == 3 else image
+        boxes = [box_of(r) for r in regions]
+        if not boxes:
+            return []
+        crops = np.stack([F.prepare(image, b, self.net.context) for b in boxes])
+        return self.read_crops(crops, boxes, kind)
+
+    def embed(self, image: np.ndarray, boxes: Sequence[Region]) -> np.ndarray:
+        """The network's embeddings of the regions (what a profile keeps of a labelled die)."""
+        image = check_frame(image) if image.ndim == 3 else image
+        crops = np.stack([F.prepare(image, box_of(b), self.net.context) for b in boxes])
+        return self.net.embed(crops)
+
+    def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per crop: the chance of each class (those `kind` allows) and of each symbol."""
+        scores = self.net.heads.scale * F.unit(embeddings) @ self.values.T
+        scores[:, ~_ALLOWED[kind]] = -1e9
+        return F.softmax(scores), F.softmax(self.net.heads.symbol_scores(embeddings))
+
+    def read_crops(self, crops: np.ndarray, boxes: Sequence[Box], kind: str | None = None) -> list[Die | None]:
+        """Dice from crops already made by `facenet.prepare` (boxes are only reported back)."""
         use = check_kind(kind or self.kind)
-        return [self._read_classical(image, box_of(r), use) for r in regions]
+        values, symbols = self.probabilities(self.net.embed(crops), use)
+        return [self.decide(v, s, box, use) for v, s, box in zip(values, symbols, boxes)]
 
-    def _read_classical(self, image: np.ndarray, box: Box, kind: str) -> Die | None:
-        from assistant.vision.reader import DiceReader, die_views
-
-        reader = self._classical.get(kind)
-        if reader is None:
-            reader = self._classical[kind] = DiceReader(kind, self.profile)
-        x, y, w, h = box
-        H, W = image.shape[:2]
-        x0, y0, x1, y1 = max(0, x), max(0, y), min(W, x + w), min(H, y + h)
-        if x1 - x0 < 8 or y1 - y0 < 8:
+    def decide(self, values: np.ndarray, symbols: np.ndarray, box: Box, kind: str) -> Die | None:
+        """One die from its class and symbol chances: a value only when sure, never a silent guess."""
+        if values[0] >= NOT_A_DIE:
             return None
-        views = die_views(np.ascontiguousarray(image[y0:y1, x0:x1]), True)
-        if not views:
-            return Die(kind if kind != "auto" else "d6", None, 0.0, box, note="no die found in the box")
-        die = reader.read_view(views[0])  # type: ignore[attr-defined]
-        if die is None:
-            return None
-        return Die(die.kind, die.value, die.confidence, box, die.symbol, die.note)
+        best = int(np.argmax(values[1:])) + 1
+        die_kind, value = F.CLASSES[best].split(":")
+        confidence = float(values[best]) * float(self.trust[best])
+        symbol = F.SYMBOLS[int(np.argmax(symbols))]
+        sym_p = float(symbols.max())
+        shown = None if symbol == "none" or sym_p < 0.5 else symbol
+        if die_kind == "d8" and shown is not None and sym_p >= SYMBOL_SURE and ASTRO_BY_VALUE[int(value)] != shown:
+            return Die(die_kind, None, confidence * (1 - sym_p), box, shown,
+                       note=f"{shown} contradicts {value}")
+        if confidence < self.threshold:
+            return Die(die_kind, None, confidence, box, note=f"doubtful {die_kind}:{value}")
+        return Die(die_kind, int(value), confidence, box, shown if die_kind == "d8" else None)

@@ -1,9 +1,14 @@
-"""Learn a dice profile from labelled photos: the signs the reader cannot already read by method."""
+"""Learn a dice profile from labelled photos.
+
+For the learned face reader (`faces.py`): the face network's embedding of every labelled die
+(its box as labelled), "d6:V" / "d8:V", from which the reader refits its value head. For the
+classical reader: the signs it cannot already read by method ("n:V", "u:V", "sym:NAME").
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import cv2
@@ -11,9 +16,10 @@ import numpy as np
 
 from assistant.vision import glyphs as G
 from assistant.vision import segment as S
-from assistant.vision.errors import ImageError, ManifestError
+from assistant.vision.errors import ImageError, ManifestError, ModelError
+from assistant.vision.faces import FaceReader
 from assistant.vision.images import load_image
-from assistant.vision.manifest import Entry, read_manifest
+from assistant.vision.manifest import Entry, LabelledDie, read_manifest
 from assistant.vision.matching import match
 from assistant.vision.profile import Profile
 from assistant.vision.reader import DiceReader, DieView, die_views, scale_for, ways_up
@@ -55,15 +61,38 @@ def learn_entry(entry: Entry, image: np.ndarray, reader: DiceReader, profile: Pr
     return added
 
 
+def learn_faces(labelled: Iterable[tuple[np.ndarray, Sequence[LabelledDie]]], profile: Profile,
+                faces: FaceReader | None = None) -> int:
+    """Add the face network's embedding of every labelled die to `profile`; return how many."""
+    faces = faces or FaceReader()
+    profile.model = faces.net.identity
+    added = 0
+    for image, dice in labelled:
+        if not dice:
+            continue
+        for die, vector in zip(dice, faces.embed(image, [d.box for d in dice])):
+            profile.add(f"{die.kind}:{die.value}", vector)
+            added += 1
+    return added
+
+
 def learn(manifest: Path, use_built_in: bool = True,
-          report: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> Profile:
+          report: Callable[[str], None] = lambda s: print(s, file=sys.stderr), classical: bool = True,
+          model: Path | None = None) -> Profile:
     """A profile learned from every usable line of `manifest`; problems are reported, then skipped.
 
-    With `use_built_in`, only what the rendered-dice profile does not already read right is
-    learned; the profile written holds just those new examples (the reader adds the built-in).
+    It holds the face network's embedding of every labelled die and, with `classical`, the signs
+    the classical reader could not read by method. With `use_built_in`, only what the
+    rendered-dice profile does not already read right is learned for the classical reader.
     """
     reader = DiceReader(use_built_in=use_built_in)
-    profile = Profile(learned_from=[str(manifest)])
+    faces: FaceReader | None
+    try:
+        faces = FaceReader(model=model)
+    except ModelError as bad:  # no face model here: the classical reader's signs are still learned
+        report(f"no face embeddings learned: {bad}")
+        faces = None
+    profile = Profile(learned_from=[str(manifest)], model=faces.net.identity if faces is not None else None)
     for item in read_manifest(manifest):
         if isinstance(item, ManifestError):
             report(f"skipped: {item}")
@@ -73,5 +102,8 @@ def learn(manifest: Path, use_built_in: bool = True,
         except ImageError as bad:
             report(f"skipped: {bad}")
             continue
-        learn_entry(item, image, reader, profile)
+        if faces is not None:
+            learn_faces([(image, item.dice)], profile, faces)
+        if classical:
+            learn_entry(item, image, reader, profile)
     return profile

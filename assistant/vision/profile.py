@@ -1,16 +1,19 @@
-"""Dice profiles: labelled glyph descriptors that teach the reader a set of dice.
+"""Dice profiles: labelled examples of a table's own dice that teach the reader those dice.
 
 A profile is a JSON file:
 
-    {"format": "nova-table-dice-profile", "version": 1,
+    {"format": "nova-table-dice-profile", "version": 2, "model": "<face model id>",
      "learned_from": ["manifest or description", ...],
-     "examples": [{"label": "n:3", "f16": "<base64 of little-endian float16s>"}, ...]}
+     "examples": [{"label": "d6:3", "f16": "<base64 of little-endian float16s>"}, ...]}
 
 (an example may also give its vector as a plain list: {"label": "sym:sun", "vector": [...]}).
 
-Labels: "n:V" is the sign that means value V (a numeral, or a custom emblem such as a skull
-for 1), described so that any turn of it looks the same; "u:V" the same sign stood upright (one
-example for each way up its face allows); "sym:NAME" a Nova Aetas astro symbol (sun, star, moon).
+Labels of the learned face reader (`faces.py`): "d6:V" / "d8:V" is the face network's embedding
+of a labelled die showing V, "none" of a region that is no die; "model" names the network that
+made them (a profile from another network is refused: learn it again).
+Labels of the classical reader (version 1 profiles hold only these): "n:V" is the sign that means
+value V (a numeral, or a custom emblem such as a skull for 1), described so that any turn of it
+looks the same; "u:V" the same sign stood upright; "sym:NAME" a Nova Aetas astro symbol.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ import numpy as np
 from assistant.vision.errors import ProfileError
 
 FORMAT = "nova-table-dice-profile"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)  # version 1: classical examples only, no "model"
+EMBEDDING_LABELS = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" for v in range(1, 9))
 BUILT_IN = "rendered_profile.json"  # learned from rendered dice only, shipped beside this module
 
 
@@ -36,6 +41,7 @@ class Profile:
     labels: list[str] = field(default_factory=list)
     rows: list[np.ndarray] = field(default_factory=list)  # one vector per label; lengths differ by kind
     learned_from: list[str] = field(default_factory=list)
+    model: str | None = None  # the face network whose embeddings the "d6:V" / "d8:V" examples are
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -47,17 +53,28 @@ class Profile:
             return np.zeros((0, 1), np.float32), []
         return np.vstack([self.rows[i] for i in keep]), [self.labels[i] for i in keep]
 
+    def embeddings(self) -> tuple[np.ndarray, list[str]]:
+        """The face network's examples ("none", "d6:V", "d8:V") and their labels."""
+        keep = [i for i, label in enumerate(self.labels) if label in EMBEDDING_LABELS]
+        if not keep:
+            return np.zeros((0, 1), np.float32), []
+        return np.vstack([self.rows[i] for i in keep]), [self.labels[i] for i in keep]
+
     def add(self, label: str, vector: np.ndarray) -> None:
         self.rows.append(np.asarray(vector, np.float32).ravel())
         self.labels.append(label)
 
     def merged(self, other: Profile) -> Profile:
-        return Profile(self.labels + other.labels, self.rows + other.rows, self.learned_from + other.learned_from)
+        if self.model and other.model and self.model != other.model:
+            raise ProfileError(f"profiles of two face models ({self.model}, {other.model}) cannot be merged")
+        return Profile(self.labels + other.labels, self.rows + other.rows, self.learned_from + other.learned_from,
+                       self.model or other.model)
 
     def save(self, path: Path) -> None:
         data = {
             "format": FORMAT,
             "version": VERSION,
+            "model": self.model,
             "learned_from": self.learned_from,
             "examples": [
                 {"label": label, "f16": base64.b64encode(vec.astype("<f2").tobytes()).decode("ascii")}
@@ -75,12 +92,15 @@ def parse(text: str, name: str) -> Profile:
         raise ProfileError(f"{name}: not a dice profile (not JSON: {bad.msg})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ProfileError(f"{name}: not a dice profile (no \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
-        raise ProfileError(f"{name}: profile version {data.get('version')!r}, this reader knows {VERSION}")
+    if data.get("version") not in VERSIONS:
+        raise ProfileError(f"{name}: profile version {data.get('version')!r}, this reader knows {VERSIONS}")
+    model = data.get("model")
+    if model is not None and not isinstance(model, str):
+        raise ProfileError(f"{name}: \"model\" must be the face model's id (a string)")
     examples = data.get("examples")
     if not isinstance(examples, list):
         raise ProfileError(f"{name}: \"examples\" must be a list")
-    profile = Profile(learned_from=[str(s) for s in data.get("learned_from", [])])
+    profile = Profile(learned_from=[str(s) for s in data.get("learned_from", [])], model=model)
     widths: dict[str, int] = {}
     for i, ex in enumerate(examples):
         try:
@@ -95,6 +115,8 @@ def parse(text: str, name: str) -> Profile:
         if vector.ndim != 1 or widths.setdefault(kind, vector.size) != vector.size:
             raise ProfileError(f"{name}: example {i} has a vector of the wrong length")
         profile.add(label, vector)
+    if model is None and profile.embeddings()[1]:
+        raise ProfileError(f"{name}: face examples without the \"model\" that made them")
     return profile
 
 

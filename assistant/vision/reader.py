@@ -1,9 +1,17 @@
 """The dice reader: every die in a frame, with kind, value, confidence and box.
 
-    frame -> drop masked bands -> working size -> foreground (unlike the plain background)
-          -> die-sized blobs -> per die: its own colour, a contrast map of what is unlike it
-          -> pips (round, one size, d6 layout) or glyphs (numeral + astro symbol, via the profile)
+    frame -> drop masked bands -> working size (at most 640 px)
+          -> the learned detector (detector.py): every die's centre, its box, whether it leans
+          -> per die: the face reader (faces.FaceReader) on the die's box -> kind, value, confidence
+             (a die that leans on another, or that the face reader cannot read: value None)
           -> Die(kind, value or None, confidence, box in the frame's pixels)
+
+A picture that is one die, cropped close (a tile), goes straight to the face reader. Without the
+detector's model (or OpenCV's dnn module) frames fall back to the classical segmentation below:
+    foreground (unlike the plain background) -> die-sized blobs -> per die: its own colour, a
+    contrast map of what is unlike it -> pips (round, one size, d6 layout) or glyphs (numeral +
+    astro symbol, via the profile). `read_view` is that classical reading of one region; the face
+    reader's first version wraps it.
 """
 
 from __future__ import annotations
@@ -16,7 +24,10 @@ import numpy as np
 from assistant.vision import glyphs as G
 from assistant.vision import pips as P
 from assistant.vision import segment as S
-from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Die, Reading
+from assistant.vision.detector import Detection, DetectorError, DiceDetector
+from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Box, Die, Reading
+from assistant.vision.errors import ModelError
+from assistant.vision.faces import FaceReader
 from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile, built_in
 
@@ -38,6 +49,8 @@ SYMBOL_SHARE = 0.12  # a second sign at least this share of the numeral's area i
 TRIANGLE_FILL = 0.72  # a top face filling less of its min-area rectangle is a triangle: no pips there
 D8_FILL = 0.83  # mean of outline and top-face fills of their min-area rectangles, below it a d8:
 # a d6 from above is a square in a square (~0.9 and ~0.95), a d8 a hexagon (~0.76) round a triangle (~0.58)
+LEANING = 0.5  # the detector's lean score above which a die is reported unreadable (it leans on another)
+READ_MARGIN = 0.3  # the classical reading crops the die's box grown by this share on each side
 
 
 @dataclass(frozen=True, eq=False)
@@ -220,7 +233,11 @@ def plausible(dice: list[Die]) -> list[Die]:
 class DiceReader:
     """Reads the dice in BGR frames. `kind` is "auto", "d6" or "d8"; `profile` adds learned dice."""
 
-    def __init__(self, kind: str = "auto", profile: Profile | None = None, use_built_in: bool = True) -> None:
+    def __init__(self, kind: str = "auto", profile: Profile | None = None, use_built_in: bool = True,
+                 detector: DiceDetector | None | bool = True, threshold: float | None = None) -> None:
+        """`detector`: True loads the learned detector when it is there (else the classical
+        segmentation is used), False always uses the classical one, or pass a DiceDetector.
+        `threshold`: the detector's centre threshold (None: its default, or a table's calibration)."""
         if kind not in ("auto", "d6", "d8"):
             raise ValueError(f"kind must be auto, d6 or d8, not {kind!r}")
         self.kind = kind
@@ -229,6 +246,32 @@ class DiceReader:
         self._numerals = self.profile.subset("n:")
         self._symbols = self.profile.subset("sym:")
         self._upright = self.profile.subset("u:")
+        self._given_profile = profile
+        self._detector: DiceDetector | None | bool = detector
+        self._threshold = threshold
+        self._faces: FaceReader | None = None
+        self._faces_missing = False  # the face model could not be loaded: classical reading
+        self.detector_problem: str | None = None  # why the learned detector is not in use, if it is not
+
+    @property
+    def detector(self) -> DiceDetector | None:
+        """The learned detector, loaded on first use; None when absent or switched off."""
+        if self._detector is True:
+            try:
+                self._detector = DiceDetector() if self._threshold is None else DiceDetector(threshold=self._threshold)
+            except (FileNotFoundError, DetectorError) as bad:
+                # no model file, a corrupt one, or an OpenCV without dnn: the classical segmentation
+                self._detector = None
+                self.detector_problem = f"{bad}; finding dice by the classical segmentation instead"
+        if isinstance(self._detector, DiceDetector) and self._threshold is not None:
+            self._detector.threshold = self._threshold
+        return self._detector if isinstance(self._detector, DiceDetector) else None
+
+    @property
+    def faces(self) -> FaceReader:
+        if self._faces is None:
+            self._faces = FaceReader(self.kind, self._given_profile)
+        return self._faces
 
     # -- one die -------------------------------------------------------------------------
 
@@ -449,33 +492,116 @@ class DiceReader:
 
     # -- a frame -------------------------------------------------------------------------
 
-    def read(self, frame: np.ndarray) -> Reading:
-        """Every die in a BGR frame, boxes in the frame's own pixels, top to bottom."""
+    @property
+    def threshold(self) -> float | None:
+        """The detector's centre threshold in use (None without the detector)."""
+        return self.detector.threshold if self.detector is not None else None
+
+    @staticmethod
+    def working(frame: np.ndarray) -> tuple[np.ndarray, float, int, int, bool]:
+        """The frame without masked bands, at working size: (image, scale, left, top, is a tile)."""
         frame = check_frame(frame)
         top, bottom, left, right = S.content_window(frame)
         frame = frame[top:bottom, left:right]
         scale = scale_for(frame.shape)
         work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        tile = S.is_tile(frame.shape)
+        return work, scale, left, top, S.is_tile(frame.shape)
+
+    def find(self, frame: np.ndarray) -> list[Detection]:
+        """What the detector finds in a frame, boxes in the frame's pixels, before any reading
+        (none for a tile, or without the detector)."""
+        work, scale, left, top, tile = self.working(frame)
+        if tile or self.detector is None:
+            return []
+
+        def back(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+            return (int(round(b[0] / scale)) + left, int(round(b[1] / scale)) + top,
+                    int(round(b[2] / scale)), int(round(b[3] / scale)))
+
+        return [Detection(d.score, (d.centre[0] / scale + left, d.centre[1] / scale + top), back(d.top), back(d.box),
+                          d.leaning) for d in self.detector.detect(work)]
+
+    def read(self, frame: np.ndarray) -> Reading:
+        """Every die in a BGR frame, boxes in the frame's own pixels, top to bottom."""
+        work, scale, left, top, tile = self.working(frame)
+        if tile:
+            dice = self.read_tile(work)
+        elif self.detector is not None:
+            dice = self.read_detected(work, self.detector.detect(work))
+        else:
+            dice = self.read_segmented(work)
+        placed = []
+        for die in dice:
+            x, y, w, h = die.box
+            box = (int(round(x / scale)) + left, int(round(y / scale)) + top,
+                   int(round(w / scale)), int(round(h / scale)))
+            placed.append(Die(die.kind, die.value, die.confidence, box, die.symbol, die.note))
+        placed.sort(key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0]))
+        return Reading(tuple(placed))
+
+    def read_boxes(self, work: np.ndarray, boxes: list[Box]) -> list[Die | None]:
+        """What each box of `work` shows: the face reader's answer (one batch), or the classical
+        reading when the face model is missing. Each die's box is the box given."""
+        if not self._faces_missing:
+            try:
+                return self.faces.read_many(work, boxes)
+            except ModelError:
+                self._faces_missing = True
+        return [self.read_box_classically(work, box) for box in boxes]
+
+    def read_box_classically(self, work: np.ndarray, box: Box) -> Die | None:
+        """The classical reading of one box: the die cut out with a margin of its background,
+        segmented as a tile, read by `read_view`."""
+        x, y, bw, bh = box
+        h, w = work.shape[:2]
+        mx, my = READ_MARGIN * bw, READ_MARGIN * bh
+        x0, y0 = max(0, int(round(x - mx))), max(0, int(round(y - my)))
+        x1, y1 = min(w, int(round(x + bw + mx))), min(h, int(round(y + bh + my)))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return None
+        views = die_views(np.ascontiguousarray(work[y0:y1, x0:x1]), True)
+        die = self.read_view(views[0]) if views else None
+        if die is None:
+            return None
+        return Die(die.kind, die.value, die.confidence, box, die.symbol, die.note)
+
+    def read_tile(self, work: np.ndarray) -> list[Die]:
+        """A picture that is one die, cropped close: it is reported, read or not."""
+        h, w = work.shape[:2]
+        (die,) = self.read_boxes(work, [(0, 0, w, h)])
+        if die is None:
+            return [Die(self.kind if self.kind != "auto" else "d6", None, 0.0, (0, 0, w, h), note="no marks")]
+        return [die]
+
+    def read_detected(self, work: np.ndarray, found: list[Detection]) -> list[Die]:
+        """The dice the detector found, each read by the face reader on its own box (working pixels).
+
+        Whether a die is there is the detector's call (its threshold was chosen on held-out frames);
+        what it shows is the face reader's. A die the face reader cannot read, or one that leans on
+        another (its top face is not the face that counts), is reported with value None: never a
+        silent guess, and never silently dropped."""
+        default_kind = self.kind if self.kind != "auto" else "d6"
+        read = self.read_boxes(work, [det.box for det in found]) if found else []
         dice = []
-        for view in die_views(work, tile):
+        for det, die in zip(found, read):
+            if die is None:
+                die = Die(default_kind, None, 0.0, det.box, note="no face read")
+            if det.leaning > LEANING:
+                die = Die(die.kind, None, min(die.confidence, 1.0 - det.leaning), det.box, note="leaning")
+            dice.append(Die(die.kind, die.value, die.confidence, det.box, die.symbol, die.note))
+        return dice
+
+    def read_segmented(self, work: np.ndarray) -> list[Die]:
+        """The classical path: regions unlike the background, each read by `read_view`."""
+        dice = []
+        for view in die_views(work, False):
             die = self.read_view(view)
-            if not tile and self.kind != "d8" and (die is None or die.value is None or not view.die_shaped):
+            if self.kind != "d8" and (die is None or die.value is None or not view.die_shaped):
                 groups = self.read_pip_groups(view)
-                if groups:
-                    found = groups
-                else:
-                    found = [die] if die is not None else []
+                found = groups if groups else ([die] if die is not None else [])
             else:
                 found = [die] if die is not None else []
             for die in found:
-                if not (view.die_shaped or (die.value is not None and die.note == "pips")):
-                    continue
-                x, y, w, h = die.box
-                box = (int(round(x / scale)) + left, int(round(y / scale)) + top,
-                       int(round(w / scale)), int(round(h / scale)))
-                dice.append(Die(die.kind, die.value, die.confidence, box, die.symbol, die.note))
-        if not tile:  # a tile is one die, cropped close: it is reported, read or not
-            dice = plausible(dice)
-        dice.sort(key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0]))
-        return Reading(tuple(dice))
+                if view.die_shaped or (die.value is not None and die.note == "pips"):
+                    dice.append(die)
+        return plausible(dice)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
           emit: Callable[[dict[str, Any]], None]) -> int:
     """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading."""
     reader = DiceReader(kind, load(profile_path) if profile_path else None)
+    if reader.detector is None and reader.detector_problem:
+        print(f"nova-table dice: {reader.detector_problem}", file=sys.stderr)
     settle = SettleDetector()
     finder = TrayFinder() if tray else None
     with open_source(source_spec) as source:

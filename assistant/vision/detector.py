@@ -1,0 +1,164 @@
+"""The learned dice detector: a small fully-convolutional network that marks every die's centre.
+
+    frame (at most 640 px) -> half size, sides a multiple of 16 -> network (cv2.dnn, ONNX)
+       -> per cell of a quarter of that (8 frame pixels): how surely a die's top face is centred
+          here, where in the cell, the top face's size, the whole die's extent, whether it leans
+    -> peaks of the centre map (3x3 local maxima above a threshold) -> one Detection per die
+
+The network (`models/dice_detector.onnx`) was trained offline by `calibration/train_detector.py`
+on rendered scenes and on the webcam TRAIN split only; PyTorch is a training tool, never needed
+here: OpenCV's dnn module runs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.vision.errors import ModelError
+
+MODEL = Path(__file__).resolve().parent / "models" / "dice_detector.onnx"
+STRIDE = 4  # output cells per network input pixel
+MULTIPLE = 16  # the network's input sides are a multiple of this
+INPUT_SIDE = 320  # the longer side of the network's input
+THRESHOLD = 0.22  # a centre at least this sure is a die (smoothed map; chosen on held-out frames: --pick-threshold)
+SAME_DIE = 0.6  # two centres closer than this share of a top face's side are one die
+SMOOTH = 0.8  # the centre map's Gaussian smoothing before peaks are taken, in cells
+INSIDE = 0.0  # a centre inside a surer die's whole box shrunk by this share each side is that die
+CHANNELS = 10  # heat, dx, dy, log top w, log top h, log(1+l), log(1+t), log(1+r), log(1+b), lean
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One die found: its score, the top face's centre and box, the whole die's box (frame pixels),
+    and how surely it leans on something (its top face tilted)."""
+
+    score: float
+    centre: tuple[float, float]
+    top: tuple[int, int, int, int]
+    box: tuple[int, int, int, int]
+    leaning: float
+
+
+def input_size(shape: tuple[int, ...]) -> tuple[int, int]:
+    """(width, height) of the network's input for a frame of `shape`: longer side INPUT_SIDE."""
+    h, w = shape[:2]
+    scale = INPUT_SIDE / max(h, w)
+    return (max(MULTIPLE, int(round(w * scale / MULTIPLE)) * MULTIPLE),
+            max(MULTIPLE, int(round(h * scale / MULTIPLE)) * MULTIPLE))
+
+
+def decode(out: np.ndarray, scale: tuple[float, float], threshold: float = THRESHOLD,
+           frame_shape: tuple[int, ...] | None = None, smooth: float | None = None) -> list[Detection]:
+    """Detections from the network's output (CHANNELS x H x W, heat and lean already squashed to
+    0..1); `scale` = frame pixels per output cell along x and y. The centre map is first smoothed
+    (Gaussian, `smooth` cells; SMOOTH by default, 0 for none): a die lights a blob of cells, a
+    false centre often one cell, so a blob's middle scores above a lone spike of the same height."""
+    heat = np.ascontiguousarray(out[0], dtype=np.float32)
+    sigma = SMOOTH if smooth is None else smooth
+    if sigma > 0:
+        heat = cv2.GaussianBlur(heat, (3, 3), sigma, borderType=cv2.BORDER_REPLICATE)
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
+    sx, sy = scale
+    found = []
+    for gy, gx in zip(*np.nonzero(peaks)):
+        cell = out[:, gy, gx]
+        cx, cy = (gx + float(cell[1])) * sx, (gy + float(cell[2])) * sy
+        tw, th = float(np.exp(cell[3])) * sx, float(np.exp(cell[4])) * sy
+        left, top, right, bottom = (float(np.expm1(max(v, 0.0))) for v in cell[5:9])
+        x0, y0 = cx - left * sx, cy - top * sy
+        x1, y1 = cx + right * sx, cy + bottom * sy
+        if frame_shape is not None:
+            fh, fw = frame_shape[:2]
+            x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(float(fw), x1), min(float(fh), y1)
+        box = (int(round(x0)), int(round(y0)), max(1, int(round(x1 - x0))), max(1, int(round(y1 - y0))))
+        face = (int(round(cx - tw / 2)), int(round(cy - th / 2)), max(1, int(round(tw))), max(1, int(round(th))))
+        found.append(Detection(float(heat[gy, gx]), (cx, cy), face, box, float(cell[9])))
+    found.sort(key=lambda d: -d.score)
+    return suppress(found)
+
+
+def suppress(found: list[Detection]) -> list[Detection]:
+    """The detections less second peaks on one die: a centre closer to a surer one's than SAME_DIE
+    times the smaller of their top faces, or inside a surer one's whole-die box shrunk by INSIDE
+    on each side. Dice that touch are a whole face apart, so both stay. `found` is sorted surest
+    first."""
+    kept: list[Detection] = []
+    for d in found:
+        size = (d.top[2] * d.top[3]) ** 0.5
+        if all(np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
+               >= SAME_DIE * min(size, (k.top[2] * k.top[3]) ** 0.5) and not within(d.centre, k.box) for k in kept):
+            kept.append(d)
+    return kept
+
+
+def within(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
+    x, y, w, h = box
+    return (x + INSIDE * w <= point[0] <= x + (1 - INSIDE) * w) and (y + INSIDE * h <= point[1] <= y + (1 - INSIDE) * h)
+
+
+class DetectorError(ModelError):
+    """The dice detector's model is corrupt, not an ONNX model, or not the detector's network."""
+
+
+class DiceDetector:
+    """Finds the dice in a BGR frame with the learned network (one per reader: not thread-safe).
+
+    A missing model raises FileNotFoundError; a model OpenCV cannot load, or whose output is not the
+    detector's (CHANNELS maps), raises DetectorError, both with the file's name in the message."""
+
+    def __init__(self, model: Path | None = None, threshold: float = THRESHOLD) -> None:
+        model = Path(model) if model is not None else MODEL
+        if not model.exists():
+            raise FileNotFoundError(f"{model}: the dice detector's model is missing")
+        if not hasattr(cv2, "dnn"):
+            raise DetectorError(f"{model}: this OpenCV has no dnn module to run the dice detector")
+        engine = getattr(cv2.dnn, "ENGINE_NEW", None)  # OpenCV 5: the newer, faster engine
+        try:
+            self.net = cv2.dnn.readNetFromONNX(str(model)) if engine is None else cv2.dnn.readNetFromONNX(str(model), engine)
+            self.net.setInput(np.zeros((1, 3, 2 * MULTIPLE, 2 * MULTIPLE), np.float32))
+            probe = self.net.forward()
+        except cv2.error as bad:
+            first = str(bad).strip().splitlines()[-1] if str(bad).strip() else "unknown error"
+            raise DetectorError(f"{model}: the dice detector's model is corrupt or not an ONNX model ({first})") from None
+        if probe.ndim != 4 or probe.shape[1] != CHANNELS:
+            raise DetectorError(f"{model}: not the dice detector's network (output {tuple(probe.shape)}, "
+                                f"expected {CHANNELS} maps)")
+        self.threshold = threshold
+
+    def raw(self, frame: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+        """The network's output for `frame` and the frame pixels per output cell (x, y)."""
+        w, h = input_size(frame.shape)
+        small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
+        blob = cv2.dnn.blobFromImage(small)  # raw 0..255 BGR: the network normalises itself
+        self.net.setInput(blob)
+        out = self.net.forward()[0]
+        return out, (frame.shape[1] / out.shape[2], frame.shape[0] / out.shape[1])
+
+    def detect(self, frame: np.ndarray) -> list[Detection]:
+        out, scale = self.raw(frame)
+        return decode(out, scale, self.threshold, frame.shape)
+
+
+def choose_threshold(scored: list[tuple[list[tuple[float, bool]], int, bool]],
+                     candidates: tuple[float, ...] = tuple(np.round(np.arange(0.1, 0.71, 0.02), 2)),
+                     default: float = THRESHOLD) -> float:
+    """A table's own threshold, from a few labelled photos of it (calibration, as the table does).
+
+    `scored` holds, per photo: each detection's (score, matched a labelled die), the number of
+    labelled dice, and whether every die in it is labelled. The threshold that finds the most
+    labelled dice less false ones (false ones counted on complete photos only) wins; among
+    equals, the one nearest the default.
+    """
+    def gain(t: float) -> int:
+        total = 0
+        for dets, _labelled, complete in scored:
+            total += sum(1 for s, hit in dets if s >= t and hit)
+            if complete:
+                total -= sum(1 for s, hit in dets if s >= t and not hit)
+        return total
+
+    return float(max(candidates, key=lambda t: (gain(t), -abs(t - default))))

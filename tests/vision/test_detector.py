@@ -1,0 +1,242 @@
+"""The learned dice detector: decoding its output, its threshold calibration, and the dice it finds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.vision import detector as D
+from assistant.vision.detector import Detection, DetectorError, DiceDetector, choose_threshold, decode, input_size
+from assistant.vision.matching import match
+from assistant.vision.reader import DiceReader
+from assistant.vision.render import scene
+
+
+def output_with(peaks: list[tuple[int, int, float]], shape: tuple[int, int] = (60, 80), reach: float = 2.0) -> np.ndarray:
+    """A network output with a centre of the given strength at each (cell x, cell y), the whole die
+    `reach` cells each way from it."""
+    out = np.zeros((D.CHANNELS, *shape), np.float32)
+    for gx, gy, strength in peaks:
+        out[0, gy, gx] = strength
+        out[1:3, gy, gx] = 0.5  # the middle of the cell
+        out[3:5, gy, gx] = np.log(3.0)  # a top face three cells across
+        out[5:9, gy, gx] = np.log1p(reach)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 78), st.integers(1, 58), st.floats(0.0, 1.0)), max_size=8,
+                unique_by=lambda p: (p[0] // 3, p[1] // 3)))
+def test_every_sure_isolated_centre_is_one_detection_inside_the_frame(peaks: list[tuple[int, int, float]]) -> None:
+    far = [p for p in peaks if all(max(abs(p[0] - q[0]), abs(p[1] - q[1])) > 1 for q in peaks if q is not p)]
+    # dice two cells apart touch: each whole die reaches just short of the other's centre
+    found = decode(output_with(far, reach=0.9), (8.0, 8.0), 0.35, (480, 640), smooth=0)
+    expected = {(gx, gy) for gx, gy, s in far if s > 0.35}
+    assert {(int(d.centre[0] // 8), int(d.centre[1] // 8)) for d in found} == expected
+    for d in found:
+        x, y, w, h = d.box
+        assert 0 <= x and 0 <= y and x + w <= 640 and y + h <= 480
+        assert x <= d.centre[0] <= x + w and y <= d.centre[1] <= y + h
+    assert [d.score for d in found] == sorted((d.score for d in found), reverse=True)
+
+
+def test_a_second_peak_inside_a_surer_die_is_the_same_die() -> None:
+    # a peak 2 cells from a surer one whose whole die reaches 3 cells each way: one die
+    found = decode(output_with([(10, 20, 0.9), (12, 20, 0.5)], reach=3.0), (8.0, 8.0), 0.35, smooth=0)
+    assert len(found) == 1 and found[0].score == pytest.approx(0.9)
+    # the same peaks when the surer die is small (reaches 1 cell): two dice side by side
+    assert len(decode(output_with([(10, 20, 0.9), (12, 20, 0.5)], reach=0.9), (8.0, 8.0), 0.35, smooth=0)) == 2
+
+
+def test_smoothing_ranks_a_blob_of_sure_cells_above_a_lone_spike_of_the_same_height() -> None:
+    out = output_with([(10, 20, 0.6), (40, 30, 0.6)])
+    out[0, 29:32, 39:42] = np.maximum(out[0, 29:32, 39:42], 0.45)  # a die lights its neighbours too
+    found = decode(out, (8.0, 8.0), 0.3)
+    assert [(int(d.centre[0] // 8), int(d.centre[1] // 8)) for d in found] == [(40, 30)]
+    assert len(decode(out, (8.0, 8.0), 0.3, smooth=0)) == 2
+
+
+def test_a_decoded_die_has_the_sizes_the_network_gave() -> None:
+    (d,) = decode(output_with([(10, 20, 0.9)]), (8.0, 8.0), 0.35, smooth=0)
+    assert d.centre == pytest.approx((84.0, 164.0))
+    assert d.top[2:] == (24, 24)  # three cells of 8 pixels
+    assert d.box == (68, 148, 32, 32)  # two cells each way
+
+
+def test_input_sides_are_multiples_of_16_and_keep_the_frames_shape() -> None:
+    assert input_size((480, 640)) == (320, 240)
+    assert input_size((640, 640)) == (320, 320)
+    w, h = input_size((333, 500))
+    assert w % 16 == 0 and h % 16 == 0 and abs(w / h - 500 / 333) < 0.1
+
+
+def test_calibration_keeps_real_dice_and_drops_false_ones_on_complete_pictures() -> None:
+    # dice score 0.3 to 0.9; false detections 0.2 to 0.28 on complete pictures
+    scored = [([(0.3, True), (0.9, True), (0.2, False), (0.25, False)], 2, True),
+              ([(0.5, True), (0.28, False)], 1, True)]
+    t = choose_threshold(scored)
+    assert 0.25 < t <= 0.3
+    # on pictures with unlabelled dice, unmatched detections are no evidence against a threshold
+    assert choose_threshold([([(0.2, True), (0.18, False)], 1, False)]) <= 0.2
+
+
+def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="model is missing"):
+        DiceDetector(tmp_path / "none.onnx")
+
+
+@pytest.mark.parametrize("content", [b"", b"\x08\x07 not a protobuf at all", b"ir_version: 7"])
+def test_a_corrupt_model_is_a_clear_error_naming_the_file(tmp_path: Path, content: bytes) -> None:
+    bad = tmp_path / "broken.onnx"
+    bad.write_bytes(content)
+    with pytest.raises(DetectorError, match="broken.onnx: the dice detector's model is corrupt"):
+        DiceDetector(bad)
+
+
+def test_a_model_of_another_network_is_refused(tmp_path: Path) -> None:
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    # a valid ONNX model whose output is the input itself: 3 maps, not the detector's CHANNELS
+    graph = helper.make_graph([helper.make_node("Identity", ["image"], ["out"])], "other",
+                              [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, None, None])],
+                              [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 3, None, None])])
+    path = tmp_path / "other.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    with pytest.raises(DetectorError, match="not the dice detector's network"):
+        DiceDetector(path)
+
+
+def test_without_a_usable_model_the_reader_falls_back_and_says_why(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "dice_detector.onnx"
+    bad.write_bytes(b"garbage")
+    monkeypatch.setattr(D, "MODEL", bad)
+    shot = scene(np.random.default_rng(3), count=3, style="pips")
+    reader = DiceReader()
+    reading = reader.read(shot.image)
+    assert reader.detector is None
+    assert reader.detector_problem is not None and str(bad) in reader.detector_problem
+    assert "classical segmentation" in reader.detector_problem
+    # the classical segmentation still finds and reads the rendered dice
+    pairs = match([d["box"] for d in shot.dice], [d.box for d in reading.dice])  # type: ignore[misc]
+    assert len(pairs) == 3
+    assert sum(reading.dice[j].value == shot.dice[i]["value"] for i, j in pairs.items()) >= 2
+
+
+def test_the_command_warns_once_when_the_model_is_unusable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+    import json
+
+    import cv2
+
+    from assistant.vision.command import run_read
+
+    bad = tmp_path / "dice_detector.onnx"
+    bad.write_bytes(b"garbage")
+    monkeypatch.setattr(D, "MODEL", bad)
+    paths = []
+    for i in range(2):
+        path = tmp_path / f"tray{i}.png"
+        cv2.imwrite(str(path), scene(np.random.default_rng(20 + i), count=2, style="pips").image)
+        paths.append(str(path))
+    assert run_read(argparse.Namespace(images=paths, kind="auto", profile=None)) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["image"] for line in out.splitlines()] == paths
+    assert err.count("corrupt or not an ONNX model") == 1 and "Traceback" not in err
+
+
+needs_model = pytest.mark.skipif(not D.MODEL.exists(), reason="the detector's model is not built")
+
+
+@needs_model
+def test_the_detector_finds_rendered_dice_and_nothing_on_an_empty_tray() -> None:
+    det = DiceDetector()
+    rng = np.random.default_rng(77)
+    labelled = found = false = 0
+    for _ in range(12):
+        shot = scene(rng, (640, 480))
+        dets = det.detect(shot.image)
+        pairs = match([d["box"] for d in shot.dice], [d.box for d in dets])  # type: ignore[misc]
+        labelled += len(shot.dice)
+        found += len(pairs)
+        false += len(dets) - len(pairs)
+    assert found >= 0.95 * labelled and false <= 2
+    assert det.detect(np.full((480, 640, 3), (40, 110, 50), np.uint8)) == []
+
+
+def test_a_die_leaning_on_another_is_reported_unreadable_never_guessed() -> None:
+    shot = scene(np.random.default_rng(5), count=1, style="pips")
+    x, y, w, h = shot.dice[0]["box"]  # type: ignore[misc]
+    reader = DiceReader()
+    work = shot.image
+    flat = Detection(0.9, (x + w / 2, y + h / 2), (x, y, w, h), (x, y, w, h), leaning=0.05)
+    leaning = Detection(0.9, (x + w / 2, y + h / 2), (x, y, w, h), (x, y, w, h), leaning=0.9)
+    (read,) = reader.read_detected(work, [flat])
+    (lean,) = reader.read_detected(work, [leaning])
+    assert read.value == shot.dice[0]["value"]
+    assert lean.value is None and lean.note == "leaning" and lean.box == (x, y, w, h)
+
+
+@needs_model
+def test_find_gives_boxes_in_the_frames_own_pixels() -> None:
+    shot = scene(np.random.default_rng(11), count=3, style="pips")
+    reader = DiceReader()
+    big = np.kron(shot.image, np.ones((2, 2, 1), np.uint8))  # the same picture, twice the size
+    small_dets, big_dets = reader.find(shot.image), reader.find(big)
+    assert len(small_dets) == len(big_dets) == 3
+    for a in small_dets:
+        b = min(big_dets, key=lambda d: abs(d.centre[0] - 2 * a.centre[0]) + abs(d.centre[1] - 2 * a.centre[1]))
+        assert np.allclose(b.centre, 2 * np.array(a.centre), atol=6)
+
+
+def test_a_found_die_the_face_reader_cannot_read_is_reported_unreadable_never_dropped_or_guessed() -> None:
+    # a plain table: nothing there for the face reader to read, whatever the detector said
+    work = np.full((480, 640, 3), (40, 110, 50), np.uint8)
+    sure = Detection(0.95, (320.0, 240.0), (300, 220, 40, 40), (295, 215, 50, 50), leaning=0.0)
+    unsure = Detection(0.4, (100.0, 100.0), (80, 80, 40, 40), (75, 75, 50, 50), leaning=0.0)
+    dice = DiceReader().read_detected(work, [sure, unsure])
+    assert [(d.value, d.box) for d in dice] == [(None, sure.box), (None, unsure.box)]
+    assert all(d.to_json()["value"] is None for d in dice)
+
+
+def solid_tray(seed: int) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """Five solid dice (d6 with pips, d8 with numerals, any colour) seen at 45 to 80 degrees of
+    elevation on green felt, and their whole-die boxes (a seed range training never used)."""
+    from calibration import dice_scenes as DS
+
+    rng = np.random.default_rng(seed)
+    image = np.zeros((480, 640, 3), np.float32) + np.array([60, 100, 50], np.float32)
+    image += rng.normal(0, 3, (480, 640, 1)).astype(np.float32)
+    boxes = []
+    for x, y in ((120, 140), (320, 130), (520, 150), (200, 340), (440, 330)):
+        kind = "d8" if rng.random() < 0.3 else "d6"
+        patch, alpha, _ = DS.draw_solid(kind, int(rng.integers(1, 7)), "pips" if kind == "d6" else "numerals",
+                                        rng.uniform(45, 80), rng.uniform(45, 80), 0.0, rng)
+        h, w = alpha.shape
+        x0, y0 = int(x - w / 2), int(y - h / 2)
+        DS.paste(image, patch, alpha, x0, y0)
+        ys, xs = np.nonzero(alpha > 0.5)
+        boxes.append((int(xs.min()) + x0, int(ys.min()) + y0, int(xs.max() - xs.min()) + 1, int(ys.max() - ys.min()) + 1))
+    return np.clip(image, 0, 255).astype(np.uint8), boxes
+
+
+@needs_model
+def test_the_detector_finds_solid_dice_at_a_slant_with_their_whole_boxes() -> None:
+    det = DiceDetector()
+    for seed in range(6):
+        image, truth = solid_tray(seed)
+        dets = det.detect(image)
+        pairs = match(truth, [d.box for d in dets])
+        assert len(pairs) == len(truth) and len(dets) == len(truth), (seed, dets)
+        for i, j in pairs.items():
+            (x, y, w, h), got = truth[i], dets[j].box
+            size = (w * h) ** 0.5
+            centre_error = np.hypot(got[0] + got[2] / 2 - x - w / 2, got[1] + got[3] / 2 - y - h / 2)
+            assert centre_error < 0.35 * size
+            assert 0.5 < ((got[2] * got[3]) / (w * h)) ** 0.5 < 1.5

@@ -1,0 +1,84 @@
+"""The face network at the table: its crop is well defined for any box, and a broken model is refused."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.vision import facenet as F
+from assistant.vision.errors import ModelError, VisionError
+from assistant.vision.faces import FaceReader
+
+MODEL = F.candidate()  # the trained face model (models/candidate/: not read by default yet)
+MODELS = MODEL.parent
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(16, 300), st.integers(16, 300),
+       st.tuples(st.floats(-400, 400), st.floats(-400, 400), st.floats(1, 500), st.floats(1, 500)))
+def test_any_box_of_any_picture_gives_one_input_sized_crop(h: int, w: int, box: tuple) -> None:
+    image = np.random.default_rng(h * w).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    crop = F.prepare(image, box)
+    assert crop.shape == (F.INPUT, F.INPUT) and crop.dtype == np.uint8
+
+
+def test_the_crop_is_centred_on_the_box() -> None:
+    image = np.full((200, 300, 3), 200, np.uint8)
+    image[90:110, 140:160] = 0  # a dark square: the box's middle
+    crop = F.prepare(image, (130, 80, 40, 40))
+    middle = crop[F.INPUT // 2 - 4 : F.INPUT // 2 + 4, F.INPUT // 2 - 4 : F.INPUT // 2 + 4]
+    assert middle.max() < 40 and crop[:4].min() > 150  # dark middle, light border
+
+
+def test_the_network_gives_one_embedding_per_crop() -> None:
+    net = FaceReader(model=MODEL).net
+    crops = np.random.default_rng(1).integers(0, 256, (5, F.INPUT, F.INPUT), dtype=np.uint8)
+    out = net.embed(crops)
+    assert out.shape == (5, net.dim) and np.isfinite(out).all()
+    # one crop alone gives what it gives in a batch
+    assert np.allclose(net.embed(crops[2:3])[0], out[2], atol=1e-4)
+
+
+def _copy_model(tmp_path: Path) -> Path:
+    for name in (F.MODEL, F.META):
+        shutil.copy(MODELS / name, tmp_path / name)
+    return tmp_path / F.MODEL
+
+
+def test_a_corrupt_model_file_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    model = _copy_model(tmp_path)
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2 : len(data) // 2 + 64] = b"\0" * 64
+    model.write_bytes(bytes(data))
+    with pytest.raises(ModelError, match="does not match"):
+        F.FaceNet(model)
+
+
+def test_a_model_that_is_not_onnx_is_refused_by_opencv_with_a_clear_error(tmp_path: Path) -> None:
+    model = _copy_model(tmp_path)
+    model.write_bytes(b"this is not a network")
+    meta = json.loads((tmp_path / F.META).read_text())
+    import hashlib
+
+    meta["onnx_sha256"] = hashlib.sha256(model.read_bytes()).hexdigest()  # heads "match": OpenCV must refuse
+    (tmp_path / F.META).write_text(json.dumps(meta))
+    with pytest.raises(ModelError, match="OpenCV cannot load"):
+        F.FaceNet(model)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda m: m.unlink(), "cannot read the face model"),
+    (lambda m: m.with_name(F.META).write_text("{"), "not JSON"),
+    (lambda m: m.with_name(F.META).unlink(), "cannot read the face model's heads"),
+])
+def test_a_missing_or_broken_model_is_a_vision_error(tmp_path: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
+    model = _copy_model(tmp_path)
+    change(model)
+    with pytest.raises(VisionError, match=message):
+        FaceReader(model=model)

@@ -1,0 +1,133 @@
+"""The face reader: rendered dice of every face read right, no value when unsure, bad input answered."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.vision import facenet as F
+from assistant.vision.dice import ASTRO_BY_VALUE, FACES
+from assistant.vision.faces import FaceReader
+
+MODEL = F.candidate()  # the trained face model (models/candidate/: not read by default yet)
+from assistant.vision.render import face_sample, scene, tile
+
+PER_FACE = 12
+
+
+@pytest.fixture(scope="module")
+def reader() -> FaceReader:
+    return FaceReader(model=MODEL)
+
+
+def rate(reader: FaceReader, crops: np.ndarray, want: list[str], kind: str = "auto") -> tuple[float, float]:
+    dice = reader.read_crops(crops, [(0, 0, 1, 1)] * len(crops), kind)
+    right = sum(d is not None and f"{d.kind}:{d.value}" == w for d, w in zip(dice, want))
+    wrong = sum(d is not None and d.value is not None and f"{d.kind}:{d.value}" != w for d, w in zip(dice, want))
+    return right / len(want), wrong / len(want)
+
+
+# the network's best class on solid rendered dice (any slant, blur, busy tables; many are hard to
+# read by eye), measured 0.82 / 0.61 / 0.51 / 0.55 with the shipped candidate model: floors below that
+BEST_AT_LEAST = {"pips": 0.7, "numerals": 0.45, "astro": 0.45}
+
+
+@pytest.mark.parametrize("kind, style", [("d6", "pips"), ("d6", "numerals"), ("d8", "numerals"), ("d8", "astro")])
+def test_solid_rendered_dice_of_every_face_are_mostly_named_and_hardly_ever_misread(reader: FaceReader, kind: str,
+                                                                                    style: str) -> None:
+    rng = np.random.default_rng(4242)  # the training crops come from other seeds
+    crops, want = [], []
+    for value in range(1, FACES[kind] + 1):
+        for _ in range(PER_FACE):
+            crops.append(face_sample(rng, none_share=0.0, kind=kind, style=style, value=value)[0])
+            want.append(f"{kind}:{value}")
+    best = reader.probabilities(reader.net.embed(np.stack(crops)), "auto")[0].argmax(1)
+    named = float(np.mean([F.CLASSES[b] == w for b, w in zip(best, want)]))
+    assert named >= BEST_AT_LEAST[style], f"{style} {kind}: best class right on {100 * named:.1f}%"
+    _, wrong = rate(reader, np.stack(crops), want)
+    assert wrong <= 0.04, f"{style} {kind}: {100 * wrong:.1f}% misread"  # unsure ones are withheld
+
+
+def test_flat_rendered_nova_aetas_d8_tiles_are_read_with_their_symbols(reader: FaceReader) -> None:
+    rng = np.random.default_rng(777)
+    shots = [tile(rng, style="astro") for _ in range(80)]
+    values = np.array([s.dice[0]["value"] for s in shots])
+    crops = np.stack([F.prepare(s.image, s.dice[0]["box"]) for s in shots])  # type: ignore[arg-type]
+    p_value, p_symbol = reader.probabilities(reader.net.embed(crops), "d8")
+    assert np.mean(p_value.argmax(1) == values + 6) >= 0.85  # best class (measured 0.93)
+    symbols = [F.SYMBOLS.index(ASTRO_BY_VALUE[int(v)] or "none") for v in values]
+    assert np.mean(p_symbol.argmax(1) == symbols) >= 0.9  # the symbol head (measured 0.96)
+    dice = [reader.read(s.image, s.dice[0]["box"], kind="d8") for s in shots]  # type: ignore[arg-type]
+    right = [d for d, v in zip(dice, values) if d is not None and d.value == v]
+    wrong = [d for d, v in zip(dice, values) if d is not None and d.value not in (None, v)]
+    assert len(right) >= 0.5 * len(shots) and len(wrong) <= 1  # at the threshold: 49 right, 0 wrong measured
+    for d in right:  # a symbol reported is the value's own
+        assert d.symbol is None or d.symbol == ASTRO_BY_VALUE[d.value]  # type: ignore[index]
+    marked = [d for d in right if ASTRO_BY_VALUE[d.value] is not None]  # type: ignore[index]
+    named = [d for d in marked if d.symbol == ASTRO_BY_VALUE[d.value]]  # type: ignore[index]
+    assert marked and len(named) >= 0.9 * len(marked)  # and the symbol is read, not just left out
+
+
+def test_the_table_without_a_die_is_not_read_as_one(reader: FaceReader) -> None:
+    rng = np.random.default_rng(99)
+    blanks = []
+    while len(blanks) < 60:
+        crop, label, _ = face_sample(rng, none_share=1.0)
+        blanks.append(crop)
+    dice = reader.read_crops(np.stack(blanks), [(0, 0, 1, 1)] * len(blanks))
+    given_values = [d for d in dice if d is not None and d.value is not None]
+    assert len(given_values) <= 3  # "not a die" or unreadable, hardly ever a value
+
+
+def test_a_box_in_a_scene_is_read_as_its_die_and_the_box_is_given_back(reader: FaceReader) -> None:
+    shot = scene(np.random.default_rng(5), count=4, style="pips")
+    for label in shot.dice:
+        die = reader.read(shot.image, label["box"])  # type: ignore[arg-type]
+        assert die is not None and die.box == tuple(label["box"])  # type: ignore[arg-type]
+        assert die.value in (None, label["value"])  # never a wrong value here
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.001, 1.0), min_size=len(F.CLASSES), max_size=len(F.CLASSES)),
+       st.lists(st.floats(0.001, 1.0), min_size=len(F.SYMBOLS), max_size=len(F.SYMBOLS)))
+def test_a_value_is_only_given_when_sure_and_never_against_its_symbol(values: list[float], symbols: list[float]) -> None:
+    reader = FaceReader(model=MODEL)
+    v = np.array(values) / sum(values)
+    s = np.array(symbols) / sum(symbols)
+    die = reader.decide(v, s, (0, 0, 10, 10), "auto")
+    if v[0] >= 0.5:
+        assert die is None
+        return
+    assert die is not None and die.box == (0, 0, 10, 10)
+    if die.value is not None:
+        assert die.confidence >= reader.threshold
+        assert f"{die.kind}:{die.value}" == F.CLASSES[int(np.argmax(v[1:])) + 1]
+        if die.kind == "d8" and s.max() >= 0.6 and F.SYMBOLS[int(np.argmax(s))] != "none":
+            assert ASTRO_BY_VALUE[die.value] == F.SYMBOLS[int(np.argmax(s))]
+
+
+def test_a_kind_leaves_out_the_other_kinds_values(reader: FaceReader) -> None:
+    rng = np.random.default_rng(31)
+    crops = np.stack([face_sample(rng, none_share=0.0)[0] for _ in range(30)])
+    for kind in ("d6", "d8"):
+        for die in reader.read_crops(crops, [(0, 0, 1, 1)] * len(crops), kind):
+            assert die is None or die.kind == kind
+
+
+@pytest.mark.parametrize("region", [(10, 10, 0, 5), (1, 2, 3), "box", None])
+def test_a_region_that_is_no_box_is_refused_with_a_reason(reader: FaceReader, region: object) -> None:
+    with pytest.raises(ValueError, match="box"):
+        reader.read(np.zeros((50, 50, 3), np.uint8), region)  # type: ignore[arg-type]
+
+
+def test_odd_pictures_and_boxes_get_an_answer_not_a_crash(reader: FaceReader) -> None:
+    grey = np.full((40, 40), 128, np.uint8)
+    plain = reader.read(grey, (5, 5, 20, 20))
+    assert plain is None or plain.value is None  # a plain grey picture holds no value
+    outside = reader.read(np.zeros((60, 60, 3), np.uint8), (500, 500, 30, 30))
+    assert outside is None or outside.value is None  # nothing there: no value
+    assert reader.read_many(np.zeros((60, 60, 3), np.uint8), []) == []
+    with pytest.raises(ValueError, match="kind"):
+        FaceReader(kind="d20")
