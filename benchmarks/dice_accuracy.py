@@ -18,8 +18,10 @@ HONEST PROTOCOL (printed with every run): nothing is ever trained or tuned on th
 scored on. The detector learned from rendered scenes and from webcam-two-white-d6-TRAIN only, so
 that set's figure is marked SEEN; every other figure is on pictures no model or threshold saw.
 A CALIBRATED row is what a table does with its own dice: the reader calibrates (the detector's
-threshold, and a profile of the dice's signs) on the first 5 pictures of the set in manifest
-order, a fixed rule, and is scored on the rest only, beside the uncalibrated row.
+threshold, and a profile of the dice: the face network's embeddings and the classical signs) on
+the first pictures of the set in manifest order until every face value seen there has PER_VALUE
+labelled dice (at most MOST_PICTURES pictures), a fixed rule, and is scored on the rest only,
+beside the uncalibrated row on the same rest.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from assistant.vision.detector import choose_threshold  # noqa: E402
 from assistant.vision.errors import ImageError, ManifestError  # noqa: E402
 from assistant.vision.images import load_image  # noqa: E402
-from assistant.vision.learn import learn_entry  # noqa: E402
+from assistant.vision.learn import learn_entry, learn_faces  # noqa: E402
 from assistant.vision.manifest import Entry, read_manifest  # noqa: E402
 from assistant.vision.matching import match  # noqa: E402
 from assistant.vision.profile import Profile, load  # noqa: E402
@@ -68,10 +70,13 @@ from assistant.vision.render import write_set  # noqa: E402
 PROTOCOL = (
     "HONEST PROTOCOL: nothing is trained or tuned on the pictures it is scored on. The detector learned from\n"
     "rendered scenes and webcam-two-white-d6-TRAIN only (that set's row is SEEN). CALIBRATED rows: the reader\n"
-    "calibrated on the first 5 pictures of the set (manifest order), scored on the rest only."
+    "calibrated on the first pictures of the set (manifest order) until each face value has 3 labelled\n"
+    "dice (at most 40 pictures), scored on the rest only."
 )
 SEEN = {"webcam-two-white-d6-train": "SEEN: the detector trained on 4 of every 5 of these frames"}
-CALIBRATION_PICTURES = 5
+FACES = {"d6": 6, "d8": 8}
+PER_VALUE = 3  # calibration: labelled dice of each face value ...
+MOST_PICTURES = 40  # ... from at most this many pictures
 
 SHARED = ROOT.parent / "shared" / "dice"
 OBLIQUE = {"webcam-two-white-d6-train", "webcam-two-white-d6-valid", "mixed-oblique-d6"}
@@ -173,6 +178,19 @@ def report(s: Score, tag: str = "") -> None:
         print(f"    skipped: {line}")
 
 
+def calibration_pictures(pictures: list[tuple[Entry, np.ndarray]]) -> int:
+    """How many first pictures calibrate: until every face value seen in them has PER_VALUE
+    labelled dice, at most MOST_PICTURES."""
+    seen: dict[tuple[str, int], int] = {}
+    for n, (item, _image) in enumerate(pictures[:MOST_PICTURES], 1):
+        for die in item.dice:
+            seen[(die.kind, die.value)] = seen.get((die.kind, die.value), 0) + 1
+        faces = sum(FACES[k] for k in {k for k, _v in seen})
+        if seen and len(seen) >= faces and min(seen.values()) >= PER_VALUE:
+            return n
+    return min(len(pictures), MOST_PICTURES)
+
+
 def calibrated(kind: str, profile: Profile | None, pictures: list[tuple[Entry, np.ndarray]]) -> DiceReader:
     """A reader calibrated on `pictures` as a table calibrates on its own: the detector's threshold
     (the one that finds most of their labelled dice less false ones) and a profile of their signs."""
@@ -185,6 +203,7 @@ def calibrated(kind: str, profile: Profile | None, pictures: list[tuple[Entry, n
     threshold = choose_threshold(scored) if probe.detector is not None else None
     learned = Profile(learned_from=["calibration pictures"])
     teacher = DiceReader(kind, profile, detector=False)
+    learn_faces([(image, item.dice) for item, image in pictures], learned)
     for item, image in pictures:
         learn_entry(item, image, teacher, learned)
     merged = profile.merged(learned) if profile is not None else learned
@@ -199,12 +218,13 @@ def run_set(folder: Path, reader: DiceReader, args: argparse.Namespace, profile:
     whole = score_set(folder.name, folder / "manifest.jsonl", reader, pictures=pictures)
     whole.skipped = s.skipped
     report(whole, SEEN.get(folder.name, "uncalibrated"))
-    if args.calibrate and len(pictures) > CALIBRATION_PICTURES and folder.name not in SEEN:
-        table = calibrated(args.kind, profile, pictures[:CALIBRATION_PICTURES])
-        rest = pictures[CALIBRATION_PICTURES:]
+    first = calibration_pictures(pictures)
+    if args.calibrate and len(pictures) > first and folder.name not in SEEN:
+        table = calibrated(args.kind, profile, pictures[:first])
+        rest = pictures[first:]
         report(score_set(folder.name, folder / "manifest.jsonl", reader, pictures=rest), "uncalibrated, same pictures as below")
         report(score_set(folder.name, folder / "manifest.jsonl", table, pictures=rest),
-               f"CALIBRATED on its first {CALIBRATION_PICTURES} (threshold {table.threshold}), scored on the other {len(rest)}")
+               f"CALIBRATED on its first {first} (threshold {table.threshold}), scored on the other {len(rest)}")
 
 
 def main() -> int:
@@ -215,7 +235,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0, help="at most this many images a set")
     parser.add_argument("--no-rendered", action="store_true", help="skip the rendered sets")
     parser.add_argument("--no-calibrate", dest="calibrate", action="store_false",
-                        help="skip the calibrated rows (calibrate on the first 5 pictures, score the rest)")
+                        help="skip the calibrated rows (calibrate on the first pictures, score the rest)")
     parser.add_argument("--classical", action="store_true", help="the classical segmentation, not the detector")
     parser.add_argument("--threshold", type=float, help="the detector's threshold (default: the model's own)")
     args = parser.parse_args()

@@ -43,7 +43,7 @@ from assistant.vision.profile import Profile, load  # noqa: E402
 from assistant.vision.render import face_sample, write_set  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
-MODEL = F.candidate()  # the face model read (--model)
+MODEL = F.default_model()  # the face model read (--model)
 SEEN = {"webcam-two-white-d6-train"}  # the face network was trained on this split
 RENDERED = {  # name: (count, seed, tiles, style), the flat renderer of render.py (never trained on)
     "rendered-nova-d8-tiles": (400, 9001, True, "astro"),
@@ -197,8 +197,8 @@ def main() -> int:
     parser.add_argument("--calibrate", type=int, default=3, help="labelled dice per face value for a profile (0: none)")
     parser.add_argument("--kind", choices=("auto", "d6", "d8"), default="auto")
     parser.add_argument("--no-rendered", action="store_true")
-    parser.add_argument("--model", type=Path, default=F.candidate(),
-                        help="the face model (default: models/candidate/faces.onnx, the trained one)")
+    parser.add_argument("--model", type=Path, default=F.default_model(),
+                        help="the face model (default: models/faces.onnx)")
     parser.add_argument("--profile", type=Path, help="a profile from `nova-table dice learn`: an extra row per set")
     args = parser.parse_args()
     given = load(args.profile) if args.profile else None

@@ -74,10 +74,12 @@ def run_read(args: argparse.Namespace) -> int:
     if args.profile is not None:
         try:
             profile = load(args.profile)
+            reader = DiceReader(args.kind, profile)
         except VisionError as bad:
             print(f"nova-table dice: {bad}", file=sys.stderr)
             return 2
-    reader = DiceReader(args.kind, profile)
+    else:
+        reader = DiceReader(args.kind)
     failures = 0
     warned = False
     for path in expand(args.images):

@@ -32,7 +32,6 @@ CLASSES = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" fo
 SYMBOLS = ("none", "sun", "star", "moon")
 MODEL = "faces.onnx"
 META = "faces.json"
-CANDIDATE = "candidate"  # models/candidate/: a trained model not (yet) read by default (docs/vision.md)
 
 
 def prepare(image: np.ndarray, box: tuple[float, float, float, float], context: float = CONTEXT) -> np.ndarray:
@@ -95,9 +94,9 @@ def _resource(name: str) -> Path:
     return Path(str(resources.files("assistant.vision").joinpath("models", name)))
 
 
-def candidate() -> Path:
-    """The trained face model kept in models/candidate/: use it with FaceReader(model=candidate())."""
-    return _resource(CANDIDATE) / MODEL
+def default_model() -> Path:
+    """The shipped face model, models/faces.onnx."""
+    return _resource(MODEL)
 
 
 class FaceNet:

@@ -26,7 +26,6 @@ from assistant.vision import pips as P
 from assistant.vision import segment as S
 from assistant.vision.detector import Detection, DetectorError, DiceDetector
 from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Box, Die, Reading
-from assistant.vision.errors import ModelError
 from assistant.vision.faces import FaceReader
 from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile, built_in
@@ -246,11 +245,13 @@ class DiceReader:
         self._numerals = self.profile.subset("n:")
         self._symbols = self.profile.subset("sym:")
         self._upright = self.profile.subset("u:")
-        self._given_profile = profile
         self._detector: DiceDetector | None | bool = detector
         self._threshold = threshold
-        self._faces: FaceReader | None = None
-        self._faces_missing = False  # the face model could not be loaded: classical reading
+        # the face network reads the boxes only with a profile of the table's own dice learned by it
+        # (`nova-table dice learn`): uncalibrated, the classical reading is the surer (docs/vision.md)
+        self.faces: FaceReader | None = None
+        if profile is not None and profile.embeddings()[1]:
+            self.faces = FaceReader(kind, profile)  # ModelError / ProfileError: said at once, not per frame
         self.detector_problem: str | None = None  # why the learned detector is not in use, if it is not
 
     @property
@@ -266,12 +267,6 @@ class DiceReader:
         if isinstance(self._detector, DiceDetector) and self._threshold is not None:
             self._detector.threshold = self._threshold
         return self._detector if isinstance(self._detector, DiceDetector) else None
-
-    @property
-    def faces(self) -> FaceReader:
-        if self._faces is None:
-            self._faces = FaceReader(self.kind, self._given_profile)
-        return self._faces
 
     # -- one die -------------------------------------------------------------------------
 
@@ -540,14 +535,17 @@ class DiceReader:
         return Reading(tuple(placed))
 
     def read_boxes(self, work: np.ndarray, boxes: list[Box]) -> list[Die | None]:
-        """What each box of `work` shows: the face reader's answer (one batch), or the classical
-        reading when the face model is missing. Each die's box is the box given."""
-        if not self._faces_missing:
-            try:
-                return self.faces.read_many(work, boxes)
-            except ModelError:
-                self._faces_missing = True
-        return [self.read_box_classically(work, box) for box in boxes]
+        """What each box of `work` shows: with a face profile, the face reader's answer (one batch),
+        and the classical reading where the face reader withholds a value; else the classical reading.
+        Each die's box is the box given."""
+        if self.faces is None:
+            return [self.read_box_classically(work, box) for box in boxes]
+        read = self.faces.read_many(work, boxes)
+        for i, (die, box) in enumerate(zip(read, boxes)):
+            if die is None or die.value is None:
+                other = self.read_box_classically(work, box)
+                read[i] = other if other is not None and (other.value is not None or die is None) else die
+        return read
 
     def read_box_classically(self, work: np.ndarray, box: Box) -> Die | None:
         """The classical reading of one box: the die cut out with a margin of its background,

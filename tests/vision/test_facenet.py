@@ -15,7 +15,7 @@ from assistant.vision import facenet as F
 from assistant.vision.errors import ModelError, VisionError
 from assistant.vision.faces import FaceReader
 
-MODEL = F.candidate()  # the trained face model (models/candidate/: not read by default yet)
+MODEL = F.default_model()  # the shipped face model
 MODELS = MODEL.parent
 
 

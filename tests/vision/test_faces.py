@@ -11,7 +11,7 @@ from assistant.vision import facenet as F
 from assistant.vision.dice import ASTRO_BY_VALUE, FACES
 from assistant.vision.faces import FaceReader
 
-MODEL = F.candidate()  # the trained face model (models/candidate/: not read by default yet)
+MODEL = F.default_model()  # the shipped face model
 from assistant.vision.render import face_sample, scene, tile
 
 PER_FACE = 12
@@ -30,7 +30,7 @@ def rate(reader: FaceReader, crops: np.ndarray, want: list[str], kind: str = "au
 
 
 # the network's best class on solid rendered dice (any slant, blur, busy tables; many are hard to
-# read by eye), measured 0.82 / 0.61 / 0.51 / 0.55 with the shipped candidate model: floors below that
+# read by eye), measured 0.82 / 0.61 / 0.51 / 0.55 with the shipped model: floors below that
 BEST_AT_LEAST = {"pips": 0.7, "numerals": 0.45, "astro": 0.45}
 
 

@@ -13,9 +13,9 @@ from assistant.vision import facenet as F
 from assistant.vision.calibrate import fit_head
 from assistant.vision.errors import ProfileError
 from assistant.vision.faces import FaceReader
-from assistant.vision.facenet import candidate
+from assistant.vision.facenet import default_model
 
-MODEL = candidate()  # the trained face model (models/candidate/: not read by default yet)
+MODEL = default_model()  # the shipped face model
 from assistant.vision.learn import learn
 from assistant.vision.profile import Profile, load
 from assistant.vision.render import solid_tile
@@ -76,7 +76,7 @@ def test_a_profile_from_a_few_labelled_photos_teaches_a_tables_unusual_dice(tmp_
     taught = FaceReader(profile=load(path), model=MODEL)
     _, best_after, right_after, wrong_after = emblem_score(taught, trial)
     assert best_before <= 0.5 * total  # a skull is no pip layout: the network alone does not know it
-    # the refitted head names the emblems (measured 2 -> 12 of 30 with the candidate model and
+    # the refitted head names the emblems (measured 2 -> 12 of 30 with the shipped model and
     # 6 photos per face) ...
     assert best_after >= best_before + 0.2 * total
     # ... and what the held-out check did not bear out is withheld, not guessed
