@@ -54,17 +54,6 @@ from assistant.vision.matching import match  # noqa: E402
 from assistant.vision.profile import Profile, load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
 
-
-def face_reader_in_use() -> str:
-    """Which face reader the reader will use: the learned face model, or the classical reading."""
-    from assistant.vision.errors import ModelError
-    from assistant.vision.faces import load_net
-
-    try:
-        load_net()
-        return "learned face model"
-    except ModelError as missing:
-        return f"classical reading of each box (no face model: {missing})"
 from assistant.vision.render import write_set  # noqa: E402
 
 PROTOCOL = (
@@ -246,7 +235,7 @@ def main() -> int:
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, 1 thread; profile: "
           f"{args.profile or 'built-in (rendered dice only)'}; kind: {args.kind}; finder: "
           f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
-          f"face reader: {face_reader_in_use()}")
+          f"values: {reader.values_by}")
     folders = list(args.folders)
     if not folders:
         if SHARED.is_dir():

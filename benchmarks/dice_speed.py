@@ -32,19 +32,9 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from assistant.vision.profile import load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
 
-
-def face_reader_in_use() -> str:
-    """Which face reader the reader will use: the learned face model, or the classical reading."""
-    from assistant.vision.errors import ModelError
-    from assistant.vision.faces import load_net
-
-    try:
-        load_net()
-        return "learned face model"
-    except ModelError as missing:
-        return f"classical reading of each box (no face model: {missing})"
 from assistant.vision.render import scene  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
@@ -77,16 +67,17 @@ def main() -> int:
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--rendered", type=int, default=60)
     parser.add_argument("--classical", action="store_true", help="the classical segmentation, not the detector")
+    parser.add_argument("--profile", type=Path, help="a profile from `nova-table dice learn`")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    reader = DiceReader(detector=not args.classical)
+    reader = DiceReader(profile=load(args.profile) if args.profile else None, detector=not args.classical)
 
     def baseline(frame: np.ndarray) -> None:
         cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), (5, 5), 0)
 
     print(f"OpenCV {cv2.__version__}, 1 thread, {args.passes} passes per frame; finder: "
           f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
-          f"face reader: {face_reader_in_use()}")
+          f"values: {reader.values_by}")
     every: list[float] = []
     every_cpu: list[float] = []
     for name, pictures in frames(args.rendered).items():

@@ -255,6 +255,13 @@ class DiceReader:
         self.detector_problem: str | None = None  # why the learned detector is not in use, if it is not
 
     @property
+    def values_by(self) -> str:
+        """What reads each die's value: the face network refitted on a profile, or the classical reading."""
+        if self.faces is not None:
+            return "face network refitted on the profile (classical reading where it withholds)"
+        return "classical reading of each box"
+
+    @property
     def detector(self) -> DiceDetector | None:
         """The learned detector, loaded on first use; None when absent or switched off."""
         if self._detector is True:
