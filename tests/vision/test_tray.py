@@ -49,11 +49,16 @@ def test_the_tray_is_found_warped_and_its_dice_read_with_boxes_in_frame_pixels(s
     frame, page_to_frame = camera_view(page, rng)
     view = TrayFinder(side=SIDE).find(frame)
     assert view.markers == 4 and view.homography is not None
-    dice = DiceReader().read(view.image).dice
-    assert sorted(d.value for d in dice) == sorted(d["value"] for d in labels)
-    for label in labels:
+    # the tray is under test, so the dice are found by the classical segmentation, sure on top-down
+    # renders; the learned detector sometimes parts a 2's pips into two dice on these warped trays
+    # (seeds 250, 3424: docs/vision.md, where it falls short)
+    dice = DiceReader(detector=False).read(view.image).dice
+    assert len(dice) == len(labels)
+    for label in labels:  # each die found where it lies in the frame, its value right or withheld, never wrong
         c = cv2.perspectiveTransform(np.float32([[centre(label["box"])]]), page_to_frame)[0, 0]
-        assert any(inside((float(c[0]), float(c[1])), view.to_frame(d.box)) for d in dice)
+        there = [d for d in dice if inside((float(c[0]), float(c[1])), view.to_frame(d.box))]
+        assert there and there[0].value in (label["value"], None)
+    assert sorted(d.value for d in dice) == sorted(d["value"] for d in labels)
 
 
 def test_a_hidden_marker_keeps_the_view_and_none_means_the_whole_frame() -> None:
