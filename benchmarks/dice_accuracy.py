@@ -15,8 +15,8 @@ process on the same images (Lab conversion + 5x5 Gaussian blur).
 Rendered sets are made fresh from fixed seeds that the built-in profile was not learned from.
 
 HONEST PROTOCOL (printed with every run): nothing is ever trained or tuned on the pictures it is
-scored on. The detector learned from rendered scenes and from webcam-two-white-d6-TRAIN only, so
-that set's figure is marked SEEN; every other figure is on pictures no model or threshold saw.
+scored on. The detector, the face network and its shipped profile learned from rendered dice and
+from webcam-two-white-d6-TRAIN only, so that set's figure is marked SEEN; every other figure is on pictures no model or threshold saw.
 A CALIBRATED row is what a table does with its own dice: the reader calibrates (the detector's
 threshold, and a profile of the dice: the face network's embeddings and the classical signs) on
 the first pictures of the set in manifest order until every face value seen there has PER_VALUE
@@ -57,12 +57,13 @@ from assistant.vision.reader import DiceReader  # noqa: E402
 from assistant.vision.render import write_set  # noqa: E402
 
 PROTOCOL = (
-    "HONEST PROTOCOL: nothing is trained or tuned on the pictures it is scored on. The detector learned from\n"
-    "rendered scenes and webcam-two-white-d6-TRAIN only (that set's row is SEEN). CALIBRATED rows: the reader\n"
+    "HONEST PROTOCOL: nothing is trained or tuned on the pictures it is scored on. The detector, the face\n"
+    "network and its shipped profile learned from rendered dice and webcam-two-white-d6-TRAIN only (that\n"
+    "set's row is SEEN). CALIBRATED rows: the reader\n"
     "calibrated on the first pictures of the set (manifest order) until each face value has 3 labelled\n"
     "dice (at most 40 pictures), scored on the rest only."
 )
-SEEN = {"webcam-two-white-d6-train": "SEEN: the detector trained on 4 of every 5 of these frames"}
+SEEN = {"webcam-two-white-d6-train": "SEEN: the detector, the face network and its shipped profile learned from these frames"}
 FACES = {"d6": 6, "d8": 8}
 PER_VALUE = 3  # calibration: labelled dice of each face value ...
 MOST_PICTURES = 40  # ... from at most this many pictures
@@ -233,7 +234,7 @@ def main() -> int:
     reader = DiceReader(args.kind, profile, detector=not args.classical, threshold=args.threshold)
     print(PROTOCOL)
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, 1 thread; profile: "
-          f"{args.profile or 'built-in (rendered dice only)'}; kind: {args.kind}; finder: "
+          f"{args.profile or 'built-in (rendered dice; white pip d6 faces from webcam TRAIN)'}; kind: {args.kind}; finder: "
           f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
           f"values: {reader.values_by}")
     folders = list(args.folders)

@@ -33,6 +33,7 @@ FORMAT = "nova-table-dice-profile"
 VERSION = 2
 VERSIONS = (1, 2)  # version 1: classical examples only, no "model"
 EMBEDDING_LABELS = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" for v in range(1, 9))
+SHIPPED_FACES = "white_pips.profile.json"
 BUILT_IN = "rendered_profile.json"  # learned from rendered dice only, shipped beside this module
 
 
@@ -129,6 +130,17 @@ def load(path: Path) -> Profile:
     except (OSError, UnicodeDecodeError) as bad:
         raise ProfileError(f"{path}: cannot read the profile ({bad})") from None
     return parse(text, str(path))
+
+
+def shipped_faces() -> Profile:
+    """The face network's profile of white pip d6 that ships with Nova Table (`models/white_pips.profile.json`,
+    learned by `nova-table dice learn` from the webcam TRAIN photos only); empty if it is not there."""
+    ref = resources.files("assistant.vision").joinpath("models", SHIPPED_FACES)
+    try:
+        text = ref.read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return Profile()
+    return parse(text, SHIPPED_FACES)
 
 
 def built_in() -> Profile:

@@ -26,9 +26,10 @@ from assistant.vision import pips as P
 from assistant.vision import segment as S
 from assistant.vision.detector import Detection, DetectorError, DiceDetector
 from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Box, Die, Reading
+from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.faces import FaceReader
 from assistant.vision.images import check_frame
-from assistant.vision.profile import Profile, built_in
+from assistant.vision.profile import Profile, built_in, shipped_faces
 
 MARK_CONTRAST = 60  # contrast (Lab distance x CONTRAST_GAIN) that surely makes a pixel part of a mark
 MIN_MARK_CONTRAST = 24  # and below which no pixel is a mark, however faint the die's signs
@@ -240,6 +241,9 @@ class DiceReader:
         if kind not in ("auto", "d6", "d8"):
             raise ValueError(f"kind must be auto, d6 or d8, not {kind!r}")
         self.kind = kind
+        shipped = profile is None and use_built_in
+        if shipped:  # no profile of the table's own dice: the white pip d6 that ship with Nova Table
+            profile = shipped_faces()
         base = built_in() if use_built_in else Profile()
         self.profile = base.merged(profile) if profile is not None else base
         self._numerals = self.profile.subset("n:")
@@ -247,12 +251,17 @@ class DiceReader:
         self._upright = self.profile.subset("u:")
         self._detector: DiceDetector | None | bool = detector
         self._threshold = threshold
-        # the face network reads the boxes only with a profile of the table's own dice learned by it
-        # (`nova-table dice learn`): uncalibrated, the classical reading is the surer (docs/vision.md)
+        self.detector_problem: str | None = None  # why the learned detector is not in use, if it is not
+        # the face network reads the boxes only with a profile learned by it (the shipped one, or
+        # the table's own from `nova-table dice learn`): its bare head is less sure (docs/vision.md)
         self.faces: FaceReader | None = None
         if profile is not None and profile.embeddings()[1]:
-            self.faces = FaceReader(kind, profile)  # ModelError / ProfileError: said at once, not per frame
-        self.detector_problem: str | None = None  # why the learned detector is not in use, if it is not
+            try:
+                self.faces = FaceReader(kind, profile)  # a given profile's problem is said at once
+            except (ModelError, ProfileError) as bad:
+                if not shipped:
+                    raise
+                self.detector_problem = f"{bad}; reading values by the classical reading instead"
 
     @property
     def values_by(self) -> str:
