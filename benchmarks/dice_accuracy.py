@@ -49,7 +49,7 @@ from assistant.vision.detector import choose_threshold  # noqa: E402
 from assistant.vision.errors import ImageError, ManifestError  # noqa: E402
 from assistant.vision.images import load_image  # noqa: E402
 from assistant.vision.learn import learn_entry, learn_faces  # noqa: E402
-from assistant.vision.manifest import Entry, read_manifest  # noqa: E402
+from assistant.vision.manifest import Entry, manifest_folders, read_manifest  # noqa: E402
 from assistant.vision.matching import match  # noqa: E402
 from assistant.vision.profile import Profile, load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
@@ -237,12 +237,7 @@ def main() -> int:
           f"{args.profile or 'built-in (rendered dice; white pip d6 faces from webcam TRAIN)'}; kind: {args.kind}; finder: "
           f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
           f"values: {reader.values_by}")
-    folders = list(args.folders)
-    if not folders:
-        if SHARED.is_dir():
-            folders = sorted(p for p in SHARED.iterdir() if (p / "manifest.jsonl").exists())
-        else:
-            print(f"({SHARED} not found: shared photo sets skipped)")
+    folders = list(args.folders) or manifest_folders(SHARED)
     for folder in folders:
         run_set(folder, reader, args, profile)
     if not args.folders and not args.no_rendered:

@@ -38,7 +38,7 @@ from assistant.vision.errors import ImageError, ManifestError  # noqa: E402
 from assistant.vision.faces import FaceReader  # noqa: E402
 from assistant.vision.images import load_image  # noqa: E402
 from assistant.vision.learn import learn_faces  # noqa: E402
-from assistant.vision.manifest import Entry, LabelledDie, read_manifest  # noqa: E402
+from assistant.vision.manifest import Entry, LabelledDie, manifest_folders, read_manifest  # noqa: E402
 from assistant.vision.profile import Profile, load  # noqa: E402
 from assistant.vision.render import face_sample, write_set  # noqa: E402
 
@@ -208,12 +208,7 @@ def main() -> int:
     MODEL = args.model
     net = FaceReader(model=MODEL).net
     print(f"OpenCV {cv2.__version__}, 1 thread; face model {net.identity}, threshold {net.threshold:.2f}")
-    folders = list(args.folders)
-    if not folders:
-        if SHARED.is_dir():
-            folders = sorted(p for p in SHARED.iterdir() if (p / "manifest.jsonl").exists())
-        else:
-            print(f"({SHARED} not found: shared photo sets skipped)")
+    folders = list(args.folders) or manifest_folders(SHARED)
     for folder in folders:
         run_set(folder.name, load_set(folder / "manifest.jsonl"), args.calibrate, args.kind, given)
     if not args.folders and not args.no_rendered:

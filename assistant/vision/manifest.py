@@ -100,3 +100,11 @@ def read_manifest(path: Path) -> Iterator[Entry | ManifestError]:
 def entry_json(image: str, dice: list[dict[str, Any]], complete: bool = True, box: str = "whole_die") -> str:
     """One manifest line, as the renderer and tests write them."""
     return json.dumps({"image": image, "dice": dice, "complete": complete, "box": box})
+
+
+def manifest_folders(root: Path) -> list[Path]:
+    """The folders under `root` that hold a manifest.jsonl, in name order (none if `root` is missing)."""
+    if not root.is_dir():
+        print(f"({root} not found: its photo sets are skipped)")
+        return []
+    return sorted(p for p in root.iterdir() if (p / "manifest.jsonl").exists())
