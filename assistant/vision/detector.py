@@ -24,7 +24,7 @@ MODEL = Path(__file__).resolve().parent / "models" / "dice_detector.onnx"
 STRIDE = 4  # output cells per network input pixel
 MULTIPLE = 16  # the network's input sides are a multiple of this
 INPUT_SIDE = 320  # the longer side of the network's input
-THRESHOLD = 0.22  # a centre at least this sure is a die (smoothed map; chosen on held-out frames: --pick-threshold)
+THRESHOLD = 0.20  # a centre at least this sure is a die (smoothed map; chosen on held-out frames: --pick-threshold)
 SAME_DIE = 0.6  # two centres closer than this share of a top face's side are one die
 SMOOTH = 0.8  # the centre map's Gaussian smoothing before peaks are taken, in cells
 INSIDE = 0.0  # a centre inside a surer die's whole box shrunk by this share each side is that die
@@ -130,12 +130,17 @@ class DiceDetector:
         self.threshold = threshold
 
     def raw(self, frame: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
-        """The network's output for `frame` and the frame pixels per output cell (x, y)."""
+        """The network's output for `frame` and the frame pixels per output cell (x, y): the mean of
+        its outputs for the frame and for its mirror image (one batch of two), mirrored back."""
         w, h = input_size(frame.shape)
         small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
-        blob = cv2.dnn.blobFromImage(small)  # raw 0..255 BGR: the network normalises itself
-        self.net.setInput(blob)
-        out = self.net.forward()[0]
+        # raw 0..255 BGR: the network normalises itself
+        self.net.setInput(cv2.dnn.blobFromImages([small, np.ascontiguousarray(small[:, ::-1])]))
+        both = self.net.forward()
+        out, mirrored = both[0], both[1][:, :, ::-1].copy()
+        mirrored[1] = 1.0 - mirrored[1]  # the x offset inside a cell
+        mirrored[[5, 7]] = mirrored[[7, 5]]  # left and right extents
+        out = (out + mirrored) / 2.0
         return out, (frame.shape[1] / out.shape[2], frame.shape[0] / out.shape[1])
 
     def detect(self, frame: np.ndarray) -> list[Detection]:
