@@ -240,3 +240,17 @@ def test_the_detector_finds_solid_dice_at_a_slant_with_their_whole_boxes() -> No
             centre_error = np.hypot(got[0] + got[2] / 2 - x - w / 2, got[1] + got[3] / 2 - y - h / 2)
             assert centre_error < 0.35 * size
             assert 0.5 < ((got[2] * got[3]) / (w * h)) ** 0.5 < 1.5
+
+
+def test_a_mirrored_frame_gives_the_mirrored_dice() -> None:
+    # the detector averages its outputs for the frame and its mirror image: what it finds is the same
+    # either way round, boxes mirrored (to a pixel or two of rounding)
+    shot = scene(np.random.default_rng(21), count=5, style="pips")
+    frame = np.ascontiguousarray(shot.image)
+    width = frame.shape[1]
+    found = DiceDetector().detect(frame)
+    mirrored = DiceDetector().detect(np.ascontiguousarray(frame[:, ::-1]))
+    assert len(found) == len(mirrored) >= 4
+    back = sorted((width - x - w, y, w, h) for x, y, w, h in (d.box for d in mirrored))
+    for a, b in zip(sorted(d.box for d in found), back):
+        assert max(abs(p - q) for p, q in zip(a, b)) <= 2
