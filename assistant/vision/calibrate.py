@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from assistant.vision.facenet import unit
+
 STEPS = 300
 RATE = 0.5
 PULL = 0.02  # how strongly the head is held to the network's own (per step, times the offset)
@@ -28,7 +30,7 @@ def fit_head(base: np.ndarray, examples: np.ndarray, classes: np.ndarray, scale:
     """A value head (classes x D) fitted to unit `examples` (n x D) labelled `classes` (n,)."""
     if len(examples) == 0:
         return base
-    e = examples / np.maximum(np.linalg.norm(examples, axis=1, keepdims=True), 1e-6)
+    e = unit(examples)
     target = np.zeros((len(e), base.shape[0]), np.float32)
     target[np.arange(len(e)), classes] = 1.0
     weights = base.astype(np.float64).copy()
@@ -55,7 +57,7 @@ def trust(base: np.ndarray, examples: np.ndarray, classes: np.ndarray, scale: fl
     right = np.zeros(base.shape[0])
     if n < 2:
         return np.ones(base.shape[0], np.float32)
-    e = examples / np.maximum(np.linalg.norm(examples, axis=1, keepdims=True), 1e-6)
+    e = unit(examples)
     fold = np.arange(n) % min(folds, n)
     for f in np.unique(fold):
         held = fold == f

@@ -35,6 +35,8 @@ looks at a square `CONTEXT` (1.2) times the box's longer side around its centre.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
@@ -61,7 +63,7 @@ _ALLOWED = {
     "d6": np.array([c == "none" or c.startswith("d6") for c in F.CLASSES]),
     "d8": np.array([c == "none" or c.startswith("d8") for c in F.CLASSES]),
 }
-_NETS: dict[tuple[str, str], F.FaceNet] = {}
+_REFITS: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # (value head, trust) per model and profile examples
 
 
 def box_of(region: Region) -> Box:
@@ -82,12 +84,23 @@ def check_kind(kind: str) -> str:
     return kind
 
 
+@functools.cache
 def load_net(model: Path | None = None) -> F.FaceNet:
     """The face network (loaded once per process and path); ModelError if it is missing or broken."""
-    key = (str(model), "")
-    if key not in _NETS:
-        _NETS[key] = F.FaceNet(model)
-    return _NETS[key]
+    return F.FaceNet(model)
+
+
+def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The value head refitted on a profile's examples, and each class's trust (`calibrate.py`);
+    computed once per model and examples (a refit takes about a second)."""
+    classes = np.array([F.CLASSES.index(label) for label in labels])
+    key = hashlib.sha256(net.identity.encode() + np.ascontiguousarray(examples, np.float32).tobytes()
+                         + classes.tobytes()).digest()
+    if key not in _REFITS:
+        base = F.unit(net.heads.values)
+        _REFITS[key] = (fit_head(base, examples, classes, net.heads.scale),
+                        trust(base, examples, classes, net.heads.scale))
+    return _REFITS[key]
 
 
 class FaceReader:
@@ -107,9 +120,7 @@ class FaceReader:
                 if profile.model != self.net.identity:
                     raise ProfileError(f"the profile was learned with face model {profile.model}, this reader has "
                                        f"{self.net.identity}: learn it again (nova-table dice learn)")
-                classes = np.array([F.CLASSES.index(label) for label in labels])
-                self.trust = trust(self.values, examples, classes, self.net.heads.scale)
-                self.values = fit_head(self.values, examples, classes, self.net.heads.scale)
+                self.values, self.trust = refit(self.net, examples, labels)
 
     def read(self, image: np.ndarray, region: Region, kind: str | None = None) -> Die | None:
         """The die in `region` of `image` (BGR or grey), unreadable, or None if it is no die."""
@@ -117,18 +128,19 @@ class FaceReader:
 
     def read_many(self, image: np.ndarray, regions: Sequence[Region], kind: str | None = None) -> list[Die | None]:
         """`read` for several regions of one picture, in one batch."""
-        image = check_frame(image) if image.ndim == 3 else image
         boxes = [box_of(r) for r in regions]
-        if not boxes:
-            return []
-        crops = np.stack([F.prepare(image, b, self.net.context) for b in boxes])
-        return self.read_crops(crops, boxes, kind)
+        return self.read_crops(self.crops(image, boxes), boxes, kind)
 
-    def embed(self, image: np.ndarray, boxes: Sequence[Region]) -> np.ndarray:
+    def embed(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
         """The network's embeddings of the regions (what a profile keeps of a labelled die)."""
+        return self.net.embed(self.crops(image, [box_of(r) for r in regions]))
+
+    def crops(self, image: np.ndarray, boxes: Sequence[Box]) -> np.ndarray:
+        """The network's crops of `boxes` in `image` (BGR or grey)."""
         image = check_frame(image) if image.ndim == 3 else image
-        crops = np.stack([F.prepare(image, box_of(b), self.net.context) for b in boxes])
-        return self.net.embed(crops)
+        if not boxes:
+            return np.zeros((0, F.INPUT, F.INPUT), np.uint8)
+        return np.stack([F.prepare(image, b, self.net.context) for b in boxes])
 
     def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """Per crop: the chance of each class (those `kind` allows) and of each symbol."""

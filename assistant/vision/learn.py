@@ -92,7 +92,7 @@ def learn(manifest: Path, use_built_in: bool = True,
     except ModelError as bad:  # no face model here: the classical reader's signs are still learned
         report(f"no face embeddings learned: {bad}")
         faces = None
-    profile = Profile(learned_from=[str(manifest)], model=faces.net.identity if faces is not None else None)
+    profile = Profile(learned_from=[str(manifest)])
     for item in read_manifest(manifest):
         if isinstance(item, ManifestError):
             report(f"skipped: {item}")

@@ -28,11 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from assistant.vision.errors import ProfileError
+from assistant.vision.facenet import CLASSES
 
 FORMAT = "nova-table-dice-profile"
 VERSION = 2
 VERSIONS = (1, 2)  # version 1: classical examples only, no "model"
-EMBEDDING_LABELS = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" for v in range(1, 9))
+EMBEDDING_LABELS = CLASSES  # the face network's classes: "none", "d6:V", "d8:V"
 SHIPPED_FACES = "white_pips.profile.json"
 BUILT_IN = "rendered_profile.json"  # learned from rendered dice only, shipped beside this module
 
@@ -135,19 +136,19 @@ def load(path: Path) -> Profile:
 def shipped_faces() -> Profile:
     """The face network's profile of white pip d6 that ships with Nova Table (`models/white_pips.profile.json`,
     learned by `nova-table dice learn` from the webcam TRAIN photos only); empty if it is not there."""
-    ref = resources.files("assistant.vision").joinpath("models", SHIPPED_FACES)
-    try:
-        text = ref.read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
-        return Profile()
-    return parse(text, SHIPPED_FACES)
+    return packaged("models", SHIPPED_FACES)
 
 
 def built_in() -> Profile:
     """The profile learned from rendered dice that ships with Nova Table (empty if not built yet)."""
-    ref = resources.files("assistant.vision").joinpath(BUILT_IN)
+    return packaged(BUILT_IN)
+
+
+def packaged(*parts: str) -> Profile:
+    """A profile shipped inside assistant/vision (empty if it is not there)."""
+    ref = resources.files("assistant.vision").joinpath(*parts)
     try:
         text = ref.read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
         return Profile()
-    return parse(text, BUILT_IN)
+    return parse(text, "/".join(parts))

@@ -2,16 +2,17 @@
 
     frame -> drop masked bands -> working size (at most 640 px)
           -> the learned detector (detector.py): every die's centre, its box, whether it leans
-          -> per die: the face reader (faces.FaceReader) on the die's box -> kind, value, confidence
-             (a die that leans on another, or that the face reader cannot read: value None)
+          -> per die, its box read by the face network refitted on a profile (faces.FaceReader;
+             the shipped white pip d6, or the table's own), and by the classical reading
+             (`read_box_classically`) where that withholds a value, or without a face profile
+             (a die that leans on another, or that neither can read: value None)
           -> Die(kind, value or None, confidence, box in the frame's pixels)
 
-A picture that is one die, cropped close (a tile), goes straight to the face reader. Without the
-detector's model (or OpenCV's dnn module) frames fall back to the classical segmentation below:
+A picture that is one die, cropped close (a tile), is read as one box. Without the detector's
+model (or OpenCV's dnn module) frames fall back to the classical segmentation below:
     foreground (unlike the plain background) -> die-sized blobs -> per die: its own colour, a
     contrast map of what is unlike it -> pips (round, one size, d6 layout) or glyphs (numeral +
-    astro symbol, via the profile). `read_view` is that classical reading of one region; the face
-    reader's first version wraps it.
+    astro symbol, via the profile). `read_view` is that classical reading of one region.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from assistant.vision import segment as S
 from assistant.vision.detector import Detection, DetectorError, DiceDetector
 from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Box, Die, Reading
 from assistant.vision.errors import ModelError, ProfileError
-from assistant.vision.faces import FaceReader
+from assistant.vision.faces import FaceReader, check_kind
 from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile, built_in, shipped_faces
 
@@ -230,6 +231,12 @@ def plausible(dice: list[Die]) -> list[Die]:
     return kept
 
 
+def to_frame(box: Box, scale: float, left: int, top: int) -> Box:
+    """A box of the working image in the frame's own pixels (`DiceReader.working`'s scale and offsets)."""
+    return (int(round(box[0] / scale)) + left, int(round(box[1] / scale)) + top,
+            int(round(box[2] / scale)), int(round(box[3] / scale)))
+
+
 class DiceReader:
     """Reads the dice in BGR frames. `kind` is "auto", "d6" or "d8"; `profile` adds learned dice."""
 
@@ -238,9 +245,7 @@ class DiceReader:
         """`detector`: True loads the learned detector when it is there (else the classical
         segmentation is used), False always uses the classical one, or pass a DiceDetector.
         `threshold`: the detector's centre threshold (None: its default, or a table's calibration)."""
-        if kind not in ("auto", "d6", "d8"):
-            raise ValueError(f"kind must be auto, d6 or d8, not {kind!r}")
-        self.kind = kind
+        self.kind = check_kind(kind)
         shipped = profile is None and use_built_in
         if shipped:  # no profile of the table's own dice: the white pip d6 that ship with Nova Table
             profile = shipped_faces()
@@ -251,6 +256,8 @@ class DiceReader:
         self._upright = self.profile.subset("u:")
         self._detector: DiceDetector | None | bool = detector
         self._threshold = threshold
+        if isinstance(detector, DiceDetector) and threshold is not None:
+            detector.threshold = threshold
         self.detector_problem: str | None = None  # why the learned detector is not in use, if it is not
         # the face network reads the boxes only with a profile learned by it (the shipped one, or
         # the table's own from `nova-table dice learn`): its bare head is less sure (docs/vision.md)
@@ -280,8 +287,6 @@ class DiceReader:
                 # no model file, a corrupt one, or an OpenCV without dnn: the classical segmentation
                 self._detector = None
                 self.detector_problem = f"{bad}; finding dice by the classical segmentation instead"
-        if isinstance(self._detector, DiceDetector) and self._threshold is not None:
-            self._detector.threshold = self._threshold
         return self._detector if isinstance(self._detector, DiceDetector) else None
 
     # -- one die -------------------------------------------------------------------------
@@ -524,13 +529,9 @@ class DiceReader:
         work, scale, left, top, tile = self.working(frame)
         if tile or self.detector is None:
             return []
-
-        def back(b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-            return (int(round(b[0] / scale)) + left, int(round(b[1] / scale)) + top,
-                    int(round(b[2] / scale)), int(round(b[3] / scale)))
-
-        return [Detection(d.score, (d.centre[0] / scale + left, d.centre[1] / scale + top), back(d.top), back(d.box),
-                          d.leaning) for d in self.detector.detect(work)]
+        return [Detection(d.score, (d.centre[0] / scale + left, d.centre[1] / scale + top),
+                          to_frame(d.top, scale, left, top), to_frame(d.box, scale, left, top), d.leaning)
+                for d in self.detector.detect(work)]
 
     def read(self, frame: np.ndarray) -> Reading:
         """Every die in a BGR frame, boxes in the frame's own pixels, top to bottom."""
@@ -541,12 +542,7 @@ class DiceReader:
             dice = self.read_detected(work, self.detector.detect(work))
         else:
             dice = self.read_segmented(work)
-        placed = []
-        for die in dice:
-            x, y, w, h = die.box
-            box = (int(round(x / scale)) + left, int(round(y / scale)) + top,
-                   int(round(w / scale)), int(round(h / scale)))
-            placed.append(Die(die.kind, die.value, die.confidence, box, die.symbol, die.note))
+        placed = [replace(die, box=to_frame(die.box, scale, left, top)) for die in dice]
         placed.sort(key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0]))
         return Reading(tuple(placed))
 
@@ -575,9 +571,7 @@ class DiceReader:
             return None
         views = die_views(np.ascontiguousarray(work[y0:y1, x0:x1]), True)
         die = self.read_view(views[0]) if views else None
-        if die is None:
-            return None
-        return Die(die.kind, die.value, die.confidence, box, die.symbol, die.note)
+        return None if die is None else replace(die, box=box)
 
     def read_tile(self, work: np.ndarray) -> list[Die]:
         """A picture that is one die, cropped close: it is reported, read or not."""
@@ -597,12 +591,12 @@ class DiceReader:
         default_kind = self.kind if self.kind != "auto" else "d6"
         read = self.read_boxes(work, [det.box for det in found]) if found else []
         dice = []
-        for det, die in zip(found, read):
+        for det, die in zip(found, read):  # each read die's box is already det.box
             if die is None:
                 die = Die(default_kind, None, 0.0, det.box, note="no face read")
             if det.leaning > LEANING:
                 die = Die(die.kind, None, min(die.confidence, 1.0 - det.leaning), det.box, note="leaning")
-            dice.append(Die(die.kind, die.value, die.confidence, det.box, die.symbol, die.note))
+            dice.append(die)
         return dice
 
     def read_segmented(self, work: np.ndarray) -> list[Die]:

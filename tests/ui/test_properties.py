@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from assistant.rules import game as rules
 from assistant.rules.horologium import Side
 from assistant.rules.instructions import plan
+from assistant.rules.scenario import Scenario
 from assistant.ui.app import App
 from assistant.ui.inputs import Action
 from assistant.ui.table import MemoryGame
@@ -44,6 +45,17 @@ def check_round(app: App) -> None:
     assert (f"{attack.group}/{attack.model}" if attack is not None else None) == (move.owed[0] if move.owed else None)
 
 
+def check_fold_and_hits(app: App, game: MemoryGame, scenario: Scenario, size: tuple[int, int]) -> None:
+    """Replaying the journal from a new game gives the game's state; after a draw every hit rect lies on the screen."""
+    replay = rules.new_game(scenario)
+    for event in game.events():
+        replay = rules.apply(replay, event)
+    assert replay == game.state
+    app.draw()
+    bounds = pygame.Rect(0, 0, *size)
+    assert all(bounds.contains(hit.rect) for hit in app.hits)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(actions, max_size=60), st.sampled_from([(800, 480), (720, 1280)]))
 def test_any_inputs_keep_the_state_the_fold_of_the_events(inputs: list[Action], size: tuple[int, int]) -> None:
@@ -62,13 +74,7 @@ def test_any_inputs_keep_the_state_the_fold_of_the_events(inputs: list[Action], 
         else:
             assert app.form is not None
         check_round(app)
-    replay = rules.new_game(SCENARIO)
-    for event in game.events():
-        replay = rules.apply(replay, event)
-    assert replay == game.state
-    app.draw()
-    bounds = pygame.Rect(0, 0, *size)
-    assert all(bounds.contains(hit.rect) for hit in app.hits)
+    check_fold_and_hits(app, game, SCENARIO, size)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,9 +89,4 @@ def test_any_inputs_in_the_mission_rules_keep_the_fold_and_the_reaction_round_sa
         app.handle(action)
         app._apply_knobs()
         check_round(app)
-    replay = rules.new_game(scenario)
-    for event in game.events():
-        replay = rules.apply(replay, event)
-    assert replay == game.state
-    app.draw()
-    assert all(pygame.Rect(0, 0, 800, 480).contains(hit.rect) for hit in app.hits)
+    check_fold_and_hits(app, game, scenario, (800, 480))
