@@ -3,6 +3,7 @@
 
     .venv/bin/pip install torch==2.13.0        # a training tool only: never needed at the table
     .venv/bin/python calibration/train_faces.py [--samples 80000] [--epochs 6] [--seed 1]
+    .venv/bin/python calibration/train_faces.py --d8 --samples 20000 --astro 0 --flat 80000 --no-photos ...
 
 Training data (the honest protocol, docs/vision.md): rendered dice (`render.face_sample`, seeds
 derived from --seed), plus the labelled dice of ../shared/dice/webcam-two-white-d6-train (the
@@ -18,6 +19,10 @@ under --max-misread).
 
 Writes assistant/vision/models/faces.onnx (the network: crop -> embedding) and faces.json (its
 SHA-256, the class names, the cosine heads, the threshold). Rendered data is cached in --cache.
+
+--d8 trains the close-up d8 network instead (faces_d8.onnx and .json): crops of facenet.D8_CONTEXT
+times the box, of d8 dice only (Nova Aetas astro d8 and plain numeral d8, solid and flat) and
+"not a die"; its value head names only those classes.
 """
 
 from __future__ import annotations
@@ -45,39 +50,47 @@ PHOTOS = ROOT.parent / "shared" / "dice" / "webcam-two-white-d6-train"
 CHUNK = 500
 
 
-def _chunk(args: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    seed, count, style = args
+Job = tuple[int, int, "str | None", "str | None", float]  # seed, count, style, kind, context
+
+
+def _chunk(args: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    seed, count, style, kind, context = args
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
-    out = [face_sample(rng, none_share=0.0 if style else 0.12, style=style) for _ in range(count)]
+    out = [face_sample(rng, none_share=0.0 if style else 0.12, style=style, kind=kind, context=context)
+           for _ in range(count)]
     return (np.stack([o[0] for o in out]), np.array([o[1] for o in out], np.int64),
             np.array([o[2] for o in out], np.int64))
 
 
-def rendered(count: int, seed: int, style: str | None, workers: int) -> tuple[np.ndarray, ...]:
+def rendered(count: int, seed: int, style: str | None, workers: int, kind: str | None = None,
+             context: float = F.CONTEXT) -> tuple[np.ndarray, ...]:
     """`count` rendered crops from chunk seeds seed*100000 + k (so sets of other seeds never meet)."""
-    jobs = [(seed * 100000 + k, min(CHUNK, count - k * CHUNK), style) for k in range((count + CHUNK - 1) // CHUNK)]
+    jobs = [(seed * 100000 + k, min(CHUNK, count - k * CHUNK), style, kind, context)
+            for k in range((count + CHUNK - 1) // CHUNK)]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, jobs)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
 
 
 FLAT_STYLES = ("astro",) * 10 + ("numerals",) * 7 + ("pips",) * 3  # the flat renderer's mix, by share
+FLAT_D8_STYLES = ("astro",) * 3 + ("numerals",)  # ... for the close-up d8 network
 
 
-def _flat_chunk(args: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _flat_chunk(args: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops of render.py's flat renderer (the benchmark's rendered sets come from it, from seeds 9001
     to 9004; these chunks use seeds far from those): one die on a small table, its box as a scene
     labels it (whole die) or as a tile (the picture), moved and scaled a little."""
     from assistant.vision.render import SYMBOL_INDEX, scene
 
-    seed, count, style = args
+    seed, count, style, kind, context = args
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     crops, labels, symbols = [], [], []
+    styles = FLAT_D8_STYLES if kind == "d8" else FLAT_STYLES
     while len(crops) < count:
         side = 90
-        shot = scene(rng, (side * 2, side * 2), count=1, style=style or str(rng.choice(FLAT_STYLES)),
+        shot = scene(rng, (side * 2, side * 2), count=1, style=style or str(rng.choice(styles)), kind=kind,
                      die_side=int(side * rng.uniform(0.45, 0.8)), tilt=float(rng.uniform(0.03, 0.15)))
         if not shot.dice:
             continue
@@ -89,14 +102,16 @@ def _flat_chunk(args: tuple[int, int, str | None]) -> tuple[np.ndarray, np.ndarr
         s = max(w, h)
         f = rng.uniform(0.85, 1.2)
         cx, cy = x + w / 2 + rng.normal(0, 0.04) * s, y + h / 2 + rng.normal(0, 0.04) * s
-        crops.append(F.prepare(shot.image, (cx - w * f / 2, cy - h * f / 2, w * f, h * f)))
+        crops.append(F.prepare(shot.image, (cx - w * f / 2, cy - h * f / 2, w * f, h * f), context))
         labels.append(class_index(str(die["kind"]), int(die["value"])))  # type: ignore[arg-type]
         symbols.append(SYMBOL_INDEX[die.get("symbol")])  # type: ignore[arg-type]
     return np.stack(crops), np.array(labels, np.int64), np.array(symbols, np.int64)
 
 
-def flat(count: int, seed: int, workers: int, style: str | None = None) -> tuple[np.ndarray, ...]:
-    jobs = [(seed * 100000 + 70000 + k, min(CHUNK, count - k * CHUNK), style) for k in range((count + CHUNK - 1) // CHUNK)]
+def flat(count: int, seed: int, workers: int, style: str | None = None, kind: str | None = None,
+         context: float = F.CONTEXT) -> tuple[np.ndarray, ...]:
+    jobs = [(seed * 100000 + 70000 + k, min(CHUNK, count - k * CHUNK), style, kind, context)
+            for k in range((count + CHUNK - 1) // CHUNK)]
     with Pool(workers) as pool:
         parts = pool.map(_flat_chunk, jobs)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
@@ -185,6 +200,7 @@ def main() -> int:
     parser.add_argument("--init", type=Path, help="start from this checkpoint (a second stage)")
     parser.add_argument("--lr", type=float, default=3e-3, help="the one-cycle schedule's peak learning rate")
     parser.add_argument("--data-only", action="store_true", help="make and cache the training data, then stop")
+    parser.add_argument("--d8", action="store_true", help="train the close-up d8 network (faces_d8.onnx)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-faces-cache"))
     parser.add_argument("--out", type=Path, default=ROOT / "assistant" / "vision" / "models")
     args = parser.parse_args()
@@ -197,8 +213,13 @@ def main() -> int:
     torch.set_num_threads(args.threads)
     args.cache.mkdir(parents=True, exist_ok=True)
 
+    kind, context = ("d8", F.D8_CONTEXT) if args.d8 else (None, F.CONTEXT)
+    allowed = F.D8_CLASSES if args.d8 else np.ones(len(F.CLASSES), bool)  # what the value head names
+    named = np.cumsum(allowed) - 1  # a class's place among those
+    prefix = "d8-" if args.d8 else ""
+
     def cached(name: str, make):  # type: ignore[no-untyped-def]
-        path = args.cache / f"{name}.npz"
+        path = args.cache / f"{prefix}{name}.npz"
         if path.exists():
             d = np.load(path)
             return d["x"], d["y"], d["s"]
@@ -209,21 +230,25 @@ def main() -> int:
         return x, y, s
 
     seed = args.seed
-    train = [cached(f"train-{seed}-{args.samples}", lambda: rendered(args.samples, seed, None, args.workers)),
-             cached(f"astro-{seed}-{args.astro}", lambda: rendered(args.astro, seed + 1000, "astro", args.workers))]
+    train = [cached(f"train-{seed}-{args.samples}", lambda: rendered(args.samples, seed, None, args.workers, kind, context)),
+             cached(f"astro-{seed}-{args.astro}", lambda: rendered(args.astro, seed + 1000, "astro", args.workers,
+                                                                   kind, context))]
     if args.solid_share < 1.0:  # a second stage: part of the solid crops, so the flat ones weigh more
         keep = int(len(train[0][0]) * args.solid_share)
         train[0] = tuple(a[:keep] for a in train[0])
     if args.flat:
-        made = cached(f"flat-{seed}-{args.flat}", lambda: flat(args.flat, seed, args.workers))
+        made = cached(f"flat-{seed}-{args.flat}", lambda: flat(args.flat, seed, args.workers, None, kind, context))
         train.extend([made] * args.flat_repeat)
     if args.data_only:
         return 0
-    val = cached(f"val-{seed}-{args.val}", lambda: rendered(args.val, seed + 5000, None, args.workers))
-    val_astro = cached(f"valastro-{seed}-{args.val}", lambda: rendered(args.val, seed + 6000, "astro", args.workers))
-    val_flat = cached(f"valflat-{seed}-{args.val // 2}", lambda: flat(args.val // 2, seed + 7000, args.workers))
-    val_nova = cached(f"valnova-{seed}-{args.val // 4}", lambda: flat(args.val // 4, seed + 8000, args.workers, "astro"))
-    if not args.no_photos:
+    val = cached(f"val-{seed}-{args.val}", lambda: rendered(args.val, seed + 5000, None, args.workers, kind, context))
+    val_astro = cached(f"valastro-{seed}-{args.val}", lambda: rendered(args.val, seed + 6000, "astro", args.workers,
+                                                                      kind, context))
+    val_flat = cached(f"valflat-{seed}-{args.val // 2}", lambda: flat(args.val // 2, seed + 7000, args.workers, None,
+                                                                      kind, context))
+    val_nova = cached(f"valnova-{seed}-{args.val // 4}", lambda: flat(args.val // 4, seed + 8000, args.workers, "astro",
+                                                                      kind, context))
+    if not args.no_photos and not args.d8:
         if (PHOTOS / "manifest.jsonl").exists():
             photos = photo_crops(PHOTOS / "manifest.jsonl", args.per_die, seed)
             print(f"{PHOTOS.name} (TRAIN split): {len(photos[0])} crops", flush=True)
@@ -248,13 +273,14 @@ def main() -> int:
     batch = 256
     steps = args.epochs * (len(x) // batch)
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=max(steps, 1), pct_start=0.1)
     xt = torch.from_numpy(F.blob(x))
-    yt, st = torch.from_numpy(y), torch.from_numpy(s)
+    yt, st = torch.from_numpy(named[y]), torch.from_numpy(s)
+    keep = torch.from_numpy(allowed)
 
     def logits(emb):  # type: ignore[no-untyped-def]
         e = TF.normalize(emb, dim=1)
-        return (heads.scale * e @ TF.normalize(heads.values, dim=1).T,
+        return (heads.scale * e @ TF.normalize(heads.values, dim=1)[keep].T,
                 heads.scale * e @ TF.normalize(heads.symbols, dim=1).T)
 
     def predict(data):  # type: ignore[no-untyped-def]
@@ -262,10 +288,11 @@ def main() -> int:
         out_v, out_s = [], []
         with torch.no_grad():
             xb_all = torch.from_numpy(F.blob(data[0]))
+            turns = F.D8_TURNS if args.d8 else 1  # as faces.py reads with each network
             for i in range(0, len(xb_all), 1024):
-                lv, ls = logits(model(xb_all[i : i + 1024]))
-                out_v.append(torch.softmax(lv, 1).numpy())
-                out_s.append(torch.softmax(ls, 1).numpy())
+                both = [logits(model(torch.rot90(xb_all[i : i + 1024], k, (2, 3)))) for k in range(turns)]
+                out_v.append(np.mean([torch.softmax(lv, 1).numpy() for lv, _ in both], axis=0))
+                out_s.append(np.mean([torch.softmax(ls, 1).numpy() for _, ls in both], axis=0))
         model.train()
         return np.concatenate(out_v), np.concatenate(out_s)
 
@@ -305,9 +332,9 @@ def main() -> int:
             if stop["now"]:
                 break
         pv, _ = predict(val)
-        acc = float((pv.argmax(1) == val[1]).mean())
+        acc = float((pv.argmax(1) == named[val[1]]).mean())
         torch.save({"model": model.state_dict(), "values": heads.values.detach(), "symbols": heads.symbols.detach()},
-                   args.cache / f"checkpoint-{seed}.pt")
+                   args.cache / f"{prefix}checkpoint-{seed}.pt")
         print(f"epoch {epoch + 1}/{args.epochs}: loss {total / max(1, i // batch + 1):.3f}, rendered val "
               f"{100 * acc:.2f}% ({time.time() - t:.0f} s)", flush=True)
 
@@ -316,16 +343,19 @@ def main() -> int:
     pa, psa = predict(val_astro)
     pf, psf = predict(val_flat)
     pn, psn = predict(val_nova)
-    conf = np.concatenate([pv.max(1), pa.max(1), pf.max(1), pn.max(1)])
-    wrong = np.concatenate([pv.argmax(1) != val[1], pa.argmax(1) != val_astro[1], pf.argmax(1) != val_flat[1],
-                            pn.argmax(1) != val_nova[1]])
+    sets = [(pv, val), (pa, val_astro), (pf, val_flat), (pn, val_nova)]
+    conf = np.concatenate([p.max(1) for p, _ in sets])
+    wrong = np.concatenate([p.argmax(1) != named[v[1]] for p, v in sets])
     threshold = 0.5
     for th in np.arange(0.3, 0.99, 0.01):
         if wrong[conf >= th].sum() <= args.max_misread * len(conf):
             threshold = float(th)
             break
 
-    def figures(name: str, p: np.ndarray, labels: np.ndarray) -> None:
+    def figures(name: str, p: np.ndarray, classes: np.ndarray) -> None:
+        labels = named[classes]
+        if not len(labels):
+            return
         top = p.argmax(1)
         ok = p.max(1) >= threshold
         right = (top == labels) & ok
@@ -345,9 +375,10 @@ def main() -> int:
     print("validation on the flat renderer (render.scene, seeds never trained on):")
     figures("all flat", pf, val_flat[1])
     figures("flat Nova Aetas d8 (astro)", pn, val_nova[1])
-    d8 = pn.copy()
-    d8[:, :7] = 0  # as `--kind d8` reads them
-    figures("flat Nova Aetas d8, --kind d8", d8 / d8.sum(1, keepdims=True), val_nova[1])
+    if not args.d8:
+        d8 = pn.copy()
+        d8[:, :7] = 0  # as `--kind d8` reads them
+        figures("flat Nova Aetas d8, --kind d8", d8 / d8.sum(1, keepdims=True), val_nova[1])
     print(f"  symbol head on flat Nova d8: {100 * float((psn.argmax(1) == val_nova[2]).mean()):.2f}% right")
     for k, name in ((slice(1, 7), "flat d6"), (slice(7, 15), "flat d8")):
         keep = (val_flat[1] >= k.start) & (val_flat[1] < k.stop)
@@ -355,7 +386,7 @@ def main() -> int:
 
     # export: the network (crop -> embedding) to ONNX; heads, threshold and checksum to JSON
     args.out.mkdir(parents=True, exist_ok=True)
-    onnx_path = args.out / F.MODEL
+    onnx_path = args.out / (F.D8_MODEL if args.d8 else F.MODEL)
     model.eval()
     torch.onnx.export(model, torch.zeros(1, 1, F.INPUT, F.INPUT), str(onnx_path), input_names=["crop"],
                       output_names=["embedding"], dynamic_axes={"crop": {0: "n"}, "embedding": {0: "n"}},
@@ -363,15 +394,15 @@ def main() -> int:
     digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
     meta = {
         "onnx_sha256": digest, "classes": list(F.CLASSES), "symbol_names": list(F.SYMBOLS),
-        "embedding": args.dim, "scale": heads.scale, "context": F.CONTEXT, "input": F.INPUT,
+        "embedding": args.dim, "scale": heads.scale, "context": context, "input": F.INPUT,
         "threshold": round(threshold, 3),
         "values": F.encode(heads.values.detach().numpy()), "symbols": F.encode(heads.symbols.detach().numpy()),
         "trained": {"seed": seed, "rendered": int(args.samples * args.solid_share), "astro": args.astro,
                     "flat": args.flat, "flat_repeat": args.flat_repeat, "epochs": args.epochs, "lr": args.lr,
-                    "init": str(args.init) if args.init else None,
+                    "init": str(args.init) if args.init else None, "d8": args.d8,
                     "photos": None if args.no_photos else PHOTOS.name + " (train split)"},
     }
-    (args.out / F.META).write_text(json.dumps(meta, indent=1) + "\n")
+    onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     # the exported model must give what torch gives
     net = F.FaceNet(onnx_path)
     with torch.no_grad():

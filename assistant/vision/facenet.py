@@ -7,6 +7,11 @@ scores: one over `CLASSES` (not a die, d6 1..6, d8 1..8), one over `SYMBOLS` (th
 on the top face of a Nova Aetas d8, or none). A profile refits the value head on a table's own
 labelled dice (`profile.py`).
 
+A second network of the same shape, `models/faces_d8.onnx` (trained by `train_faces.py --d8`),
+looks closer: its crop is `D8_CONTEXT` times the box, so a d8's numeral and symbol fill it, and
+its value head knows only "not a die" and d8 1..8 (`D8_CLASSES`). Each model's heads are in the
+JSON file of its own name.
+
 The crop (`prepare`): a square around the box's centre, `context` times the box's longer side,
 the picture's edge repeated where the square leaves it, in grey, resized to `INPUT` pixels.
 Training and reading use this one function.
@@ -30,8 +35,11 @@ INPUT = 64  # the network's input side, pixels
 CONTEXT = 1.2  # crop side / box's longer side
 CLASSES = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" for v in range(1, 9))
 SYMBOLS = ("none", "sun", "star", "moon")
+D8_CONTEXT = 0.6  # the close-up d8 network's crop side / box's longer side
+D8_TURNS = 4  # it reads a crop turned by 0, 1, 2 and 3 quarter turns: the mean of the four
+D8_CLASSES = np.array([c == "none" or c.startswith("d8") for c in CLASSES])  # what the d8 network names
 MODEL = "faces.onnx"
-META = "faces.json"
+D8_MODEL = "faces_d8.onnx"
 
 
 def prepare(image: np.ndarray, box: tuple[float, float, float, float], context: float = CONTEXT) -> np.ndarray:
@@ -99,12 +107,18 @@ def default_model() -> Path:
     return _resource(MODEL)
 
 
+def d8_model() -> Path:
+    """The shipped close-up d8 model, models/faces_d8.onnx."""
+    return _resource(D8_MODEL)
+
+
 class FaceNet:
-    """The network and its heads, loaded from `models/` (or the given paths); ModelError if broken."""
+    """The network and its heads, loaded from `models/` (or the given paths: the heads default to
+    the model's name with .json); ModelError if broken."""
 
     def __init__(self, model: Path | None = None, meta: Path | None = None) -> None:
         model = model or _resource(MODEL)
-        meta = meta or model.with_name(META)
+        meta = meta or model.with_suffix(".json")
         try:
             data = model.read_bytes()
         except OSError as bad:

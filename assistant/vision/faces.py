@@ -16,6 +16,12 @@ scores the astro symbol, which must agree with a d8's value (Sun 8/6/4, Star 7/5
 2 and 3) or the die is reported unreadable. `kind` ("auto", "d6", "d8") is the reader's default;
 `read(..., kind=...)` overrides it for one call; "d6" or "d8" leaves out the other kind's values.
 
+A d8 is read closer: where the reader reads d8 (kind "d8", or "auto" when the first network
+finds the d8 values likelier), the close-up d8 network (`facenet.D8_MODEL`) reads a crop of the
+box's middle, where the numeral and symbol are big enough to tell apart however the die is
+turned; it gives the d8 values and the symbol, the first network still says whether it is a die.
+A profile that teaches d8 faces of its own leaves d8 to the refitted first network.
+
 A `profile` (made by `nova-table dice learn` from labelled photos, see `profile.py`) holds the
 embeddings of a table's own dice; the value head is refitted on them (`calibrate.py`), so a
 table's unusual dice (a skull for 1, marbled bodies, other fonts) are read as labelled. The
@@ -63,6 +69,8 @@ _ALLOWED = {
     "d6": np.array([c == "none" or c.startswith("d6") for c in F.CLASSES]),
     "d8": np.array([c == "none" or c.startswith("d8") for c in F.CLASSES]),
 }
+_D6 = np.flatnonzero([c.startswith("d6") for c in F.CLASSES])
+_D8 = np.flatnonzero([c.startswith("d8") for c in F.CLASSES])
 _REFITS: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # (value head, trust) per model and profile examples
 
 
@@ -114,8 +122,10 @@ class FaceReader:
         self.values = F.unit(self.net.heads.values)  # (classes, D): the value head, maybe refitted
         self.profile = profile
         self.trust = np.ones(len(F.CLASSES), np.float32)  # per class: how far a refitted head's calls held up
+        examples, labels = profile.embeddings() if profile is not None else (None, [])
+        # a table that taught its own d8 faces reads them by its profile, else the close-up d8 network
+        self.d8: F.FaceNet | None = None if any(label.startswith("d8") for label in labels) else load_net(F.d8_model())
         if profile is not None:
-            examples, labels = profile.embeddings()
             if len(labels):
                 if profile.model != self.net.identity:
                     raise ProfileError(f"the profile was learned with face model {profile.model}, this reader has "
@@ -127,20 +137,43 @@ class FaceReader:
         return self.read_many(image, [region], kind)[0]
 
     def read_many(self, image: np.ndarray, regions: Sequence[Region], kind: str | None = None) -> list[Die | None]:
-        """`read` for several regions of one picture, in one batch."""
+        """`read` for several regions of one picture, in one batch (the d8 ones in a second, closer one)."""
         boxes = [box_of(r) for r in regions]
-        return self.read_crops(self.crops(image, boxes), boxes, kind)
+        use = check_kind(kind or self.kind)
+        values, symbols = self.probabilities(self.net.embed(self.crops(image, boxes)), use)
+        sure = np.full(len(boxes), self.threshold)
+        if self.d8 is not None and use != "d6" and boxes:
+            rows = np.flatnonzero(values[:, _D8].sum(1) >= values[:, _D6].sum(1)) if use == "auto" \
+                else np.arange(len(boxes))
+            if rows.size:
+                close, symbols[rows] = self.read_closer(image, [boxes[i] for i in rows])
+                # the first network's "not a die" stands; the close look shares out the rest over d8 1..8
+                values[rows, 1:] = 0.0
+                values[np.ix_(rows, _D8)] = (1.0 - values[rows, :1]) * close[:, 1:]
+                sure[rows] = self.d8.threshold
+        return [self.decide(v, s, box, use, t) for v, s, box, t in zip(values, symbols, boxes, sure)]
+
+    def read_closer(self, image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarray, np.ndarray]:
+        """The close-up d8 network's chances per box: of "not a die" and d8 1..8, and of each symbol;
+        each the mean over the crop turned by 0 to D8_TURNS - 1 quarter turns (one batch)."""
+        assert self.d8 is not None
+        crops = self.crops(image, boxes, self.d8)
+        embeddings = self.d8.embed(np.concatenate([np.rot90(crops, k, (1, 2)) for k in range(F.D8_TURNS)]))
+        values = F.softmax(self.d8.heads.value_scores(embeddings)[:, F.D8_CLASSES])
+        symbols = F.softmax(self.d8.heads.symbol_scores(embeddings))
+        n = len(boxes)
+        return values.reshape(F.D8_TURNS, n, -1).mean(0), symbols.reshape(F.D8_TURNS, n, -1).mean(0)
 
     def embed(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
         """The network's embeddings of the regions (what a profile keeps of a labelled die)."""
         return self.net.embed(self.crops(image, [box_of(r) for r in regions]))
 
-    def crops(self, image: np.ndarray, boxes: Sequence[Box]) -> np.ndarray:
-        """The network's crops of `boxes` in `image` (BGR or grey)."""
+    def crops(self, image: np.ndarray, boxes: Sequence[Box], net: F.FaceNet | None = None) -> np.ndarray:
+        """The crops of `boxes` in `image` (BGR or grey) for the face network (or `net`)."""
         image = check_frame(image) if image.ndim == 3 else image
         if not boxes:
             return np.zeros((0, F.INPUT, F.INPUT), np.uint8)
-        return np.stack([F.prepare(image, b, self.net.context) for b in boxes])
+        return np.stack([F.prepare(image, b, (net or self.net).context) for b in boxes])
 
     def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """Per crop: the chance of each class (those `kind` allows) and of each symbol."""
@@ -152,10 +185,11 @@ class FaceReader:
         """Dice from crops already made by `facenet.prepare` (boxes are only reported back)."""
         use = check_kind(kind or self.kind)
         values, symbols = self.probabilities(self.net.embed(crops), use)
-        return [self.decide(v, s, box, use) for v, s, box in zip(values, symbols, boxes)]
+        return [self.decide(v, s, box, use, self.threshold) for v, s, box in zip(values, symbols, boxes)]
 
-    def decide(self, values: np.ndarray, symbols: np.ndarray, box: Box, kind: str) -> Die | None:
-        """One die from its class and symbol chances: a value only when sure, never a silent guess."""
+    def decide(self, values: np.ndarray, symbols: np.ndarray, box: Box, kind: str, threshold: float) -> Die | None:
+        """One die from its class and symbol chances: a value only when at least `threshold` sure,
+        never a silent guess."""
         if values[0] >= NOT_A_DIE:
             return None
         best = int(np.argmax(values[1:])) + 1
@@ -167,6 +201,6 @@ class FaceReader:
         if die_kind == "d8" and shown is not None and sym_p >= SYMBOL_SURE and ASTRO_BY_VALUE[int(value)] != shown:
             return Die(die_kind, None, confidence * (1 - sym_p), box, shown,
                        note=f"{shown} contradicts {value}")
-        if confidence < self.threshold:
+        if confidence < threshold:
             return Die(die_kind, None, confidence, box, note=f"doubtful {die_kind}:{value}")
         return Die(die_kind, int(value), confidence, box, shown if die_kind == "d8" else None)

@@ -274,7 +274,8 @@ class DiceReader:
     def values_by(self) -> str:
         """What reads each die's value: the face network refitted on a profile, or the classical reading."""
         if self.faces is not None:
-            return "face network refitted on the profile (classical reading where it withholds)"
+            closer = ", d8 by the close-up d8 network" if self.faces.d8 is not None and self.kind != "d6" else ""
+            return f"face network refitted on the profile{closer} (classical reading where it withholds)"
         return "classical reading of each box"
 
     @property

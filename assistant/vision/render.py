@@ -383,8 +383,9 @@ def tile_marks(rng: np.random.Generator, crop: np.ndarray) -> None:
 
 def face_sample(rng: np.random.Generator, none_share: float = 0.12, kind: str | None = None,
                 style: str | None = None, value: int | None = None,
-                emblems: tuple[tuple[int, str], ...] = ()) -> tuple[np.ndarray, int, int]:
-    """One training crop for the face network: (INPUT x INPUT uint8 grey, class index, symbol index).
+                emblems: tuple[tuple[int, str], ...] = (), context: float | None = None) -> tuple[np.ndarray, int, int]:
+    """One training crop for a face network, cut `context` (default facenet.CONTEXT) times its box:
+    (INPUT x INPUT uint8 grey, class index, symbol index).
 
     A solid die (any kind, style, colour, material, pose) on a random table, maybe with other dice
     around it and cut by the crop's edge, lit, shadowed, blurred, noisy; its box is the whole die
@@ -442,11 +443,11 @@ def face_sample(rng: np.random.Generator, none_share: float = 0.12, kind: str | 
         t = max(w, h) / rng.uniform(0.7, 1.0)
         x0, y0 = int(round(cx - t / 2)), int(round(cy - t / 2))
         cut = image[max(0, y0) : y0 + int(t), max(0, x0) : x0 + int(t)]
-        crop = F.prepare(cut, (0, 0, cut.shape[1], cut.shape[0]))
+        crop = F.prepare(cut, (0, 0, cut.shape[1], cut.shape[0]), context or F.CONTEXT)
         if rng.random() < 0.5:
             tile_marks(rng, crop)
     else:
-        crop = F.prepare(image, (cx - w / 2, cy - h / 2, w, h))
+        crop = F.prepare(image, (cx - w / 2, cy - h / 2, w, h), context or F.CONTEXT)
     if look is None:
         return crop, 0, 0
     symbol = SYMBOL_INDEX[ASTRO_BY_VALUE[look.value]] if look.style == "astro" else 0

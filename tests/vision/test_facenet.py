@@ -45,14 +45,23 @@ def test_the_network_gives_one_embedding_per_crop() -> None:
     assert np.allclose(net.embed(crops[2:3])[0], out[2], atol=1e-4)
 
 
-def _copy_model(tmp_path: Path) -> Path:
-    for name in (F.MODEL, F.META):
-        shutil.copy(MODELS / name, tmp_path / name)
-    return tmp_path / F.MODEL
+def _copy_model(tmp_path: Path, name: str = F.MODEL) -> Path:
+    """A copy of a shipped model and its heads (the JSON file of the model's name) in tmp_path."""
+    model = tmp_path / name
+    shutil.copy(MODELS / name, model)
+    shutil.copy((MODELS / name).with_suffix(".json"), model.with_suffix(".json"))
+    return model
 
 
-def test_a_corrupt_model_file_is_refused_with_a_clear_error(tmp_path: Path) -> None:
-    model = _copy_model(tmp_path)
+def test_the_close_up_d8_model_ships_with_its_own_heads_and_crop() -> None:
+    net = F.FaceNet(F.d8_model())
+    assert net.context == F.D8_CONTEXT and 0.0 < net.threshold < 1.0
+    assert net.identity != F.FaceNet(MODEL).identity
+
+
+@pytest.mark.parametrize("name", [F.MODEL, F.D8_MODEL])
+def test_a_corrupt_model_file_is_refused_with_a_clear_error(tmp_path: Path, name: str) -> None:
+    model = _copy_model(tmp_path, name)
     data = bytearray(model.read_bytes())
     data[len(data) // 2 : len(data) // 2 + 64] = b"\0" * 64
     model.write_bytes(bytes(data))
@@ -63,19 +72,19 @@ def test_a_corrupt_model_file_is_refused_with_a_clear_error(tmp_path: Path) -> N
 def test_a_model_that_is_not_onnx_is_refused_by_opencv_with_a_clear_error(tmp_path: Path) -> None:
     model = _copy_model(tmp_path)
     model.write_bytes(b"this is not a network")
-    meta = json.loads((tmp_path / F.META).read_text())
+    meta = json.loads(model.with_suffix(".json").read_text())
     import hashlib
 
     meta["onnx_sha256"] = hashlib.sha256(model.read_bytes()).hexdigest()  # heads "match": OpenCV must refuse
-    (tmp_path / F.META).write_text(json.dumps(meta))
+    model.with_suffix(".json").write_text(json.dumps(meta))
     with pytest.raises(ModelError, match="OpenCV cannot load"):
         F.FaceNet(model)
 
 
 @pytest.mark.parametrize("change, message", [
     (lambda m: m.unlink(), "cannot read the face model"),
-    (lambda m: m.with_name(F.META).write_text("{"), "not JSON"),
-    (lambda m: m.with_name(F.META).unlink(), "cannot read the face model's heads"),
+    (lambda m: m.with_suffix(".json").write_text("{"), "not JSON"),
+    (lambda m: m.with_suffix(".json").unlink(), "cannot read the face model's heads"),
 ])
 def test_a_missing_or_broken_model_is_a_vision_error(tmp_path: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
     model = _copy_model(tmp_path)
