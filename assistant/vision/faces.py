@@ -52,7 +52,7 @@ import numpy as np
 from assistant.vision import facenet as F
 from assistant.vision.calibrate import fit_head, trust
 from assistant.vision.dice import ASTRO_BY_VALUE, Box, Die
-from assistant.vision.errors import ProfileError
+from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.images import check_frame
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class FaceReader:
     """Reads one die's face from its region in a picture (see the module's docstring)."""
 
     def __init__(self, kind: str = "auto", profile: Profile | None = None, model: Path | None = None,
-                 threshold: float | None = None) -> None:
+                 threshold: float | None = None, d8_model: Path | None = None) -> None:
         self.kind = check_kind(kind)
         self.net = load_net(model)
         self.threshold = self.net.threshold if threshold is None else threshold
@@ -124,7 +124,13 @@ class FaceReader:
         self.trust = np.ones(len(F.CLASSES), np.float32)  # per class: how far a refitted head's calls held up
         examples, labels = profile.embeddings() if profile is not None else (None, [])
         # a table that taught its own d8 faces reads them by its profile, else the close-up d8 network
-        self.d8: F.FaceNet | None = None if any(label.startswith("d8") for label in labels) else load_net(F.d8_model())
+        self.d8: F.FaceNet | None = None
+        self.d8_problem: str | None = None  # why the close-up d8 network is missing, if it is
+        if not any(label.startswith("d8") for label in labels):
+            try:
+                self.d8 = load_net(d8_model or F.d8_model())
+            except ModelError as bad:  # the first network reads the d8 on its own, less surely
+                self.d8_problem = f"{bad}; reading d8 by the face network alone"
         if profile is not None:
             if len(labels):
                 if profile.model != self.net.identity:

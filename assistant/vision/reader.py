@@ -269,6 +269,8 @@ class DiceReader:
                 if not shipped:
                     raise
                 self.detector_problem = f"{bad}; reading values by the classical reading instead"
+            else:
+                self.detector_problem = self.faces.d8_problem
 
     @property
     def values_by(self) -> str:

@@ -91,3 +91,16 @@ def test_a_missing_or_broken_model_is_a_vision_error(tmp_path: Path, change, mes
     change(model)
     with pytest.raises(VisionError, match=message):
         FaceReader(model=model)
+
+
+def test_without_the_close_up_d8_model_the_face_reader_reads_on_and_says_why(tmp_path: Path) -> None:
+    from assistant.vision.render import tile
+
+    model = _copy_model(tmp_path, F.D8_MODEL)
+    model.write_bytes(model.read_bytes()[:1000])  # cut short: its heads no longer match it
+    reader = FaceReader(model=MODEL, d8_model=model)
+    assert reader.d8 is None and reader.d8_problem is not None
+    assert str(model) in reader.d8_problem and "face network alone" in reader.d8_problem
+    shot = tile(np.random.default_rng(8), style="astro")
+    die = reader.read(shot.image, shot.dice[0]["box"], kind="d8")  # type: ignore[arg-type]
+    assert die is None or die.kind == "d8"  # read by the first network: an answer, not a crash
