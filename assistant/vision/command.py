@@ -85,8 +85,8 @@ def run_read(args: argparse.Namespace) -> int:
     for path in expand(args.images):
         try:
             reading = reader.read(load_image(path))
-            if reader.detector_problem and not warned:
-                print(f"nova-table dice: {reader.detector_problem}", file=sys.stderr)
+            if reader.problem and not warned:
+                print(f"nova-table dice: {reader.problem}", file=sys.stderr)
                 warned = True
         except VisionError as bad:
             failures += 1

@@ -258,7 +258,7 @@ class DiceReader:
         self._threshold = threshold
         if isinstance(detector, DiceDetector) and threshold is not None:
             detector.threshold = threshold
-        self.detector_problem: str | None = None  # why the learned detector is not in use, if it is not
+        self.problem: str | None = None  # what the reader does without (a model missing or broken), if anything
         # the face network reads the boxes only with a profile learned by it (the shipped one, or
         # the table's own from `nova-table dice learn`): its bare head is less sure (docs/vision.md)
         self.faces: FaceReader | None = None
@@ -268,9 +268,9 @@ class DiceReader:
             except (ModelError, ProfileError) as bad:
                 if not shipped:
                     raise
-                self.detector_problem = f"{bad}; reading values by the classical reading instead"
+                self.problem = f"{bad}; reading values by the classical reading instead"
             else:
-                self.detector_problem = self.faces.d8_problem
+                self.problem = self.faces.d8_problem
 
     @property
     def values_by(self) -> str:
@@ -289,7 +289,7 @@ class DiceReader:
             except (FileNotFoundError, DetectorError) as bad:
                 # no model file, a corrupt one, or an OpenCV without dnn: the classical segmentation
                 self._detector = None
-                self.detector_problem = f"{bad}; finding dice by the classical segmentation instead"
+                self.problem = f"{bad}; finding dice by the classical segmentation instead"
         return self._detector if isinstance(self._detector, DiceDetector) else None
 
     # -- one die -------------------------------------------------------------------------

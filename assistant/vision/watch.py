@@ -18,8 +18,9 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
           emit: Callable[[dict[str, Any]], None]) -> int:
     """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading."""
     reader = DiceReader(kind, load(profile_path) if profile_path else None)
-    if reader.detector is None and reader.detector_problem:
-        print(f"nova-table dice: {reader.detector_problem}", file=sys.stderr)
+    reader.detector  # first use loads the learned detector: what is missing is then in reader.problem
+    if reader.problem:
+        print(f"nova-table dice: {reader.problem}", file=sys.stderr)
     settle = SettleDetector()
     finder = TrayFinder() if tray else None
     with open_source(source_spec) as source:

@@ -120,8 +120,8 @@ def test_without_a_usable_model_the_reader_falls_back_and_says_why(tmp_path: Pat
     reader = DiceReader()
     reading = reader.read(shot.image)
     assert reader.detector is None
-    assert reader.detector_problem is not None and str(bad) in reader.detector_problem
-    assert "classical segmentation" in reader.detector_problem
+    assert reader.problem is not None and str(bad) in reader.problem
+    assert "classical segmentation" in reader.problem
     # the classical segmentation still finds and reads the rendered dice
     pairs = match([d["box"] for d in shot.dice], [d.box for d in reading.dice])  # type: ignore[misc]
     assert len(pairs) == 3
