@@ -69,7 +69,6 @@ PER_VALUE = 3  # calibration: labelled dice of each face value ...
 MOST_PICTURES = 40  # ... from at most this many pictures
 
 SHARED = ROOT.parent / "shared" / "dice"
-OBLIQUE = {"webcam-two-white-d6-train", "webcam-two-white-d6-valid", "mixed-oblique-d6"}
 RENDERED = {  # name: (count, seed, tiles, style)
     "rendered-nova-d8-tiles": (400, 9001, True, "astro"),
     "rendered-nova-d8-scenes": (60, 9002, False, "astro"),

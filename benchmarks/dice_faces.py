@@ -41,16 +41,11 @@ from assistant.vision.learn import learn_faces  # noqa: E402
 from assistant.vision.manifest import Entry, LabelledDie, manifest_folders, read_manifest  # noqa: E402
 from assistant.vision.profile import Profile, load  # noqa: E402
 from assistant.vision.render import face_sample, write_set  # noqa: E402
+from dice_accuracy import RENDERED  # noqa: E402  (the same rendered sets, from the flat renderer, never trained on)
 
 SHARED = ROOT.parent / "shared" / "dice"
 MODEL = F.default_model()  # the face model read (--model)
 SEEN = {"webcam-two-white-d6-train"}  # the face network was trained on this split
-RENDERED = {  # name: (count, seed, tiles, style), the flat renderer of render.py (never trained on)
-    "rendered-nova-d8-tiles": (400, 9001, True, "astro"),
-    "rendered-nova-d8-scenes": (60, 9002, False, "astro"),
-    "rendered-mixed-scenes": (60, 9003, False, None),
-    "rendered-pip-d6-tiles": (200, 9004, True, "pips"),
-}
 SOLID = {"solid-nova-d8-crops": (1000, 9101, "astro"), "solid-any-crops": (1000, 9102, None)}
 
 PROTOCOL = """HONEST PROTOCOL: nothing is trained or tuned on the pictures it is scored on.

@@ -34,7 +34,6 @@ sys.path.insert(0, str(ROOT))
 
 from assistant.vision.profile import load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
-
 from assistant.vision.render import scene  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"

@@ -110,7 +110,7 @@ class DiceDetector:
     A missing model raises FileNotFoundError; a model OpenCV cannot load, or whose output is not the
     detector's (CHANNELS maps), raises DetectorError, both with the file's name in the message."""
 
-    def __init__(self, model: Path | None = None, threshold: float = THRESHOLD) -> None:
+    def __init__(self, model: Path | None = None, threshold: float | None = None) -> None:
         model = Path(model) if model is not None else MODEL
         if not model.exists():
             raise FileNotFoundError(f"{model}: the dice detector's model is missing")
@@ -127,7 +127,7 @@ class DiceDetector:
         if probe.ndim != 4 or probe.shape[1] != CHANNELS:
             raise DetectorError(f"{model}: not the dice detector's network (output {tuple(probe.shape)}, "
                                 f"expected {CHANNELS} maps)")
-        self.threshold = threshold
+        self.threshold = THRESHOLD if threshold is None else threshold
 
     def raw(self, frame: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
         """The network's output for `frame` and the frame pixels per output cell (x, y): the mean of

@@ -67,7 +67,7 @@ Region = Union[Sequence[float], "DieView"]
 _ALLOWED = {
     "auto": np.ones(len(F.CLASSES), bool),
     "d6": np.array([c == "none" or c.startswith("d6") for c in F.CLASSES]),
-    "d8": np.array([c == "none" or c.startswith("d8") for c in F.CLASSES]),
+    "d8": F.D8_CLASSES,
 }
 _D6 = np.flatnonzero([c.startswith("d6") for c in F.CLASSES])
 _D8 = np.flatnonzero([c.startswith("d8") for c in F.CLASSES])
@@ -120,7 +120,6 @@ class FaceReader:
         self.net = load_net(model)
         self.threshold = self.net.threshold if threshold is None else threshold
         self.values = F.unit(self.net.heads.values)  # (classes, D): the value head, maybe refitted
-        self.profile = profile
         self.trust = np.ones(len(F.CLASSES), np.float32)  # per class: how far a refitted head's calls held up
         examples, labels = profile.embeddings() if profile is not None else (None, [])
         # a table that taught its own d8 faces reads them by its profile, else the close-up d8 network

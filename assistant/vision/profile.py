@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -50,14 +51,14 @@ class Profile:
 
     def subset(self, prefix: str) -> tuple[np.ndarray, list[str]]:
         """The examples whose label starts with `prefix` (one kind of vector), and their labels."""
-        keep = [i for i, label in enumerate(self.labels) if label.startswith(prefix)]
-        if not keep:
-            return np.zeros((0, 1), np.float32), []
-        return np.vstack([self.rows[i] for i in keep]), [self.labels[i] for i in keep]
+        return self._where(lambda label: label.startswith(prefix))
 
     def embeddings(self) -> tuple[np.ndarray, list[str]]:
         """The face network's examples ("none", "d6:V", "d8:V") and their labels."""
-        keep = [i for i, label in enumerate(self.labels) if label in EMBEDDING_LABELS]
+        return self._where(lambda label: label in EMBEDDING_LABELS)
+
+    def _where(self, wanted: Callable[[str], bool]) -> tuple[np.ndarray, list[str]]:
+        keep = [i for i, label in enumerate(self.labels) if wanted(label)]
         if not keep:
             return np.zeros((0, 1), np.float32), []
         return np.vstack([self.rows[i] for i in keep]), [self.labels[i] for i in keep]

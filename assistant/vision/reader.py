@@ -281,11 +281,16 @@ class DiceReader:
         return "classical reading of each box"
 
     @property
+    def unread_kind(self) -> str:
+        """The kind reported for a die nothing could read: the reader's, or d6 when it reads any."""
+        return self.kind if self.kind != "auto" else "d6"
+
+    @property
     def detector(self) -> DiceDetector | None:
         """The learned detector, loaded on first use; None when absent or switched off."""
         if self._detector is True:
             try:
-                self._detector = DiceDetector() if self._threshold is None else DiceDetector(threshold=self._threshold)
+                self._detector = DiceDetector(threshold=self._threshold)
             except (FileNotFoundError, DetectorError) as bad:
                 # no model file, a corrupt one, or an OpenCV without dnn: the classical segmentation
                 self._detector = None
@@ -505,7 +510,7 @@ class DiceReader:
             return None  # not shaped like one die: only pips in a d6 layout are believed there
         if not face.glyphs:
             # nothing on it: not a die we can see (unless the picture is that one die)
-            return Die(self.kind if self.kind != "auto" else "d6", None, 0.0, view.box, note="no marks") \
+            return Die(self.unread_kind, None, 0.0, view.box, note="no marks") \
                 if view.tile else None
         return self.read_glyphs(view, face)
 
@@ -581,7 +586,7 @@ class DiceReader:
         h, w = work.shape[:2]
         (die,) = self.read_boxes(work, [(0, 0, w, h)])
         if die is None:
-            return [Die(self.kind if self.kind != "auto" else "d6", None, 0.0, (0, 0, w, h), note="no marks")]
+            return [Die(self.unread_kind, None, 0.0, (0, 0, w, h), note="no marks")]
         return [die]
 
     def read_detected(self, work: np.ndarray, found: list[Detection]) -> list[Die]:
@@ -591,12 +596,11 @@ class DiceReader:
         what it shows is the face reader's. A die the face reader cannot read, or one that leans on
         another (its top face is not the face that counts), is reported with value None: never a
         silent guess, and never silently dropped."""
-        default_kind = self.kind if self.kind != "auto" else "d6"
         read = self.read_boxes(work, [det.box for det in found]) if found else []
         dice = []
         for det, die in zip(found, read):  # each read die's box is already det.box
             if die is None:
-                die = Die(default_kind, None, 0.0, det.box, note="no face read")
+                die = Die(self.unread_kind, None, 0.0, det.box, note="no face read")
             if det.leaning > LEANING:
                 die = Die(die.kind, None, min(die.confidence, 1.0 - det.leaning), det.box, note="leaning")
             dice.append(die)
