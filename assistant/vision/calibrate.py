@@ -48,17 +48,19 @@ FOLDS = 5
 
 
 def trust(base: np.ndarray, examples: np.ndarray, classes: np.ndarray, scale: float,
-          folds: int = FOLDS) -> np.ndarray:
+          folds: int = FOLDS, group: int = 1) -> np.ndarray:
     """Per class, with each example held out in turn (folds): the lesser of how often the class was
     right when named (precision) and how often its own examples were named so (recall). 1.0 for a
-    class the profile does not show and that was never named: the network's own, untested here."""
+    class the profile does not show and that was never named: the network's own, untested here.
+    `group`: the examples come in runs of that many views of one die, held out together."""
     n = len(examples)
     named = np.zeros(base.shape[0])
     right = np.zeros(base.shape[0])
-    if n < 2:
+    dice = n // group
+    if dice < 2:
         return np.ones(base.shape[0], np.float32)
     e = unit(examples)
-    fold = np.arange(n) % min(folds, n)
+    fold = (np.arange(n) // group) % min(folds, dice)
     for f in np.unique(fold):
         held = fold == f
         head = fit_head(base, examples[~held], classes[~held], scale)

@@ -54,9 +54,9 @@ from assistant.vision.calibrate import fit_head, trust
 from assistant.vision.dice import ASTRO_BY_VALUE, Box, Die
 from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.images import check_frame
+from assistant.vision.profile import Profile
 
 if TYPE_CHECKING:
-    from assistant.vision.profile import Profile
     from assistant.vision.reader import DieView
 
 KINDS = ("auto", "d6", "d8")
@@ -98,16 +98,20 @@ def load_net(model: Path | None = None) -> F.FaceNet:
     return F.FaceNet(model)
 
 
-def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The value head refitted on a profile's examples, and each class's trust (`calibrate.py`);
-    computed once per model and examples (a refit takes about a second)."""
-    classes = np.array([F.CLASSES.index(label) for label in labels])
+def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: np.ndarray | None = None,
+          group: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The value head over the `allowed` classes (default all) refitted on a profile's examples,
+    and each class's trust (`calibrate.py`; `group`: views of one die in a row); computed once per
+    model and examples (a refit takes about a second)."""
+    allowed = np.ones(len(F.CLASSES), bool) if allowed is None else allowed
+    names = [c for c, keep in zip(F.CLASSES, allowed) if keep]
+    classes = np.array([names.index(label) for label in labels])
     key = hashlib.sha256(net.identity.encode() + np.ascontiguousarray(examples, np.float32).tobytes()
-                         + classes.tobytes()).digest()
+                         + classes.tobytes() + allowed.tobytes() + bytes([group])).digest()
     if key not in _REFITS:
-        base = F.unit(net.heads.values)
+        base = F.unit(net.heads.values)[allowed]
         _REFITS[key] = (fit_head(base, examples, classes, net.heads.scale),
-                        trust(base, examples, classes, net.heads.scale))
+                        trust(base, examples, classes, net.heads.scale, group=group))
     return _REFITS[key]
 
 
@@ -121,21 +125,31 @@ class FaceReader:
         self.threshold = self.net.threshold if threshold is None else threshold
         self.values = F.unit(self.net.heads.values)  # (classes, D): the value head, maybe refitted
         self.trust = np.ones(len(F.CLASSES), np.float32)  # per class: how far a refitted head's calls held up
-        examples, labels = profile.embeddings() if profile is not None else (None, [])
-        # a table that taught its own d8 faces reads them by its profile, else the close-up d8 network
+        profile = profile if profile is not None else Profile()
+        examples, labels = profile.embeddings()
+        close, close_labels = profile.close_embeddings()
+        if labels:
+            if profile.model != self.net.identity:
+                raise ProfileError(f"the profile was learned with face model {profile.model}, this reader has "
+                                   f"{self.net.identity}: learn it again (nova-table dice learn)")
+            self.values, self.trust = refit(self.net, examples, labels)
+        # d8 are read by the close-up d8 network (refitted on the profile's close-up examples), except
+        # by a profile that taught its d8 to the first network only (learned without the close-up one)
         self.d8: F.FaceNet | None = None
         self.d8_problem: str | None = None  # why the close-up d8 network is missing, if it is
-        if not any(label.startswith("d8") for label in labels):
+        if close_labels or not any(label.startswith("d8") for label in labels):
             try:
                 self.d8 = load_net(d8_model or F.d8_model())
             except ModelError as bad:  # the first network reads the d8 on its own, less surely
                 self.d8_problem = f"{bad}; reading d8 by the face network alone"
-        if profile is not None:
-            if len(labels):
-                if profile.model != self.net.identity:
-                    raise ProfileError(f"the profile was learned with face model {profile.model}, this reader has "
-                                       f"{self.net.identity}: learn it again (nova-table dice learn)")
-                self.values, self.trust = refit(self.net, examples, labels)
+        if self.d8 is not None:
+            self.d8_values = F.unit(self.d8.heads.values)[F.D8_CLASSES]  # its head: "none", d8 1..8
+            self.d8_trust = np.ones(len(self.d8_values), np.float32)
+            if close_labels:
+                if profile.d8_model != self.d8.identity:
+                    raise ProfileError(f"the profile's d8 were learned with close-up model {profile.d8_model}, "
+                                       f"this reader has {self.d8.identity}: learn it again (nova-table dice learn)")
+                self.d8_values, self.d8_trust = refit(self.d8, close, close_labels, F.D8_CLASSES, F.D8_TURNS)
 
     def read(self, image: np.ndarray, region: Region, kind: str | None = None) -> Die | None:
         """The die in `region` of `image` (BGR or grey), unreadable, or None if it is no die."""
@@ -147,6 +161,7 @@ class FaceReader:
         use = check_kind(kind or self.kind)
         values, symbols = self.probabilities(self.net.embed(self.crops(image, boxes)), use)
         sure = np.full(len(boxes), self.threshold)
+        trusts = np.tile(self.trust, (len(boxes), 1))
         if self.d8 is not None and use != "d6" and boxes:
             rows = np.flatnonzero(values[:, _D8].sum(1) >= values[:, _D6].sum(1)) if use == "auto" \
                 else np.arange(len(boxes))
@@ -156,18 +171,23 @@ class FaceReader:
                 values[rows, 1:] = 0.0
                 values[np.ix_(rows, _D8)] = (1.0 - values[rows, :1]) * close[:, 1:]
                 sure[rows] = self.d8.threshold
-        return [self.decide(v, s, box, use, t) for v, s, box, t in zip(values, symbols, boxes, sure)]
+                trusts[np.ix_(rows, _D8)] = self.d8_trust[1:]
+        return [self.decide(*row) for row in zip(values, symbols, boxes, sure, trusts)]
 
     def read_closer(self, image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarray, np.ndarray]:
         """The close-up d8 network's chances per box: of "not a die" and d8 1..8, and of each symbol;
         each the mean over the crop turned by 0 to D8_TURNS - 1 quarter turns (one batch)."""
         assert self.d8 is not None
-        crops = self.crops(image, boxes, self.d8)
+        embeddings = self.embed_closer(image, boxes)
+        values = F.softmax(self.d8.heads.scale * F.unit(embeddings) @ self.d8_values.T)
+        return values.mean(0), F.softmax(self.d8.heads.symbol_scores(embeddings)).mean(0)
+
+    def embed_closer(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
+        """(D8_TURNS, N, D): the close-up d8 network's embeddings of each region's crop, per quarter turn."""
+        assert self.d8 is not None
+        crops = self.crops(image, [box_of(r) for r in regions], self.d8)
         embeddings = self.d8.embed(np.concatenate([np.rot90(crops, k, (1, 2)) for k in range(F.D8_TURNS)]))
-        values = F.softmax(self.d8.heads.value_scores(embeddings)[:, F.D8_CLASSES])
-        symbols = F.softmax(self.d8.heads.symbol_scores(embeddings))
-        n = len(boxes)
-        return values.reshape(F.D8_TURNS, n, -1).mean(0), symbols.reshape(F.D8_TURNS, n, -1).mean(0)
+        return embeddings.reshape(F.D8_TURNS, len(crops), -1)
 
     def embed(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
         """The network's embeddings of the regions (what a profile keeps of a labelled die)."""
@@ -190,16 +210,17 @@ class FaceReader:
         """Dice from crops already made by `facenet.prepare` (boxes are only reported back)."""
         use = check_kind(kind or self.kind)
         values, symbols = self.probabilities(self.net.embed(crops), use)
-        return [self.decide(v, s, box, use, self.threshold) for v, s, box in zip(values, symbols, boxes)]
+        return [self.decide(v, s, box, self.threshold, self.trust) for v, s, box in zip(values, symbols, boxes)]
 
-    def decide(self, values: np.ndarray, symbols: np.ndarray, box: Box, kind: str, threshold: float) -> Die | None:
-        """One die from its class and symbol chances: a value only when at least `threshold` sure,
-        never a silent guess."""
+    def decide(self, values: np.ndarray, symbols: np.ndarray, box: Box, threshold: float,
+               trust: np.ndarray) -> Die | None:
+        """One die from its class and symbol chances (the confidence scaled by the class's `trust`): a
+        value only when at least `threshold` sure, never a silent guess."""
         if values[0] >= NOT_A_DIE:
             return None
         best = int(np.argmax(values[1:])) + 1
         die_kind, value = F.CLASSES[best].split(":")
-        confidence = float(values[best]) * float(self.trust[best])
+        confidence = float(values[best]) * float(trust[best])
         symbol = F.SYMBOLS[int(np.argmax(symbols))]
         sym_p = float(symbols.max())
         shown = None if symbol == "none" or sym_p < 0.5 else symbol

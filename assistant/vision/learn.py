@@ -1,8 +1,9 @@
 """Learn a dice profile from labelled photos.
 
 For the learned face reader (`faces.py`): the face network's embedding of every labelled die
-(its box as labelled), "d6:V" / "d8:V", from which the reader refits its value head. For the
-classical reader: the signs it cannot already read by method ("n:V", "u:V", "sym:NAME").
+(its box as labelled), "d6:V" / "d8:V", from which the reader refits its value head, and for
+every labelled d8 the close-up d8 network's embeddings, "c8:V" (one per quarter turn of its
+crop), from which it refits that network's head. For the classical reader: the signs it cannot already read by method ("n:V", "u:V", "sym:NAME").
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from assistant.vision.faces import FaceReader
 from assistant.vision.images import load_image
 from assistant.vision.manifest import Entry, LabelledDie, read_manifest
 from assistant.vision.matching import match
-from assistant.vision.profile import Profile
+from assistant.vision.profile import CLOSE, Profile
 from assistant.vision.reader import DiceReader, DieView, die_views, scale_for, ways_up
 
 
@@ -63,7 +64,8 @@ def learn_entry(entry: Entry, image: np.ndarray, reader: DiceReader, profile: Pr
 
 def learn_faces(labelled: Iterable[tuple[np.ndarray, Sequence[LabelledDie]]], profile: Profile,
                 faces: FaceReader | None = None) -> int:
-    """Add the face network's embedding of every labelled die to `profile`; return how many."""
+    """Add the face network's embedding of every labelled die to `profile`, and the close-up d8
+    network's of every labelled d8 (when `faces` has it); return how many dice were learned."""
     faces = faces or FaceReader()
     profile.model = faces.net.identity
     added = 0
@@ -73,6 +75,13 @@ def learn_faces(labelled: Iterable[tuple[np.ndarray, Sequence[LabelledDie]]], pr
         for die, vector in zip(dice, faces.embed(image, [d.box for d in dice])):
             profile.add(f"{die.kind}:{die.value}", vector)
             added += 1
+        d8 = [d for d in dice if d.kind == "d8"]
+        if d8 and faces.d8 is not None:
+            profile.d8_model = faces.d8.identity
+            turns = faces.embed_closer(image, [d.box for d in d8])  # (turns, dice, D)
+            for die, views in zip(d8, turns.transpose(1, 0, 2)):
+                for vector in views:  # the die's turns in a row: held out together (calibrate.trust)
+                    profile.add(f"{CLOSE}{die.value}", vector)
     return added
 
 

@@ -3,14 +3,16 @@
 A profile is a JSON file:
 
     {"format": "nova-table-dice-profile", "version": 2, "model": "<face model id>",
-     "learned_from": ["manifest or description", ...],
+     "d8_model": "<close-up d8 model id>", "learned_from": ["manifest or description", ...],
      "examples": [{"label": "d6:3", "f16": "<base64 of little-endian float16s>"}, ...]}
 
 (an example may also give its vector as a plain list: {"label": "sym:sun", "vector": [...]}).
 
 Labels of the learned face reader (`faces.py`): "d6:V" / "d8:V" is the face network's embedding
 of a labelled die showing V, "none" of a region that is no die; "model" names the network that
-made them (a profile from another network is refused: learn it again).
+made them (a profile from another network is refused: learn it again). "c8:V" is the close-up d8
+network's embedding of a labelled d8 showing V, one per quarter turn of its crop (`CLOSE_TURNS`
+in a row); "d8_model" names that network.
 Labels of the classical reader (version 1 profiles hold only these): "n:V" is the sign that means
 value V (a numeral, or a custom emblem such as a skull for 1), described so that any turn of it
 looks the same; "u:V" the same sign stood upright; "sym:NAME" a Nova Aetas astro symbol.
@@ -35,6 +37,7 @@ FORMAT = "nova-table-dice-profile"
 VERSION = 2
 VERSIONS = (1, 2)  # version 1: classical examples only, no "model"
 EMBEDDING_LABELS = CLASSES  # the face network's classes: "none", "d6:V", "d8:V"
+CLOSE = "c8:"  # the close-up d8 network's examples: "c8:V"
 SHIPPED_FACES = "white_pips.profile.json"
 BUILT_IN = "rendered_profile.json"  # learned from rendered dice only, shipped beside this module
 
@@ -45,6 +48,7 @@ class Profile:
     rows: list[np.ndarray] = field(default_factory=list)  # one vector per label; lengths differ by kind
     learned_from: list[str] = field(default_factory=list)
     model: str | None = None  # the face network whose embeddings the "d6:V" / "d8:V" examples are
+    d8_model: str | None = None  # the close-up d8 network whose embeddings the "c8:V" examples are
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -57,6 +61,11 @@ class Profile:
         """The face network's examples ("none", "d6:V", "d8:V") and their labels."""
         return self._where(lambda label: label in EMBEDDING_LABELS)
 
+    def close_embeddings(self) -> tuple[np.ndarray, list[str]]:
+        """The close-up d8 network's examples, labelled as its classes ("d8:V")."""
+        rows, labels = self.subset(CLOSE)
+        return rows, ["d8:" + label[len(CLOSE):] for label in labels]
+
     def _where(self, wanted: Callable[[str], bool]) -> tuple[np.ndarray, list[str]]:
         keep = [i for i, label in enumerate(self.labels) if wanted(label)]
         if not keep:
@@ -68,16 +77,18 @@ class Profile:
         self.labels.append(label)
 
     def merged(self, other: Profile) -> Profile:
-        if self.model and other.model and self.model != other.model:
-            raise ProfileError(f"profiles of two face models ({self.model}, {other.model}) cannot be merged")
+        for mine, theirs in ((self.model, other.model), (self.d8_model, other.d8_model)):
+            if mine and theirs and mine != theirs:
+                raise ProfileError(f"profiles of two face models ({mine}, {theirs}) cannot be merged")
         return Profile(self.labels + other.labels, self.rows + other.rows, self.learned_from + other.learned_from,
-                       self.model or other.model)
+                       self.model or other.model, self.d8_model or other.d8_model)
 
     def save(self, path: Path) -> None:
         data = {
             "format": FORMAT,
             "version": VERSION,
             "model": self.model,
+            "d8_model": self.d8_model,
             "learned_from": self.learned_from,
             "examples": [
                 {"label": label, "f16": base64.b64encode(vec.astype("<f2").tobytes()).decode("ascii")}
@@ -97,13 +108,14 @@ def parse(text: str, name: str) -> Profile:
         raise ProfileError(f"{name}: not a dice profile (no \"format\": \"{FORMAT}\")")
     if data.get("version") not in VERSIONS:
         raise ProfileError(f"{name}: profile version {data.get('version')!r}, this reader knows {VERSIONS}")
-    model = data.get("model")
-    if model is not None and not isinstance(model, str):
-        raise ProfileError(f"{name}: \"model\" must be the face model's id (a string)")
+    model, d8_model = data.get("model"), data.get("d8_model")
+    for key, value in (("model", model), ("d8_model", d8_model)):
+        if value is not None and not isinstance(value, str):
+            raise ProfileError(f"{name}: \"{key}\" must be the face model's id (a string)")
     examples = data.get("examples")
     if not isinstance(examples, list):
         raise ProfileError(f"{name}: \"examples\" must be a list")
-    profile = Profile(learned_from=[str(s) for s in data.get("learned_from", [])], model=model)
+    profile = Profile(learned_from=[str(s) for s in data.get("learned_from", [])], model=model, d8_model=d8_model)
     widths: dict[str, int] = {}
     for i, ex in enumerate(examples):
         try:
@@ -120,6 +132,8 @@ def parse(text: str, name: str) -> Profile:
         profile.add(label, vector)
     if model is None and profile.embeddings()[1]:
         raise ProfileError(f"{name}: face examples without the \"model\" that made them")
+    if d8_model is None and profile.close_embeddings()[1]:
+        raise ProfileError(f"{name}: close-up d8 examples without the \"d8_model\" that made them")
     return profile
 
 

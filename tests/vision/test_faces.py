@@ -90,7 +90,8 @@ def test_auto_sends_only_the_likely_d8_to_the_close_up_network(reader: FaceReade
     assert sum(d is not None and d.value == s.dice[0]["value"] for d, s in zip(d8, astro)) >= 18
 
 
-def test_a_profile_that_teaches_d8_faces_reads_them_itself() -> None:
+def test_a_profile_that_taught_d8_to_the_first_network_only_reads_them_by_it() -> None:
+    """A profile learned without the close-up network (no "c8:V" examples): its d8 by its refitted head."""
     from assistant.vision.profile import Profile
 
     net = F.FaceNet(MODEL)
@@ -129,7 +130,7 @@ def test_a_value_is_only_given_when_sure_and_never_against_its_symbol(values: li
     reader = FaceReader(model=MODEL)
     v = np.array(values) / sum(values)
     s = np.array(symbols) / sum(symbols)
-    die = reader.decide(v, s, (0, 0, 10, 10), "auto", reader.threshold)
+    die = reader.decide(v, s, (0, 0, 10, 10), reader.threshold, reader.trust)
     if v[0] >= 0.5:
         assert die is None
         return

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from assistant.vision import facenet as F
-from assistant.vision.calibrate import fit_head
+from assistant.vision.calibrate import fit_head, trust
 from assistant.vision.errors import ProfileError
 from assistant.vision.faces import FaceReader
 from assistant.vision.facenet import default_model
@@ -18,7 +18,9 @@ from assistant.vision.facenet import default_model
 MODEL = default_model()  # the shipped face model
 from assistant.vision.learn import learn
 from assistant.vision.profile import Profile, load
-from assistant.vision.render import solid_tile
+from assistant.vision.render import solid_tile, write_set
+
+RIGHT_CLOSE_UP = 78  # of 80 rendered Nova d8 tiles (seed 777), as in test_faces.py
 
 # a board game's own d6: a skull for 1, a cross for 3, a shield for 6 (the network never saw them)
 EMBLEMS = ((1, "skull"), (3, "cross"), (6, "shield"))
@@ -143,3 +145,64 @@ def test_refitting_the_head_reads_the_examples_as_labelled_and_keeps_the_other_c
     cos = np.sum(fitted[untouched] * base[untouched], 1) / np.linalg.norm(fitted[untouched], axis=1)
     assert cos.min() > 0.95  # the classes the photos did not show keep their directions
     assert fit_head(base, np.zeros((0, 32), np.float32), np.zeros(0, int), 16.0) is base
+
+
+def test_trust_holds_the_views_of_one_die_out_together() -> None:
+    """Four turns of one die are one die: held out apart, each would vouch for the others."""
+    rng = np.random.default_rng(5)
+    base = rng.normal(size=(9, 16)).astype(np.float32)
+    base /= np.linalg.norm(base, axis=1, keepdims=True)
+    dice = rng.normal(size=(40, 16)).astype(np.float32)  # dice that look like nothing the head knows ...
+    labels = rng.integers(1, 9, size=40)  # ... labelled at random: nothing here can be learned
+    views = np.repeat(dice, 4, axis=0) + 0.01 * rng.normal(size=(160, 16)).astype(np.float32)
+    apart = trust(base, views, np.repeat(labels, 4), 16.0)
+    together = trust(base, views, np.repeat(labels, 4), 16.0, group=4)
+    assert apart[1:].mean() > 0.8  # a die's other turns in the fit: it looks learned
+    assert together[1:].mean() < 0.4  # held out with its turns: it is not
+
+
+def write_nova_d8(folder: Path, count: int, seed: int) -> Path:
+    return write_set(folder, count, seed, tiles=True, style="astro")
+
+
+def test_calibrating_a_tables_nova_d8_keeps_the_close_up_network_and_reads_them(tmp_path: Path) -> None:
+    """A table that calibrates its d8 refits the close-up d8 network's head on them (learning them
+    into the first network instead read 23 % of rendered Nova d8 tiles: docs/vision.md)."""
+    profile = learn(write_nova_d8(tmp_path / "learn", 40, seed=31), report=lambda s: None, classical=False,
+                    model=MODEL)
+    plain = FaceReader(model=MODEL)
+    assert plain.d8 is not None and profile.d8_model == plain.d8.identity
+    rows, labels = profile.close_embeddings()
+    assert len(labels) == F.D8_TURNS * 40 and set(labels) <= {f"d8:{v}" for v in range(1, 9)}
+    path = tmp_path / "table.profile.json"
+    profile.save(path)
+    taught = FaceReader(kind="d8", profile=load(path), model=MODEL)
+    assert taught.d8 is not None and not np.allclose(taught.d8_values, plain.d8_values)
+    trial = load_trial(write_nova_d8(tmp_path / "trial", 80, seed=777))
+    read = [taught.read(image, box) for image, box, _ in trial]
+    right = sum(d is not None and d.value == v for d, (_, _, v) in zip(read, trial))
+    wrong = sum(d is not None and d.value not in (None, v) for d, (_, _, v) in zip(read, trial))
+    assert right >= RIGHT_CLOSE_UP and wrong == 0  # measured 80 of 80
+
+
+def load_trial(manifest: Path) -> list[tuple[np.ndarray, list[int], int]]:
+    """(picture, box, value) of every die in a rendered manifest."""
+    out = []
+    for line in manifest.read_text().splitlines():
+        entry = json.loads(line)
+        for die in entry["dice"]:
+            out.append((cv2.imread(str(manifest.parent / entry["image"])), die["box"], die["value"]))
+    return out
+
+
+def test_close_up_examples_of_another_d8_model_are_refused(tmp_path: Path) -> None:
+    net = FaceReader(model=MODEL).net
+    profile = Profile(learned_from=["elsewhere"], model=net.identity, d8_model="0123456789abcdef")
+    profile.add("c8:3", np.ones(net.dim, np.float32))
+    path = tmp_path / "old.json"
+    profile.save(path)
+    with pytest.raises(ProfileError, match="close-up model 0123456789abcdef.*learn it again"):
+        FaceReader(profile=load(path), model=MODEL)
+    path.write_text(path.read_text().replace('"d8_model":"0123456789abcdef",', ""))
+    with pytest.raises(ProfileError, match="d8_model"):
+        load(path)

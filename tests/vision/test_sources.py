@@ -91,3 +91,16 @@ def test_the_watch_command_prints_a_line_per_settled_roll() -> None:
     assert done.returncode == 0, done.stderr
     lines = [json.loads(x) for x in done.stdout.splitlines()]
     assert len(lines) == 3 and all(line["dice"] for line in lines)
+
+
+def test_watch_says_once_that_the_close_up_d8_model_is_missing_and_reads_on(tmp_path: Path, monkeypatch,  # type: ignore[no-untyped-def]
+                                                                            capsys) -> None:
+    from assistant.vision import facenet
+
+    missing = tmp_path / "faces_d8.onnx"
+    monkeypatch.setattr(facenet, "d8_model", lambda: missing)
+    readings: list[dict] = []
+    watch("render:5", tray=False, kind="d8", profile_path=None, max_frames=24, emit=readings.append)
+    said = [line for line in capsys.readouterr().err.splitlines() if str(missing) in line]
+    assert len(said) == 1 and "reading d8 by the face network alone" in said[0]
+    assert readings and all(d["kind"] == "d8" for r in readings for d in r["dice"])
