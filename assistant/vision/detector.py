@@ -4,6 +4,7 @@
        -> per cell of a quarter of that (8 frame pixels): how surely a die's top face is centred
           here, where in the cell, the top face's size, the whole die's extent, whether it leans
     -> peaks of the centre map (3x3 local maxima above a threshold) -> one Detection per die
+    -> dice bigger than the network reads well (LARGE at its input): the frame again, smaller
 
 The network (`models/dice_detector.onnx`) was trained offline by `calibration/train_detector.py`
 on rendered scenes and on the webcam TRAIN split only; PyTorch is a training tool, never needed
@@ -28,6 +29,9 @@ THRESHOLD = 0.20  # a centre at least this sure is a die (smoothed map; chosen o
 SAME_DIE = 0.6  # two centres closer than this share of a top face's side are one die
 SMOOTH = 0.8  # the centre map's Gaussian smoothing before peaks are taken, in cells
 INSIDE = 0.0  # a centre inside a surer die's whole box shrunk by this share each side is that die
+LARGE = 64  # a whole die this many input pixels across or more: read the frame again, smaller ...
+AIM = 40  # ... so that it is this big (the network was trained on dice of about 15 to 50 px) ...
+SMALLEST_SIDE = 224  # ... but never on an input side under this (the network misses more there)
 CHANNELS = 10  # heat, dx, dy, log top w, log top h, log(1+l), log(1+t), log(1+r), log(1+b), lean
 
 
@@ -43,10 +47,10 @@ class Detection:
     leaning: float
 
 
-def input_size(shape: tuple[int, ...]) -> tuple[int, int]:
-    """(width, height) of the network's input for a frame of `shape`: longer side INPUT_SIDE."""
+def input_size(shape: tuple[int, ...], side: int = INPUT_SIDE) -> tuple[int, int]:
+    """(width, height) of the network's input for a frame of `shape`: longer side `side`."""
     h, w = shape[:2]
-    scale = INPUT_SIDE / max(h, w)
+    scale = side / max(h, w)
     return (max(MULTIPLE, int(round(w * scale / MULTIPLE)) * MULTIPLE),
             max(MULTIPLE, int(round(h * scale / MULTIPLE)) * MULTIPLE))
 
@@ -129,10 +133,11 @@ class DiceDetector:
                                 f"expected {CHANNELS} maps)")
         self.threshold = THRESHOLD if threshold is None else threshold
 
-    def raw(self, frame: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
-        """The network's output for `frame` and the frame pixels per output cell (x, y): the mean of
-        its outputs for the frame and for its mirror image (one batch of two), mirrored back."""
-        w, h = input_size(frame.shape)
+    def raw(self, frame: np.ndarray, side: int = INPUT_SIDE) -> tuple[np.ndarray, tuple[float, float]]:
+        """The network's output for `frame` (its longer side shrunk to `side`) and the frame pixels per
+        output cell (x, y): the mean of its outputs for the frame and for its mirror image (one batch
+        of two), mirrored back."""
+        w, h = input_size(frame.shape, side)
         small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
         # raw 0..255 BGR: the network normalises itself
         self.net.setInput(cv2.dnn.blobFromImages([small, np.ascontiguousarray(small[:, ::-1])]))
@@ -144,8 +149,18 @@ class DiceDetector:
         return out, (frame.shape[1] / out.shape[2], frame.shape[0] / out.shape[1])
 
     def detect(self, frame: np.ndarray) -> list[Detection]:
+        """The dice in `frame`. Where the biggest die found is LARGE or more at the network's input,
+        the network sees a big die's pips as dice of their own (a 2 read as a 1): the frame is then
+        read again at the input side that makes that die AIM pixels, and those detections stand."""
         out, scale = self.raw(frame)
-        return decode(out, scale, self.threshold, frame.shape)
+        found = decode(out, scale, self.threshold, frame.shape)
+        biggest = max((max(d.box[2], d.box[3]) for d in found), default=0) * INPUT_SIDE / max(frame.shape[:2])
+        if biggest >= LARGE:
+            side = max(SMALLEST_SIDE, int(INPUT_SIDE * AIM / biggest) // MULTIPLE * MULTIPLE)
+            out, scale = self.raw(frame, side)
+            again = decode(out, scale, self.threshold, frame.shape)
+            found = again or found
+        return found
 
 
 def choose_threshold(scored: list[tuple[list[tuple[float, bool]], int, bool]],

@@ -254,3 +254,40 @@ def test_a_mirrored_frame_gives_the_mirrored_dice() -> None:
     back = sorted((width - x - w, y, w, h) for x, y, w, h in (d.box for d in mirrored))
     for a, b in zip(sorted(d.box for d in found), back):
         assert max(abs(p - q) for p, q in zip(a, b)) <= 2
+
+
+def test_dice_too_big_for_the_network_are_found_again_in_a_smaller_frame() -> None:
+    """Dice 120 px across in a 640 px frame (whole boxes up to 85 px at the network's 320 px input,
+    where it takes pips for dice): the frame is read again smaller."""
+    reader = DiceReader()
+    detector = reader.detector
+    assert detector is not None
+    sides: list[int] = []
+    real = detector.raw
+    detector.raw = lambda frame, side=D.INPUT_SIDE: (sides.append(side), real(frame, side))[1]  # type: ignore[method-assign]
+    dice = right = wrong = extra = again = 0
+    for seed in range(7000, 7020):  # the rule's constants were chosen on other seeds
+        shot = scene(np.random.default_rng(seed), (640, 480), count=3, style="pips", die_side=120, tilt=0.0,
+                     background=(128, 128, 128))
+        sides.clear()
+        read = reader.read(shot.image).dice
+        assert sides[0] == D.INPUT_SIDE and len(sides) <= 2 and all(D.SMALLEST_SIDE <= s < D.INPUT_SIDE for s in sides[1:])
+        again += len(sides) == 2
+        pairs = match([d["box"] for d in shot.dice], [d.box for d in read])  # type: ignore[misc]
+        dice += len(shot.dice)
+        right += sum(read[j].value == shot.dice[i]["value"] for i, j in pairs.items())
+        wrong += sum(read[j].value not in (None, shot.dice[i]["value"]) for i, j in pairs.items())
+        extra += len(read) - len(pairs)
+    # measured: read again in 16 of the 20 frames; 51 of 53 right, 2 misread (a 2 whose box sits on one
+    # pip, read as a 1), no extra die (in one pass, before faces.check_ones: 47 right, 6 misread, 4 extra)
+    assert again >= 10 and right >= 49 and wrong <= 3 and extra <= 1, (again, dice, right, wrong, extra)
+
+
+def test_dice_of_the_size_the_network_reads_well_are_read_in_one_pass() -> None:
+    detector = DiceDetector()
+    sides: list[int] = []
+    real = detector.raw
+    detector.raw = lambda frame, side=D.INPUT_SIDE: (sides.append(side), real(frame, side))[1]  # type: ignore[method-assign]
+    for seed in range(7100, 7106):
+        detector.detect(scene(np.random.default_rng(seed), (640, 480), count=3, die_side=60).image)
+    assert sides == [D.INPUT_SIDE] * 6

@@ -206,3 +206,17 @@ def test_close_up_examples_of_another_d8_model_are_refused(tmp_path: Path) -> No
     path.write_text(path.read_text().replace('"d8_model":"0123456789abcdef",', ""))
     with pytest.raises(ProfileError, match="d8_model"):
         load(path)
+
+
+def test_a_profile_showing_some_d8_faces_only_leaves_the_close_up_network_as_it_is(tmp_path: Path) -> None:
+    """Taught 35 threes and 5 eights (the first 40 of d8-marbled-tiles), a refitted head read 210 of
+    the other 312 as a 3 with its held-out check passed: the faces not shown cannot be checked."""
+    said: list[str] = []
+    profile = learn(write_nova_d8(tmp_path / "few", 4, seed=41), report=said.append, classical=False, model=MODEL)
+    shown = sorted(set(profile.close_embeddings()[1]))
+    assert 0 < len(shown) < 8
+    plain = FaceReader(model=MODEL)
+    taught = FaceReader(profile=profile, model=MODEL)
+    assert taught.d8 is not None and np.array_equal(taught.d8_values, plain.d8_values)
+    assert (taught.d8_trust == 1.0).all()
+    assert len(said) == 1 and "are not in" in said[0] and "close-up d8 network is left as it is" in said[0]

@@ -79,3 +79,18 @@ def test_the_shipped_profile_of_white_pip_dice_reads_photos_it_never_saw_better_
     _, classical_right, _ = tally("webcam-two-white-d6-valid", 40, DiceReader(use_built_in=False))
     assert DiceReader(use_built_in=False).faces is None
     assert right >= 0.9 * labelled and misread <= 0.03 * labelled and right > classical_right
+
+
+def test_a_box_on_one_pip_of_a_2_is_not_read_as_a_1() -> None:
+    """webcam TRAIN two_37.jpg: the detector's box on its 2 sits on one pip; the crop alone reads a
+    sure 1 (0.99), seen 1.6 times wider it is not a 1, so the 1 is withheld (faces.check_ones)."""
+    manifest = shared_set("webcam-two-white-d6-train")
+    image = cv2.imread(str(manifest.parent / "images" / "two_37.jpg"))
+    faces = DiceReader().faces
+    assert image is not None and faces is not None
+    box = (127, 323, 46, 49)  # the detector's box, as it finds it on this frame
+    values, symbols = faces.probabilities(faces.embed(image, [box]), "auto")
+    alone = faces.decide(values[0], symbols[0], box, faces.threshold, faces.trust)
+    assert alone is not None and alone.value == 1  # what the one look says
+    (die,) = faces.read_many(image, [box])
+    assert die is not None and die.value is None and "wider" in die.note
