@@ -4,7 +4,9 @@
     .venv/bin/python benchmarks/dice_speed.py [--passes 3]
 
 Frames: the 640x480 webcam photos of ../shared/dice (when present) and rendered 640x480 scenes
-of 1 to 6 dice. Each frame is read `passes` times; the per-frame median of those runs is taken
+of 1 to 6 dice, read with --kind auto (the "all 640x480 frames" line is over these); then rendered
+640x480 scenes of 1 to 6 Nova Aetas d8 (astro style, as a Nova table sees them), read with
+--kind d8 and with --kind auto (printed apart, not in "all"). Each frame is read `passes` times; the per-frame median of those runs is taken
 (so a moment of load on the machine does not count), then the median over frames is printed,
 with the same for a baseline run in the same process on the same frames (Lab conversion and a
 5x5 Gaussian blur), and their ratio: the Pi is about 3 to 5 times slower than this machine.
@@ -40,6 +42,12 @@ SHARED = ROOT.parent / "shared" / "dice"
 WEBCAM = ("webcam-two-white-d6-train", "webcam-two-white-d6-valid")
 
 
+def nova_frames(rendered: int) -> list[np.ndarray]:
+    """Rendered 640x480 scenes of Nova Aetas d8 (render.scene, style astro; its own seed)."""
+    rng = np.random.default_rng(4243)
+    return [scene(rng, (640, 480), style="astro").image for _ in range(rendered)]
+
+
 def frames(rendered: int) -> dict[str, list[np.ndarray]]:
     sets: dict[str, list[np.ndarray]] = {}
     for name in WEBCAM:
@@ -69,7 +77,8 @@ def main() -> int:
     parser.add_argument("--profile", type=Path, help="a profile from `nova-table dice learn`")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    reader = DiceReader(profile=load(args.profile) if args.profile else None, detector=not args.classical)
+    profile = load(args.profile) if args.profile else None
+    reader = DiceReader(profile=profile, detector=not args.classical)
 
     def baseline(frame: np.ndarray) -> None:
         cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), (5, 5), 0)
@@ -79,19 +88,26 @@ def main() -> int:
           f"values: {reader.values_by}")
     every: list[float] = []
     every_cpu: list[float] = []
-    for name, pictures in frames(args.rendered).items():
+    def measure(name: str, pictures: list[np.ndarray], reader: DiceReader) -> tuple[list[float], list[float]]:
         ms = [timed(reader.read, f, args.passes) for f in pictures]
         cpu = [timed(reader.read, f, args.passes, time.process_time) for f in pictures]
         base = [timed(baseline, f, args.passes) for f in pictures]
         find = [timed(reader.find, f, args.passes) for f in pictures] if reader.detector is not None else [0.0]
+        med, bmed = statistics.median(ms), statistics.median(base)
+        print(f"{name:32s} frames {len(pictures):4d}  median {med:6.2f} ms  p90 {np.percentile(ms, 90):6.2f} ms"
+              f"  (CPU time {statistics.median(cpu):6.2f} ms; find {statistics.median(find):5.2f} ms)"
+              f"  baseline {bmed:5.2f} ms  ratio x{med / bmed:5.1f}", flush=True)
+        return ms, cpu
+
+    for name, pictures in frames(args.rendered).items():
+        ms, cpu = measure(name, pictures, reader)
         every.extend(ms)
         every_cpu.extend(cpu)
-        med, bmed = statistics.median(ms), statistics.median(base)
-        print(f"{name:28s} frames {len(pictures):4d}  median {med:6.2f} ms  p90 {np.percentile(ms, 90):6.2f} ms"
-              f"  (CPU time {statistics.median(cpu):6.2f} ms; find {statistics.median(find):5.2f} ms)"
-              f"  baseline {bmed:5.2f} ms  ratio x{med / bmed:5.1f}")
-    print(f"{'all 640x480 frames':28s} frames {len(every):4d}  median {statistics.median(every):6.2f} ms"
-          f"  (CPU time {statistics.median(every_cpu):6.2f} ms)")
+    print(f"{'all 640x480 frames':32s} frames {len(every):4d}  median {statistics.median(every):6.2f} ms"
+          f"  (CPU time {statistics.median(every_cpu):6.2f} ms)", flush=True)
+    nova = nova_frames(args.rendered)
+    measure("rendered Nova d8 scenes, --kind d8", nova, DiceReader("d8", profile, detector=not args.classical))
+    measure("rendered Nova d8 scenes (auto)", nova, reader)
     return 0
 
 

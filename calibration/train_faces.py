@@ -22,7 +22,9 @@ SHA-256, the class names, the cosine heads, the threshold). Rendered data is cac
 
 --d8 trains the close-up d8 network instead (faces_d8.onnx and .json): crops of facenet.D8_CONTEXT
 times the box, of d8 dice only (Nova Aetas astro d8 and plain numeral d8, solid and flat) and
-"not a die"; its value head names only those classes.
+"not a die"; its value head names only those classes. Its crops are made at facenet.INPUT (so
+the cache holds the same crops as for the first network's size) and shrunk to facenet.D8_INPUT
+(`facenet.shrink`, as the reader does), and its network is the slimmer `build_model(..., close=True)`.
 """
 
 from __future__ import annotations
@@ -161,12 +163,17 @@ def photo_crops(manifest: Path, per_die: int, seed: int) -> tuple[np.ndarray, np
     return np.stack(crops), np.array(labels, np.int64), np.zeros(len(labels), np.int64)
 
 
-def build_model(dim: int):  # type: ignore[no-untyped-def]
+def build_model(dim: int, close: bool = False):  # type: ignore[no-untyped-def]
     import torch.nn as nn
 
     def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1) -> list[nn.Module]:
         return [nn.Conv2d(i, o, k, s, k // 2, groups=g, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
 
+    if close:  # the close-up d8 network: D8_INPUT (48) grey -> 24 -> 12 -> 6 -> 3, a 64-channel middle
+        return nn.Sequential(
+            *cbr(1, 16, 5, 2), *cbr(16, 32, 3, 2), *cbr(32, 64, 3, 2), *cbr(64, 64), *cbr(64, 128, 3, 2),
+            nn.Flatten(), nn.Linear(128 * (F.D8_INPUT // 16) ** 2, dim),
+        )
     # 64x64 grey -> 32 -> 16 -> 8 -> 4 (strided convolutions: cheap on a Pi), then the embedding
     return nn.Sequential(
         *cbr(1, 16, 5, 2), *cbr(16, 32, 3, 2), *cbr(32, 64, 3, 2), *cbr(64, 96), *cbr(96, 128, 3, 2),
@@ -201,6 +208,8 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=3e-3, help="the one-cycle schedule's peak learning rate")
     parser.add_argument("--data-only", action="store_true", help="make and cache the training data, then stop")
     parser.add_argument("--d8", action="store_true", help="train the close-up d8 network (faces_d8.onnx)")
+    parser.add_argument("--turns", type=int, default=F.D8_TURNS,
+                        help="--d8: quarter turns averaged in validation (the reader reads facenet.D8_TURNS)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-faces-cache"))
     parser.add_argument("--out", type=Path, default=ROOT / "assistant" / "vision" / "models")
     args = parser.parse_args()
@@ -214,6 +223,7 @@ def main() -> int:
     args.cache.mkdir(parents=True, exist_ok=True)
 
     kind, context = ("d8", F.D8_CONTEXT) if args.d8 else (None, F.CONTEXT)
+    side = F.D8_INPUT if args.d8 else F.INPUT  # the network's input side (crops are made and cached at INPUT)
     allowed = F.D8_CLASSES if args.d8 else np.ones(len(F.CLASSES), bool)  # what the value head names
     named = np.cumsum(allowed) - 1  # a class's place among those
     prefix = "d8-" if args.d8 else ""
@@ -222,12 +232,12 @@ def main() -> int:
         path = args.cache / f"{prefix}{name}.npz"
         if path.exists():
             d = np.load(path)
-            return d["x"], d["y"], d["s"]
+            return F.shrink(d["x"], side), d["y"], d["s"]
         t = time.time()
         x, y, s = make()
         np.savez(path, x=x, y=y, s=s)
         print(f"{name}: {len(x)} crops in {time.time() - t:.0f} s", flush=True)
-        return x, y, s
+        return F.shrink(x, side), y, s
 
     seed = args.seed
     train = [cached(f"train-{seed}-{args.samples}", lambda: rendered(args.samples, seed, None, args.workers, kind, context)),
@@ -260,7 +270,7 @@ def main() -> int:
     s = np.concatenate([t[2] for t in train])
     print(f"training on {len(x)} crops; classes {np.bincount(y, minlength=len(F.CLASSES)).tolist()}", flush=True)
 
-    model = build_model(args.dim)
+    model = build_model(args.dim, close=args.d8)
     heads = Heads(torch, args.dim, 16.0)
     if args.init:
         start = torch.load(args.init)
@@ -288,7 +298,7 @@ def main() -> int:
         out_v, out_s = [], []
         with torch.no_grad():
             xb_all = torch.from_numpy(F.blob(data[0]))
-            turns = F.D8_TURNS if args.d8 else 1  # as faces.py reads with each network
+            turns = args.turns if args.d8 else 1  # as faces.py reads with each network
             for i in range(0, len(xb_all), 1024):
                 both = [logits(model(torch.rot90(xb_all[i : i + 1024], k, (2, 3)))) for k in range(turns)]
                 out_v.append(np.mean([torch.softmax(lv, 1).numpy() for lv, _ in both], axis=0))
@@ -388,14 +398,14 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     onnx_path = args.out / (F.D8_MODEL if args.d8 else F.MODEL)
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 1, F.INPUT, F.INPUT), str(onnx_path), input_names=["crop"],
+    torch.onnx.export(model, torch.zeros(1, 1, side, side), str(onnx_path), input_names=["crop"],
                       output_names=["embedding"], dynamic_axes={"crop": {0: "n"}, "embedding": {0: "n"}},
                       opset_version=13, dynamo=False)
     digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
     meta = {
         "onnx_sha256": digest, "classes": list(F.CLASSES), "symbol_names": list(F.SYMBOLS),
-        "embedding": args.dim, "scale": heads.scale, "context": context, "input": F.INPUT,
-        "threshold": round(threshold, 3),
+        "embedding": args.dim, "scale": heads.scale, "context": context, "input": side,
+        "threshold": round(threshold, 3), "turns": args.turns if args.d8 else 1,
         "values": F.encode(heads.values.detach().numpy()), "symbols": F.encode(heads.symbols.detach().numpy()),
         "trained": {"seed": seed, "rendered": int(args.samples * args.solid_share), "astro": args.astro,
                     "flat": args.flat, "flat_repeat": args.flat_repeat, "epochs": args.epochs, "lr": args.lr,

@@ -140,7 +140,7 @@ class DiceDetector:
         w, h = input_size(frame.shape, side)
         small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
         # raw 0..255 BGR: the network normalises itself
-        self.net.setInput(cv2.dnn.blobFromImages([small, np.ascontiguousarray(small[:, ::-1])]))
+        self.net.setInput(cv2.dnn.blobFromImages([small, cv2.flip(small, 1)]))
         both = self.net.forward()
         out, mirrored = both[0], both[1][:, :, ::-1].copy()
         mirrored[1] = 1.0 - mirrored[1]  # the x offset inside a cell

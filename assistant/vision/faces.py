@@ -19,7 +19,9 @@ scores the astro symbol, which must agree with a d8's value (Sun 8/6/4, Star 7/5
 A d8 is read closer: where the reader reads d8 (kind "d8", or "auto" when the first network
 finds the d8 values likelier), the close-up d8 network (`facenet.D8_MODEL`) reads a crop of the
 box's middle, where the numeral and symbol are big enough to tell apart however the die is
-turned; it gives the d8 values and the symbol, the first network still says whether it is a die.
+turned; it gives the d8 values and the symbol. With kind "auto" the first network still says
+whether it is a die; with kind "d8" the first network is not run: the close-up network's own
+"not a die" says it.
 A profile that teaches d8 faces of its own leaves d8 to the refitted first network.
 
 A `profile` (made by `nova-table dice learn` from labelled photos, see `profile.py`) holds the
@@ -47,6 +49,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
+import cv2
 import numpy as np
 
 from assistant.vision import facenet as F
@@ -98,6 +101,11 @@ def check_kind(kind: str) -> str:
     if kind not in KINDS:
         raise ValueError(f"kind must be auto, d6 or d8, not {kind!r}")
     return kind
+
+
+def grey_of(image: np.ndarray) -> np.ndarray:
+    """A frame (BGR, checked) or grey picture in grey, as the networks' crops are made from."""
+    return image if image.ndim == 2 else cv2.cvtColor(check_frame(image), cv2.COLOR_BGR2GRAY)
 
 
 @functools.cache
@@ -173,20 +181,28 @@ class FaceReader:
         """`read` for several regions of one picture, in one batch (the d8 ones in a second, closer one)."""
         boxes = [box_of(r) for r in regions]
         use = check_kind(kind or self.kind)
-        values, symbols = self.probabilities(self.net.embed(self.crops(image, boxes)), use)
+        grey = grey_of(image)
+        if use == "d8" and self.d8 is not None and boxes:
+            # every box is read as a d8: by the close-up network alone, its own "not a die" included
+            values = np.zeros((len(boxes), len(F.CLASSES)))
+            values[:, F.D8_CLASSES], symbols = self.read_closer(grey, boxes)
+            trust = np.ones(len(F.CLASSES), np.float32)
+            trust[F.D8_CLASSES] = self.d8_trust
+            return [self.decide(v, s, box, self.d8.threshold, trust) for v, s, box in zip(values, symbols, boxes)]
+        values, symbols = self.probabilities(self.net.embed(self.crops(grey, boxes)), use)
         sure = np.full(len(boxes), self.threshold)
         trusts = np.tile(self.trust, (len(boxes), 1))
         if self.d8 is not None and use != "d6" and boxes:
             rows = np.flatnonzero(values[:, _D8].sum(1) >= values[:, _D6].sum(1)) if use == "auto" \
                 else np.arange(len(boxes))
             if rows.size:
-                close, symbols[rows] = self.read_closer(image, [boxes[i] for i in rows])
+                close, symbols[rows] = self.read_closer(grey, [boxes[i] for i in rows])
                 # the first network's "not a die" stands; the close look shares out the rest over d8 1..8
                 values[rows, 1:] = 0.0
                 values[np.ix_(rows, _D8)] = (1.0 - values[rows, :1]) * close[:, 1:]
                 sure[rows] = self.d8.threshold
                 trusts[np.ix_(rows, _D8)] = self.d8_trust[1:]
-        return self.check_ones(image, [self.decide(*row) for row in zip(values, symbols, boxes, sure, trusts)], use)
+        return self.check_ones(grey, [self.decide(*row) for row in zip(values, symbols, boxes, sure, trusts)], use)
 
     def check_ones(self, image: np.ndarray, dice: list[Die | None], kind: str) -> list[Die | None]:
         """A d6 read as 1 is read again from a box ONE_WIDER times as wide: a 1 still shows one pip,
@@ -233,10 +249,11 @@ class FaceReader:
 
     def crops(self, image: np.ndarray, boxes: Sequence[Box], net: F.FaceNet | None = None) -> np.ndarray:
         """The crops of `boxes` in `image` (BGR or grey) for the face network (or `net`)."""
-        image = check_frame(image) if image.ndim == 3 else image
+        net = net or self.net
+        grey = grey_of(image)  # once for all boxes
         if not boxes:
-            return np.zeros((0, F.INPUT, F.INPUT), np.uint8)
-        return np.stack([F.prepare(image, b, (net or self.net).context) for b in boxes])
+            return np.zeros((0, net.input, net.input), np.uint8)
+        return np.stack([F.prepare(grey, b, net.context, net.input) for b in boxes])
 
     def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """Per crop: the chance of each class (those `kind` allows) and of each symbol."""

@@ -36,6 +36,17 @@ def test_the_crop_is_centred_on_the_box() -> None:
     assert middle.max() < 40 and crop[:4].min() > 150  # dark middle, light border
 
 
+def test_a_smaller_input_is_the_input_sized_crop_shrunk_as_training_makes_it() -> None:
+    image = np.random.default_rng(3).integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    box = (40, 30, 50, 44)
+    small = F.prepare(image, box, F.D8_CONTEXT, F.D8_INPUT)
+    assert small.shape == (F.D8_INPUT, F.D8_INPUT) and small.dtype == np.uint8
+    whole = F.prepare(image, box, F.D8_CONTEXT)  # what train_faces.py caches ...
+    assert np.array_equal(F.shrink(whole, F.D8_INPUT), small)  # ... and shrinks, one crop or a stack
+    assert np.array_equal(F.shrink(np.stack([whole, whole]), F.D8_INPUT)[1], small)
+    assert F.shrink(np.zeros((0, F.INPUT, F.INPUT), np.uint8), F.D8_INPUT).shape == (0, F.D8_INPUT, F.D8_INPUT)
+
+
 def test_the_network_gives_one_embedding_per_crop() -> None:
     net = FaceReader(model=MODEL).net
     crops = np.random.default_rng(1).integers(0, 256, (5, F.INPUT, F.INPUT), dtype=np.uint8)
@@ -57,6 +68,20 @@ def test_the_close_up_d8_model_ships_with_its_own_heads_and_crop() -> None:
     net = F.FaceNet(F.d8_model())
     assert net.context == F.D8_CONTEXT and 0.0 < net.threshold < 1.0
     assert net.identity != F.FaceNet(MODEL).identity
+    assert net.input == F.D8_INPUT and F.FaceNet(MODEL).input == F.INPUT  # each model's JSON says its input side
+    crops = np.random.default_rng(2).integers(0, 256, (3, net.input, net.input), dtype=np.uint8)
+    assert net.embed(crops).shape == (3, net.dim)
+    reader = FaceReader(model=MODEL)
+    assert reader.crops(np.zeros((80, 80, 3), np.uint8), [(10, 10, 40, 40)], reader.d8).shape == (1, F.D8_INPUT, F.D8_INPUT)
+
+
+def test_heads_that_give_an_impossible_input_side_are_refused(tmp_path: Path) -> None:
+    model = _copy_model(tmp_path, F.D8_MODEL)
+    meta = json.loads(model.with_suffix(".json").read_text())
+    meta["input"] = 4 * F.INPUT
+    model.with_suffix(".json").write_text(json.dumps(meta))
+    with pytest.raises(ModelError, match="not the heads"):
+        F.FaceNet(model)
 
 
 @pytest.mark.parametrize("name", [F.MODEL, F.D8_MODEL])

@@ -15,7 +15,7 @@ MODEL = F.default_model()  # the shipped face model
 from assistant.vision.render import face_sample, scene, tile
 
 PER_FACE = 12
-RIGHT_CLOSE_UP = 78  # of 80 rendered Nova d8 tiles, read as d8 by the close-up network (measured 80, none wrong)
+RIGHT_CLOSE_UP = 78  # of 80 rendered Nova d8 tiles, read as d8 by the close-up network (measured 79, none wrong)
 
 
 @pytest.fixture(scope="module")
@@ -165,3 +165,25 @@ def test_odd_pictures_and_boxes_get_an_answer_not_a_crash(reader: FaceReader) ->
     assert reader.read_many(np.zeros((60, 60, 3), np.uint8), []) == []
     with pytest.raises(ValueError, match="kind"):
         FaceReader(kind="d20")
+
+
+def test_kind_d8_is_read_by_the_close_up_network_alone_which_tells_a_bare_table_itself(reader: FaceReader) -> None:
+    from assistant.vision.render import table
+
+    rng = np.random.default_rng(779)
+    astro = [tile(rng, style="astro") for _ in range(20)]
+    bare = [np.clip(table(rng, 120, 160), 0, 255).astype(np.uint8) for _ in range(20)]
+
+    def refused(crops: np.ndarray) -> np.ndarray:
+        raise AssertionError("the first network was run for kind d8")
+
+    reader.net.embed = refused  # type: ignore[method-assign]
+    try:
+        d8 = [reader.read(s.image, s.dice[0]["box"], kind="d8") for s in astro]  # type: ignore[arg-type]
+        blank = [reader.read(image, (50, 30, 60, 60), kind="d8") for image in bare]
+    finally:
+        del reader.net.embed
+    assert sum(d is not None and d.value == s.dice[0]["value"] for d, s in zip(d8, astro)) >= 19
+    assert all(d is None or d.value in (None, s.dice[0]["value"]) for d, s in zip(d8, astro))
+    assert all(d is None or d.value is None for d in blank)  # no value read off a bare table
+    assert sum(d is None for d in blank) >= 15  # mostly "not a die" (measured 20 of 20)

@@ -182,7 +182,7 @@ def test_calibrating_a_tables_nova_d8_keeps_the_close_up_network_and_reads_them(
     read = [taught.read(image, box) for image, box, _ in trial]
     right = sum(d is not None and d.value == v for d, (_, _, v) in zip(read, trial))
     wrong = sum(d is not None and d.value not in (None, v) for d, (_, _, v) in zip(read, trial))
-    assert right >= RIGHT_CLOSE_UP and wrong == 0  # measured 80 of 80
+    assert right >= RIGHT_CLOSE_UP and wrong == 0  # measured 79 of 80 (uncalibrated: 79 too)
 
 
 def load_trial(manifest: Path) -> list[tuple[np.ndarray, list[int], int]]:
