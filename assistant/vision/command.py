@@ -6,7 +6,8 @@
     nova-table dice watch [--source auto|picamera|camera:N|video:FILE|folder:DIR|render] [--tray]
 
 `read` prints one JSON line per image: {"image": PATH, "dice": [{"kind", "value", "confidence",
-"box": [x, y, w, h]}]}; a die that cannot be read has "value": null. An image that cannot be
+"box": [x, y, w, h]}]} (and "symbol" on a d8 whose astro symbol was read); a die that cannot be
+read has "value": null. An image that cannot be
 used gets {"image": PATH, "dice": [], "error": "..."} and a message on stderr; the others go on.
 """
 

@@ -42,12 +42,16 @@ class Die:
         return (x + w / 2.0, y + h / 2.0)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The die as `nova-table dice read` prints it; "symbol" only on a d8 whose astro symbol was read."""
+        out: dict[str, Any] = {
             "kind": self.kind,
             "value": self.value,
             "confidence": round(float(self.confidence), 3),
             "box": [int(v) for v in self.box],
         }
+        if self.symbol is not None:
+            out["symbol"] = self.symbol
+        return out
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ def test_read_prints_one_json_line_per_image_in_the_issue_shape(rendered_pips: P
     for record, entry in zip(out, entries):
         assert set(record) == {"image", "dice"}
         for die in record["dice"]:
-            assert set(die) == {"kind", "value", "confidence", "box"}
+            assert set(die) == {"kind", "value", "confidence", "box"}  # pip d6: no symbol
             assert die["kind"] in ("d6", "d8")
             assert die["value"] is None or isinstance(die["value"], int)
             assert 0.0 <= die["confidence"] <= 1.0
@@ -93,3 +93,17 @@ def test_the_dice_command_does_not_load_opencv_for_help() -> None:
     probe = "import sys, assistant.cli as c; c.build_parser(); print('cv2' in sys.modules, 'numpy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["False", "False"], done.stdout + done.stderr
+
+
+def test_read_names_the_astro_symbol_of_a_nova_aetas_d8(tmp_path: Path) -> None:
+    from assistant.vision.render import write_set
+
+    manifest = write_set(tmp_path, 6, seed=5, tiles=True, style="astro")
+    entries = [json.loads(line) for line in manifest.read_text().splitlines()]
+    done = dice("read", "--kind", "d8", *(str(tmp_path / e["image"]) for e in entries))
+    assert done.returncode == 0, done.stderr
+    for record, entry in zip(lines(done), entries):
+        (die,) = record["dice"]
+        label = entry["dice"][0]
+        assert die["value"] == label["value"]
+        assert die.get("symbol") == label.get("symbol")  # Sun on 8, 6, 4; Star on 7, 5; Moon on 1; none on 2, 3
