@@ -54,7 +54,7 @@ import numpy as np
 
 from assistant.vision import facenet as F
 from assistant.vision.calibrate import fit_head, trust
-from assistant.vision.dice import ASTRO_BY_VALUE, Box, Die
+from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Box, Die
 from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile
@@ -131,10 +131,26 @@ def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: 
     return _REFITS[key]
 
 
-def every_face(labels: Sequence[str]) -> bool:
-    """Whether the labels ("d8:V") show every face of a d8: a head refitted on some faces only calls
-    the others by their names too, and its held-out check (calibrate.trust) cannot see that."""
-    return {f"d8:{v}" for v in range(1, 9)} <= set(labels)
+def every_face(labels: Sequence[str], kind: str = "d8") -> bool:
+    """Whether the labels ("d6:V" / "d8:V") show every face of a `kind` die: a head refitted on some
+    faces only calls the others by their names too, and its held-out check (calibrate.trust) cannot
+    see that."""
+    return {f"{kind}:{v}" for v in range(1, FACES[kind] + 1)} <= set(labels)
+
+
+def missing_faces(labels: Sequence[str]) -> dict[str, list[int]]:
+    """Per kind the labels show some faces of: the faces they do not show."""
+    shown = set(labels)
+    return {kind: [v for v in range(1, n + 1) if f"{kind}:{v}" not in shown]
+            for kind, n in FACES.items()
+            if any(label.startswith(kind + ":") for label in shown) and not every_face(labels, kind)}
+
+
+def taught(examples: np.ndarray, labels: list[str]) -> tuple[np.ndarray, list[str]]:
+    """The examples of the kinds whose every face the labels show (and "none")."""
+    kinds = {kind for kind in FACES if every_face(labels, kind)}
+    keep = [i for i, label in enumerate(labels) if label == "none" or label.split(":")[0] in kinds]
+    return examples[keep], [labels[i] for i in keep]
 
 
 class FaceReader:
@@ -150,10 +166,11 @@ class FaceReader:
         profile = profile if profile is not None else Profile()
         examples, labels = profile.embeddings()
         close, close_labels = profile.close_embeddings()
+        if labels and profile.model != self.net.identity:
+            raise ProfileError(f"the profile was learned with face model {profile.model}, this reader has "
+                               f"{self.net.identity}: learn it again (nova-table dice learn)")
+        examples, labels = taught(examples, labels)  # a kind shown some faces only is not refitted
         if labels:
-            if profile.model != self.net.identity:
-                raise ProfileError(f"the profile was learned with face model {profile.model}, this reader has "
-                                   f"{self.net.identity}: learn it again (nova-table dice learn)")
             self.values, self.trust = refit(self.net, examples, labels)
         # d8 are read by the close-up d8 network (refitted on the profile's close-up examples), except
         # by a profile that taught its d8 to the first network only (learned without the close-up one)
@@ -170,7 +187,7 @@ class FaceReader:
             if close_labels and profile.d8_model != self.d8.identity:
                 raise ProfileError(f"the profile's d8 were learned with close-up model {profile.d8_model}, "
                                    f"this reader has {self.d8.identity}: learn it again (nova-table dice learn)")
-            if every_face(close_labels):  # shown a few faces only, it would read every d8 as one of them
+            if every_face(close_labels):  # shown some faces only, it would read every d8 as one of them
                 self.d8_values, self.d8_trust = refit(self.d8, close, close_labels, F.D8_CLASSES, F.D8_TURNS)
 
     def read(self, image: np.ndarray, region: Region, kind: str | None = None) -> Die | None:

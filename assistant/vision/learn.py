@@ -18,7 +18,7 @@ import numpy as np
 from assistant.vision import glyphs as G
 from assistant.vision import segment as S
 from assistant.vision.errors import ImageError, ManifestError, ModelError
-from assistant.vision.faces import FaceReader, every_face
+from assistant.vision.faces import FaceReader, missing_faces
 from assistant.vision.images import load_image
 from assistant.vision.manifest import Entry, LabelledDie, read_manifest
 from assistant.vision.matching import match
@@ -115,9 +115,7 @@ def learn(manifest: Path, use_built_in: bool = True,
             learn_faces([(image, item.dice)], profile, faces)
         if classical:
             learn_entry(item, image, reader, profile)
-    shown = {label for label in profile.close_embeddings()[1]}
-    if shown and not every_face(list(shown)):
-        missing = ", ".join(str(v) for v in range(1, 9) if f"d8:{v}" not in shown)
-        report(f"d8 faces {missing} are not in {manifest}: the close-up d8 network is left as it is "
-               "(photograph every face a few times to calibrate it)")
+    for kind, faces_missing in missing_faces(profile.embeddings()[1]).items():
+        report(f"{kind} faces {', '.join(map(str, faces_missing))} are not in {manifest}: the {kind} are read as "
+               "before (photograph every face a few times to calibrate them)")
     return profile

@@ -99,9 +99,16 @@ def test_a_profile_that_taught_d8_to_the_first_network_only_reads_them_by_it() -
     d6_only = Profile(model=net.identity)
     for v in range(1, 7):
         d6_only.add(f"d6:{v}", rng.normal(size=net.dim))
-    with_d8 = d6_only.merged(Profile(["d8:3"], [rng.normal(size=net.dim).astype(np.float32)], model=net.identity))
+    every_d8 = [f"d8:{v}" for v in range(1, 9)]
+    with_d8 = d6_only.merged(Profile(every_d8, list(rng.normal(size=(8, net.dim)).astype(np.float32)),
+                                     model=net.identity))
     assert FaceReader(profile=d6_only, model=MODEL).d8 is not None
     assert FaceReader(profile=with_d8, model=MODEL).d8 is None  # the table's own d8, by its refitted head
+    # one d8 face shown: not a calibration of the d8 (it would read every d8 as a 3): left out
+    one_d8 = d6_only.merged(Profile(["d8:3"], [rng.normal(size=net.dim).astype(np.float32)], model=net.identity))
+    plain, partial, sixes = (FaceReader(profile=p, model=MODEL) for p in (None, one_d8, d6_only))
+    assert partial.d8 is not None and np.array_equal(partial.values, sixes.values)
+    assert not np.array_equal(sixes.values, plain.values)  # the d6 faces, all shown, are refitted
 
 
 def test_the_table_without_a_die_is_not_read_as_one(reader: FaceReader) -> None:
