@@ -45,6 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera", metavar="SOURCE",
                         help="read the dice with the camera: picamera, camera:N, video:FILE, folder:DIR, render, auto")
     parser.add_argument("--camera-tray", action="store_true", help="the tray has corner markers: read inside them")
+    parser.add_argument("--dice-profile", type=Path, metavar="PROFILE",
+                        help="the table's own dice, learned by `nova-table dice learn`, for the camera")
+    parser.add_argument("--dice-kind", choices=("auto", "d6", "d8"), default="auto",
+                        help="the dice the camera reads (d8: the Nova Aetas d8 only)")
     parser.add_argument("--screenshot", type=Path, help="draw the first screen into this PNG file and exit")
 
 
@@ -61,6 +65,20 @@ def _open_game(args: argparse.Namespace) -> object:
     return open_saved_game(args.state or default_state_path(), args.scenario, args.new)
 
 
+def check_profile(path: Path) -> None:
+    """A dice profile the camera's reader can use, or ValueError saying what is wrong and where."""
+    from assistant.vision.errors import VisionError
+    from assistant.vision.faces import FaceReader
+    from assistant.vision.profile import load
+
+    try:
+        profile = load(path)
+        if profile.embeddings()[1] or profile.close_embeddings()[1]:
+            FaceReader(profile=profile)  # learned with these face models?
+    except VisionError as bad:
+        raise ValueError(f"--dice-profile: {bad}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from assistant.hardware.config import ConfigError, load_config
@@ -74,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
         raise
     try:
         config = load_config(args.hardware)
-    except ConfigError as error:
+        if args.camera and args.dice_profile:
+            check_profile(args.dice_profile)
+    except (ConfigError, ValueError) as error:
         print(f"nova-table: {error}", file=sys.stderr)
         game.close()  # type: ignore[attr-defined]
         return 1
@@ -99,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         attach_encoder(app, config)
     attach_board(app, config, args.board)
     if args.camera:
-        attach_camera(app, args.camera, tray=args.camera_tray)
+        attach_camera(app, args.camera, tray=args.camera_tray, kind=args.dice_kind, profile=args.dice_profile)
     try:
         return app.run()
     finally:

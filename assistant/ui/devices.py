@@ -10,6 +10,7 @@ import glob
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from assistant.hardware.config import HardwareConfig
@@ -97,8 +98,10 @@ def _wait(done: Callable[[], bool], seconds: float) -> None:
         time.sleep(0.02)
 
 
-def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "auto", max_frames: int = 0) -> threading.Thread:
+def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "auto", profile: Path | None = None,
+                  max_frames: int = 0) -> threading.Thread:
     """Read the dice tray with `assistant.vision` on a thread of its own; each settled reading is posted as dice.
+    `profile`: the table's own dice (`nova-table dice learn`), as `nova-table dice watch --profile`.
 
     The readings reach the open form (an attack, a defence roll) like typed dice, and stay correctable
     by hand. A camera that fails is reported on the screen's log and the table goes on without it.
@@ -112,7 +115,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
 
     def run() -> None:
         try:
-            watch(source, tray=tray, kind=kind, profile_path=None, max_frames=max_frames, emit=emit)
+            watch(source, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit)
         except Exception as error:  # no camera, a bad source name: the table plays on with typed dice
             post_board_message(f"camera {source} stopped: {type(error).__name__}: {error}")
 

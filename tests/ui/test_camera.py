@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -37,3 +38,30 @@ def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
     assert dice is not None and dice.source == "camera"
     assert dice.values == expected[-1]
     assert app.form.value("dice_count") == len(expected[-1])
+
+
+def test_the_camera_reads_with_the_tables_profile_and_kind(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    watch = pytest.importorskip("assistant.vision.watch")
+    asked: list[dict[str, Any]] = []
+    monkeypatch.setattr(watch, "watch", lambda source, **options: asked.append(dict(options, source=source)))
+    profile = Path("my-dice.profile.json")
+    attach_camera(make_app(), "render:2", kind="d8", profile=profile, max_frames=1).join(10)
+    assert asked == [{"source": "render:2", "tray": False, "kind": "d8", "profile_path": profile, "max_frames": 1,
+                      "emit": asked[0]["emit"]}]
+
+
+def test_a_tables_profile_is_checked_before_the_game_starts(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("assistant.vision.faces")
+    from assistant.ui.command import check_profile
+    from assistant.vision.profile import Profile
+    from importlib import resources
+
+    shipped = resources.files("assistant.vision").joinpath("models", "white_pips.profile.json")
+    check_profile(Path(str(shipped)))  # learned by `dice learn` with the shipped model: usable
+    other = Profile(model="0123456789abcdef")
+    other.add("d6:3", [0.5] * 64)
+    other.save(tmp_path / "old.json")
+    with pytest.raises(ValueError, match="--dice-profile: .*learn it again"):
+        check_profile(tmp_path / "old.json")

@@ -191,3 +191,15 @@ def test_play_again_needs_no_scenario_file_on_disk(tmp_path: Path) -> None:
         text, source = other.scenario()
         assert source == str(scenario) and text == Path(demo_path()).read_text()
         assert len(other.games()) == 2
+
+
+def test_a_dice_profile_that_is_not_one_is_named_and_nothing_starts(tmp_path: Path) -> None:
+    state = tmp_path / "table.db"
+    bad = tmp_path / "my-dice.profile.json"
+    bad.write_text('{"format": "something else"}')
+    process = nova("play", "--state", str(state), "--camera", "render", "--dice-profile", str(bad),
+                   "--screenshot", str(tmp_path / "x.png"))  # fmt: skip
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 1
+    assert "--dice-profile" in err and str(bad) in err and "not a dice profile" in err
+    assert not (tmp_path / "x.png").exists()
