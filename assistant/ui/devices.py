@@ -98,6 +98,9 @@ def _wait(done: Callable[[], bool], seconds: float) -> None:
         time.sleep(0.02)
 
 
+CAMERA_STOP_SECONDS = 5.0  # how long closing waits for the camera's thread to finish its frame
+
+
 def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "auto", profile: Path | None = None,
                   max_frames: int = 0) -> threading.Thread:
     """Read the dice tray with `assistant.vision` on a thread of its own; each settled reading is posted as dice.
@@ -113,13 +116,21 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
         if values:
             post_dice(values, "camera")
 
+    stop = threading.Event()
+
     def run() -> None:
         try:
-            watch(source, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit)
+            watch(source, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit, stop=stop)
         except Exception as error:  # no camera, a bad source name: the table plays on with typed dice
             post_board_message(f"camera {source} stopped: {type(error).__name__}: {error}")
 
     thread = threading.Thread(target=run, name="dice-camera", daemon=True)
+
+    def close() -> None:  # the camera's thread ends before the app does: OpenCV is not left mid-read at exit
+        stop.set()
+        thread.join(CAMERA_STOP_SECONDS)
+
     thread.start()
+    app.closers.append(close)
     app.log(f"reading dice from {source}")
     return thread

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,9 @@ from assistant.vision.tray import TrayFinder
 
 
 def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None, max_frames: int,
-          emit: Callable[[dict[str, Any]], None]) -> int:
-    """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading."""
+          emit: Callable[[dict[str, Any]], None], stop: threading.Event | None = None) -> int:
+    """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading. It ends
+    when the source does, after `max_frames` (0: no limit), or once `stop` is set."""
     reader = DiceReader(kind, load(profile_path) if profile_path else None)
     reader.detector  # first use loads the learned detector: what is missing is then in reader.problem
     if reader.problem:
@@ -25,7 +27,7 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
     finder = TrayFinder() if tray else None
     with open_source(source_spec) as source:
         count = 0
-        while max_frames <= 0 or count < max_frames:
+        while (max_frames <= 0 or count < max_frames) and not (stop is not None and stop.is_set()):
             frame = source.read()
             if frame is None:
                 break

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,20 @@ def test_the_camera_reads_with_the_tables_profile_and_kind(monkeypatch) -> None:
     profile = Path("my-dice.profile.json")
     attach_camera(make_app(), "render:2", kind="d8", profile=profile, max_frames=1).join(10)
     assert asked == [{"source": "render:2", "tray": False, "kind": "d8", "profile_path": profile, "max_frames": 1,
-                      "emit": asked[0]["emit"]}]
+                      "emit": asked[0]["emit"], "stop": asked[0]["stop"]}]
+
+
+def test_closing_the_app_ends_the_cameras_thread() -> None:
+    """The camera's thread is not left inside OpenCV when the app ends (it could abort the process:
+    "terminate called without an active exception", seen once in four SIGTERMs before)."""
+    pytest.importorskip("assistant.vision.watch")
+    app = make_app()
+    thread = attach_camera(app, "render:2")  # rolls without end
+    time.sleep(1.0)
+    assert thread.is_alive()
+    started = time.monotonic()
+    app.close()
+    assert not thread.is_alive() and time.monotonic() - started < 5
 
 
 def test_a_tables_profile_is_checked_before_the_game_starts(tmp_path) -> None:  # type: ignore[no-untyped-def]
