@@ -12,12 +12,19 @@ all of them, surely. `trust` measures that on the profile itself: the examples a
 folds, the head is fitted without each fold and reads it; for each class, the lesser of the share
 of its calls on held-out examples that were right and the share of its own examples called so. The reader multiplies its confidence by it, so a
 calibrated call that was not borne out on the table's own photos is withheld, not guessed.
+
+`trust` cannot see one thing: faces the profile does not show. A head refitted on the threes and
+eights of a d8 reads every d8 as one of them, and the held-out check passes. So a kind is refitted
+only when the profile shows every one of its faces (`every_face`, `taught`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
+from assistant.vision.dice import FACES
 from assistant.vision.facenet import unit
 
 STEPS = 300
@@ -74,3 +81,25 @@ def trust(base: np.ndarray, examples: np.ndarray, classes: np.ndarray, scale: fl
     taught = shown > 0
     out[taught] = np.minimum(out[taught], right[taught] / shown[taught])  # recall: its own dice read as it
     return out
+
+
+def every_face(labels: Sequence[str], kind: str = "d8") -> bool:
+    """Whether the labels ("d6:V" / "d8:V") show every face of a `kind` die: a head refitted on some
+    faces only calls the others by their names too, and its held-out check (`trust`) cannot see
+    that."""
+    return {f"{kind}:{v}" for v in range(1, FACES[kind] + 1)} <= set(labels)
+
+
+def missing_faces(labels: Sequence[str]) -> dict[str, list[int]]:
+    """Per kind the labels show some faces of: the faces they do not show."""
+    shown = set(labels)
+    return {kind: [v for v in range(1, n + 1) if f"{kind}:{v}" not in shown]
+            for kind, n in FACES.items()
+            if any(label.startswith(kind + ":") for label in shown) and not every_face(labels, kind)}
+
+
+def taught(examples: np.ndarray, labels: list[str]) -> tuple[np.ndarray, list[str]]:
+    """The examples of the kinds whose every face the labels show (and "none")."""
+    kinds = {kind for kind in FACES if every_face(labels, kind)}
+    keep = [i for i, label in enumerate(labels) if label == "none" or label.split(":")[0] in kinds]
+    return examples[keep], [labels[i] for i in keep]

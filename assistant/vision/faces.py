@@ -22,7 +22,9 @@ box's middle, where the numeral and symbol are big enough to tell apart however 
 turned; it gives the d8 values and the symbol. With kind "auto" the first network still says
 whether it is a die; with kind "d8" the first network is not run: the close-up network's own
 "not a die" says it.
-A profile that teaches d8 faces of its own leaves d8 to the refitted first network.
+A profile's d8 (every face shown) refit the close-up network's head too; a profile that taught its
+d8 to the first network only (learned without the close-up network) leaves d8 to the refitted first
+network. A kind whose faces a profile shows only some of is not refitted (`calibrate.taught`).
 
 A `profile` (made by `nova-table dice learn` from labelled photos, see `profile.py`) holds the
 embeddings of a table's own dice; the value head is refitted on them (`calibrate.py`), so a
@@ -53,8 +55,8 @@ import cv2
 import numpy as np
 
 from assistant.vision import facenet as F
-from assistant.vision.calibrate import fit_head, trust
-from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Box, Die
+from assistant.vision.calibrate import every_face, fit_head, taught, trust
+from assistant.vision.dice import ASTRO_BY_VALUE, Box, Die
 from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile
@@ -129,28 +131,6 @@ def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: 
         _REFITS[key] = (fit_head(base, examples, classes, net.heads.scale),
                         trust(base, examples, classes, net.heads.scale, group=group))
     return _REFITS[key]
-
-
-def every_face(labels: Sequence[str], kind: str = "d8") -> bool:
-    """Whether the labels ("d6:V" / "d8:V") show every face of a `kind` die: a head refitted on some
-    faces only calls the others by their names too, and its held-out check (calibrate.trust) cannot
-    see that."""
-    return {f"{kind}:{v}" for v in range(1, FACES[kind] + 1)} <= set(labels)
-
-
-def missing_faces(labels: Sequence[str]) -> dict[str, list[int]]:
-    """Per kind the labels show some faces of: the faces they do not show."""
-    shown = set(labels)
-    return {kind: [v for v in range(1, n + 1) if f"{kind}:{v}" not in shown]
-            for kind, n in FACES.items()
-            if any(label.startswith(kind + ":") for label in shown) and not every_face(labels, kind)}
-
-
-def taught(examples: np.ndarray, labels: list[str]) -> tuple[np.ndarray, list[str]]:
-    """The examples of the kinds whose every face the labels show (and "none")."""
-    kinds = {kind for kind in FACES if every_face(labels, kind)}
-    keep = [i for i, label in enumerate(labels) if label == "none" or label.split(":")[0] in kinds]
-    return examples[keep], [labels[i] for i in keep]
 
 
 class FaceReader:
