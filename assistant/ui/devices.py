@@ -112,7 +112,8 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     from assistant.vision.watch import watch
 
     def emit(reading: dict[str, Any]) -> None:
-        values = [d["value"] for d in reading.get("dice", []) if isinstance(d.get("value"), int)]
+        # a die the reader could not read comes as None: the form shows "?" there until a tap sets it
+        values = [d["value"] if isinstance(d.get("value"), int) else None for d in reading.get("dice", [])]
         if values:
             post_dice(values, "camera")
 

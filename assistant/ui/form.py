@@ -238,8 +238,10 @@ class Form:
             item.touched = True
             self.refresh()
 
-    def fill_dice(self, values: Sequence[int], source: str = "camera") -> bool:
-        """Dice read elsewhere (the camera): they replace the dice field's values; False if no dice field."""
+    def fill_dice(self, values: Sequence[int | None], source: str = "camera") -> bool:
+        """Dice read elsewhere (the camera): they replace the dice field's values; False if no dice field.
+        A die not read (None), or read as more than this roll's die has (a d8's 7 on a d6 roll), is
+        left "?" for the table to set: the form cannot be applied before."""
         dice = self.dice()
         if dice is None:
             return False
@@ -248,7 +250,7 @@ class Form:
             count = self.fields[counted[0]]
             assert isinstance(count, Number)
             count.set(len(values))
-        dice.values = [max(1, min(dice.sides, int(v))) for v in values]
+        dice.values = [v if v is not None and 1 <= v <= dice.sides else None for v in values]
         dice.source = source
         self.refresh()
         return True

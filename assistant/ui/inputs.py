@@ -15,7 +15,7 @@ import pygame
 
 ENCODER = pygame.event.custom_type()  # attributes: action ("turn" | "confirm" | "back"), value
 KNOB = pygame.event.custom_type()  # attributes: hero (index from 0), delta
-DICE = pygame.event.custom_type()  # attributes: values (list of ints), source
+DICE = pygame.event.custom_type()  # attributes: values (list of ints, None for a die not read), source
 BOARD = pygame.event.custom_type()  # attributes: message (str), for the status line
 
 
@@ -37,9 +37,10 @@ def post_knob(hero: int, delta: int) -> None:
     pygame.event.post(pygame.event.Event(KNOB, hero=hero, delta=delta))
 
 
-def post_dice(values: Sequence[int], source: str = "camera") -> None:
-    """The seam for `assistant.vision`: die values read from the tray (always correctable by hand)."""
-    pygame.event.post(pygame.event.Event(DICE, values=[int(v) for v in values], source=source))
+def post_dice(values: Sequence[int | None], source: str = "camera") -> None:
+    """The seam for `assistant.vision`: die values read from the tray (always correctable by hand);
+    None for a die seen but not read."""
+    pygame.event.post(pygame.event.Event(DICE, values=[None if v is None else int(v) for v in values], source=source))
 
 
 def post_board_message(message: str) -> None:

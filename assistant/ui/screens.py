@@ -115,11 +115,12 @@ class TableScreen:
                     return self.open_form(app, "ai_choice", {"choice": hit.target[1]})
         return None
 
-    def dice(self, app: App, values: list[int], source: str) -> str | None:
+    def dice(self, app: App, values: list[int | None], source: str) -> str | None:
         """Dice read while a defence roll is awaited: its form opens with them, still correctable."""
         rolls = [item for item in self.items if item.enabled and item.form in DICE_FORMS]
         if not rolls:
-            app.error = f"Dice read ({source}): {' '.join(map(str, values))}; open an attack to use them"
+            shown = " ".join("?" if v is None else str(v) for v in values)
+            app.error = f"Dice read ({source}): {shown}; open an attack to use them"
             return None
         opened = self.open_form(app, rolls[0].form, rolls[0].extra)
         assert app.form is not None
