@@ -209,7 +209,7 @@ def main() -> int:
     parser.add_argument("--data-only", action="store_true", help="make and cache the training data, then stop")
     parser.add_argument("--d8", action="store_true", help="train the close-up d8 network (faces_d8.onnx)")
     parser.add_argument("--turns", type=int, default=F.D8_TURNS,
-                        help="--d8: quarter turns averaged in validation (the reader reads facenet.D8_TURNS)")
+                        help="--d8: quarter turns averaged in validation; the model's JSON says it, the reader reads as many")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-faces-cache"))
     parser.add_argument("--out", type=Path, default=ROOT / "assistant" / "vision" / "models")
     args = parser.parse_args()

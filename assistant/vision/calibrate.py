@@ -83,7 +83,7 @@ def trust(base: np.ndarray, examples: np.ndarray, classes: np.ndarray, scale: fl
     return out
 
 
-def every_face(labels: Sequence[str], kind: str = "d8") -> bool:
+def every_face(labels: Sequence[str], kind: str) -> bool:
     """Whether the labels ("d6:V" / "d8:V") show every face of a `kind` die: a head refitted on some
     faces only calls the others by their names too, and its held-out check (`trust`) cannot see
     that."""

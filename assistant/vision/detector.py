@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from assistant.vision.errors import ModelError
+from assistant.vision.facenet import read_onnx
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_detector.onnx"
 STRIDE = 4  # output cells per network input pixel
@@ -120,9 +121,8 @@ class DiceDetector:
             raise FileNotFoundError(f"{model}: the dice detector's model is missing")
         if not hasattr(cv2, "dnn"):
             raise DetectorError(f"{model}: this OpenCV has no dnn module to run the dice detector")
-        engine = getattr(cv2.dnn, "ENGINE_NEW", None)  # OpenCV 5: the newer, faster engine
         try:
-            self.net = cv2.dnn.readNetFromONNX(str(model)) if engine is None else cv2.dnn.readNetFromONNX(str(model), engine)
+            self.net = read_onnx(model, "ENGINE_NEW")  # OpenCV 5: its newer engine is the faster one here
             self.net.setInput(np.zeros((1, 3, 2 * MULTIPLE, 2 * MULTIPLE), np.float32))
             probe = self.net.forward()
         except cv2.error as bad:

@@ -38,7 +38,7 @@ CLASSES = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" fo
 SYMBOLS = ("none", "sun", "star", "moon")
 D8_CONTEXT = 0.6  # the close-up d8 network's crop side / box's longer side
 D8_INPUT = 48  # the close-up d8 network's input side, pixels (its crop is made at INPUT, then shrunk)
-D8_TURNS = 4  # it reads a crop turned by 0, 1, 2 and 3 quarter turns: the mean of the four
+D8_TURNS = 4  # it is trained to read a crop turned by 0..3 quarter turns, the mean of the four (its JSON's "turns")
 D8_CLASSES = np.array([c == "none" or c.startswith("d8") for c in CLASSES])  # what the d8 network names
 MODEL = "faces.onnx"
 D8_MODEL = "faces_d8.onnx"
@@ -112,6 +112,13 @@ class Heads:
         return self.scale * unit(embeddings) @ unit(self.symbols).T
 
 
+def read_onnx(path: Path, engine: str) -> cv2.dnn.Net:
+    """OpenCV's dnn network of the ONNX model at `path`, on `engine` ("ENGINE_NEW", "ENGINE_CLASSIC")
+    where this OpenCV has engines (OpenCV 5); cv2.error if it cannot load it."""
+    chosen = getattr(cv2.dnn, engine, None)
+    return cv2.dnn.readNetFromONNX(str(path)) if chosen is None else cv2.dnn.readNetFromONNX(str(path), chosen)
+
+
 def _resource(name: str) -> Path:
     return Path(str(resources.files("assistant.vision").joinpath("models", name)))
 
@@ -158,13 +165,15 @@ class FaceNet:
             if not 8 <= self.input <= INPUT:
                 raise ValueError(f"input side {self.input}")
             self.threshold = float(info.get("threshold", 0.5))
+            self.turns = int(info.get("turns", 1))  # quarter turns of a crop read and averaged (as validated)
+            if not 1 <= self.turns <= 4:
+                raise ValueError(f"turns {self.turns}")
         except (KeyError, TypeError, ValueError) as bad:
             raise ModelError(f"{meta}: not the heads of this face model ({bad})") from None
-        # OpenCV 5's classic engine runs these small networks faster than its new one (measured:
-        # 1.8 against 2.6 ms for 3 crops of the face network, one thread; the detector is the other way)
-        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
         try:
-            self.net = cv2.dnn.readNetFromONNX(str(model)) if engine is None else cv2.dnn.readNetFromONNX(str(model), engine)
+            # OpenCV 5's classic engine runs these small networks faster than its new one (measured:
+            # 1.8 against 2.6 ms for 3 crops of the face network, one thread; the detector is the other way)
+            self.net = read_onnx(model, "ENGINE_CLASSIC")
         except cv2.error as bad:
             raise ModelError(f"{model}: OpenCV cannot load the face model ({str(bad).strip()[-120:]})") from None
         self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)

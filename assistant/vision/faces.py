@@ -116,6 +116,12 @@ def load_net(model: Path | None = None) -> F.FaceNet:
     return F.FaceNet(model)
 
 
+def learned_by(learned: str | None, net: F.FaceNet, what: str) -> None:
+    """ProfileError unless a profile's examples were made by `net` (`learned` is the id it names)."""
+    if learned != net.identity:
+        raise ProfileError(f"{what} {learned}, this reader has {net.identity}: learn it again (nova-table dice learn)")
+
+
 def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: np.ndarray | None = None,
           group: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The value head over the `allowed` classes (default all) refitted on a profile's examples,
@@ -146,9 +152,8 @@ class FaceReader:
         profile = profile if profile is not None else Profile()
         examples, labels = profile.embeddings()
         close, close_labels = profile.close_embeddings()
-        if labels and profile.model != self.net.identity:
-            raise ProfileError(f"the profile was learned with face model {profile.model}, this reader has "
-                               f"{self.net.identity}: learn it again (nova-table dice learn)")
+        if labels:
+            learned_by(profile.model, self.net, "the profile was learned with face model")
         examples, labels = taught(examples, labels)  # a kind shown some faces only is not refitted
         if labels:
             self.values, self.trust = refit(self.net, examples, labels)
@@ -164,11 +169,10 @@ class FaceReader:
         if self.d8 is not None:
             self.d8_values = F.unit(self.d8.heads.values)[F.D8_CLASSES]  # its head: "none", d8 1..8
             self.d8_trust = np.ones(len(self.d8_values), np.float32)
-            if close_labels and profile.d8_model != self.d8.identity:
-                raise ProfileError(f"the profile's d8 were learned with close-up model {profile.d8_model}, "
-                                   f"this reader has {self.d8.identity}: learn it again (nova-table dice learn)")
-            if every_face(close_labels):  # shown some faces only, it would read every d8 as one of them
-                self.d8_values, self.d8_trust = refit(self.d8, close, close_labels, F.D8_CLASSES, F.D8_TURNS)
+            if close_labels:
+                learned_by(profile.d8_model, self.d8, "the profile's d8 were learned with close-up model")
+            if every_face(close_labels, "d8"):  # shown some faces only, it would read every d8 as one of them
+                self.d8_values, self.d8_trust = refit(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)
 
     def read(self, image: np.ndarray, region: Region, kind: str | None = None) -> Die | None:
         """The die in `region` of `image` (BGR or grey), unreadable, or None if it is no die."""
@@ -227,18 +231,19 @@ class FaceReader:
 
     def read_closer(self, image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarray, np.ndarray]:
         """The close-up d8 network's chances per box: of "not a die" and d8 1..8, and of each symbol;
-        each the mean over the crop turned by 0 to D8_TURNS - 1 quarter turns (one batch)."""
+        each the mean over the crop's quarter turns that the model was validated with (one batch)."""
         assert self.d8 is not None
         embeddings = self.embed_closer(image, boxes)
         values = F.softmax(self.d8.heads.scale * F.unit(embeddings) @ self.d8_values.T)
         return values.mean(0), F.softmax(self.d8.heads.symbol_scores(embeddings)).mean(0)
 
     def embed_closer(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
-        """(D8_TURNS, N, D): the close-up d8 network's embeddings of each region's crop, per quarter turn."""
+        """(turns, N, D): the close-up d8 network's embeddings of each region's crop, per quarter turn
+        (`FaceNet.turns`, from the model's JSON)."""
         assert self.d8 is not None
         crops = self.crops(image, [box_of(r) for r in regions], self.d8)
-        embeddings = self.d8.embed(np.concatenate([np.rot90(crops, k, (1, 2)) for k in range(F.D8_TURNS)]))
-        return embeddings.reshape(F.D8_TURNS, len(crops), -1)
+        embeddings = self.d8.embed(np.concatenate([np.rot90(crops, k, (1, 2)) for k in range(self.d8.turns)]))
+        return embeddings.reshape(self.d8.turns, len(crops), -1)
 
     def embed(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
         """The network's embeddings of the regions (what a profile keeps of a labelled die)."""

@@ -11,8 +11,8 @@ A profile is a JSON file:
 Labels of the learned face reader (`faces.py`): "d6:V" / "d8:V" is the face network's embedding
 of a labelled die showing V, "none" of a region that is no die; "model" names the network that
 made them (a profile from another network is refused: learn it again). "c8:V" is the close-up d8
-network's embedding of a labelled d8 showing V, one per quarter turn of its crop (`CLOSE_TURNS`
-in a row); "d8_model" names that network.
+network's embedding of a labelled d8 showing V, one per quarter turn of its crop (the model's
+turns, in a row); "d8_model" names that network.
 Labels of the classical reader (version 1 profiles hold only these): "n:V" is the sign that means
 value V (a numeral, or a custom emblem such as a skull for 1), described so that any turn of it
 looks the same; "u:V" the same sign stood upright; "sym:NAME" a Nova Aetas astro symbol.
