@@ -81,7 +81,7 @@ def test_a_tables_profile_is_checked_before_the_game_starts(tmp_path) -> None:  
         check_profile(tmp_path / "old.json")
 
 
-def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_sets_it() -> None:
+def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_sets_it(shots: Path) -> None:
     """Three dice seen, the middle one not read: the roll has three dice, one "?", and cannot be
     applied until a tap or the encoder sets it (never two dice, never a guess)."""
     from assistant.ui.inputs import post_dice
@@ -96,5 +96,7 @@ def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_s
     assert app.form.value("dice_count") == 3
     dice = app.form.dice()
     assert dice is not None and dice.values == [6, None, 3] and not dice.complete
+    app.draw()
+    pygame.image.save(app.surface, shots / "camera-unread-die-800x480.png")  # the Roll row: 6 ? 3
     dice.sides = 6
     assert app.form.fill_dice([2, 7, 5]) and dice.values == [2, None, 5]  # a 7 is no d6's face: asked, not made a 6
