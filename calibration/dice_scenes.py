@@ -366,9 +366,10 @@ def paste(img: np.ndarray, patch: np.ndarray, alpha: np.ndarray, x0: int, y0: in
 
 
 def scene(rng: np.random.Generator, w: int = 640, h: int = 480, background: np.ndarray | None = None,
-          known: list[Label] | None = None) -> Scene:
+          known: list[Label] | None = None, crowd: bool = False) -> Scene:
     """A picture of 0 to 14 dice on a table, and their labels. `background` (a real frame) and
-    its `known` labels may stand in for the table."""
+    its `known` labels may stand in for the table. `crowd`: 16 to 40 smaller dice, most of them
+    touching others (a heap poured out of a dice bag)."""
     if background is not None:
         img = background.astype(np.float32).copy()
         h, w = img.shape[:2]
@@ -376,19 +377,26 @@ def scene(rng: np.random.Generator, w: int = 640, h: int = 480, background: np.n
         img = table(rng, w, h)
     labels: list[Label] = list(known or [])
     elevation = float(rng.choice([rng.uniform(30, 60), rng.uniform(55, 90)]))
-    base = float(np.exp(rng.uniform(np.log(12), np.log(110))))
+    base = float(np.exp(rng.uniform(np.log(12), np.log(45 if crowd else 110))))
     perspective = rng.uniform(0, 0.8) if elevation < 70 else 0.0
-    count = int(rng.choice([0, 1, 2, 3, 4, 6, 8, 10, 14], p=[0.04, 0.14, 0.16, 0.14, 0.14, 0.12, 0.1, 0.08, 0.08]))
+    if crowd:
+        count, touching = int(rng.integers(16, 41)), 0.6
+        heap = np.array([rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h])
+    else:
+        count, touching = int(rng.choice([0, 1, 2, 3, 4, 6, 8, 10, 14],
+                                         p=[0.04, 0.14, 0.16, 0.14, 0.14, 0.12, 0.1, 0.08, 0.08])), 0.35
     placed: list[tuple[float, float, float]] = [(lb.centre[0], lb.centre[1], max(lb.top[2], 8)) for lb in labels]
     items = []
     for k in range(count + int(rng.integers(0, 3))):
         decoy = k >= count
         for _attempt in range(30):
-            if placed and rng.random() < 0.35 and not decoy:  # touching a die already placed
+            if placed and rng.random() < touching and not decoy:  # touching a die already placed
                 px, py, ps = placed[int(rng.integers(len(placed)))]
                 a = rng.uniform(0, 2 * np.pi)
                 d = ps * rng.uniform(0.85, 1.15)
                 x, y = px + d * np.cos(a), py + d * np.sin(a)
+            elif crowd and not decoy:  # the heap: around its middle
+                x, y = heap + rng.normal(0, base * 2.5, 2)
             else:
                 x, y = rng.uniform(-0.02 * w, 1.02 * w), rng.uniform(-0.02 * h, 1.02 * h)
             size = base * (1 + perspective * (y / h - 0.5)) * rng.uniform(0.85, 1.15)

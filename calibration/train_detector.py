@@ -49,6 +49,8 @@ OW, OH = W // D.STRIDE, H // D.STRIDE
 CELL = 640 / OW  # frame pixels per output cell
 SCALE = (0.6, 1.5)  # augmentation: zoom range (set from --scale)
 DECOYS = 0.0  # share of training pictures given hard negatives (set from --decoys)
+ASPECT = (0.0, 1.0, 1.0)  # share of training pictures stretched in height, and by how much (set from --aspect)
+CROWDS = 0.0  # share of rendered scenes that are heaps of 16 to 40 dice (set from --crowds)
 
 
 # -- the network ---------------------------------------------------------------------------
@@ -150,7 +152,7 @@ def synthetic(seed: int) -> Sample:
             x, y, w, h = d["box"]  # type: ignore[misc]
             labels.append(dice_scenes.Label((x + w / 2, y + h / 2), (-1, -1, -1, -1), (x, y, w, h)))
         return shot.image, labels
-    s = dice_scenes.scene(rng)
+    s = dice_scenes.scene(rng, crowd=CROWDS > 0 and rng.random() < CROWDS)
     return s.image, s.labels
 
 
@@ -179,12 +181,14 @@ def webcam(holdout: bool) -> list[Sample]:
 
 
 def augment(image: np.ndarray, labels: list[dice_scenes.Label], rng: np.random.Generator) -> Sample:
-    """Scale, shift and flip a 640x480 frame and its labels (the result is still 640x480)."""
+    """Scale, shift and flip a 640x480 frame and its labels (the result is still 640x480); with
+    --aspect, a share stretched in height against the width (photos resized to another shape)."""
     s = float(np.exp(rng.uniform(np.log(SCALE[0]), np.log(SCALE[1]))))
-    tx, ty = rng.uniform(min(0, 640 - 640 * s), max(0, 640 - 640 * s)), rng.uniform(min(0, 480 - 480 * s), max(0, 480 - 480 * s))
+    sy = s * float(np.exp(rng.uniform(np.log(ASPECT[1]), np.log(ASPECT[2])))) if ASPECT[0] > 0 and rng.random() < ASPECT[0] else s
+    tx, ty = rng.uniform(min(0, 640 - 640 * s), max(0, 640 - 640 * s)), rng.uniform(min(0, 480 - 480 * sy), max(0, 480 - 480 * sy))
     flip_x, flip_y = rng.random() < 0.5, rng.random() < 0.3
     m = np.array([[s * (-1 if flip_x else 1), 0, tx + (640 * s if flip_x else 0)],
-                  [0, s * (-1 if flip_y else 1), ty + (480 * s if flip_y else 0)]], np.float32)
+                  [0, sy * (-1 if flip_y else 1), ty + (480 * sy if flip_y else 0)]], np.float32)
     out = cv2.warpAffine(image, m, (640, 480), borderMode=cv2.BORDER_REFLECT_101)
 
     def point(x: float, y: float) -> tuple[float, float]:
@@ -375,7 +379,8 @@ def report(name: str, net: nn.Module, samples: list[Sample]) -> None:
 
 def rendered(seeds: range, cache: Path | None) -> list[Sample]:
     """The rendered scenes of these seeds, made on two processes (or read back from `cache`)."""
-    path = cache / f"scenes_{seeds.start}_{seeds.stop}.pkl" if cache else None
+    crowds = f"_crowds{CROWDS:g}" if CROWDS else ""
+    path = cache / f"scenes_{seeds.start}_{seeds.stop}{crowds}.pkl" if cache else None
     if path is not None and path.exists():
         with path.open("rb") as f:
             return pickle.load(f)  # type: ignore[no-any-return]
@@ -435,7 +440,7 @@ CACHE: Path | None = None
 
 
 def main() -> int:
-    global SCALE, DECOYS, CACHE
+    global SCALE, DECOYS, CACHE, ASPECT, CROWDS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=4000, help="rendered training scenes")
     parser.add_argument("--steps", type=int, default=4000)
@@ -456,6 +461,10 @@ def main() -> int:
                         help="only choose MODEL's threshold on the held-out frames (no training)")
     parser.add_argument("--decoys", type=float, default=0.0,
                         help="share of training pictures given hard negatives (stickers, print, keys)")
+    parser.add_argument("--aspect", type=float, nargs=3, default=ASPECT, metavar=("SHARE", "LOW", "HIGH"),
+                        help="a SHARE of training pictures stretched in height by LOW..HIGH against the width")
+    parser.add_argument("--crowds", type=float, default=CROWDS,
+                        help="share of rendered scenes that are heaps of 16 to 40 dice, touching")
     parser.add_argument("--scale", type=float, nargs=2, default=SCALE, metavar=("MIN", "MAX"),
                         help="augmentation zoom range")
     args = parser.parse_args()
@@ -467,6 +476,8 @@ def main() -> int:
         return 0
     SCALE = tuple(args.scale)
     DECOYS = args.decoys
+    ASPECT = tuple(args.aspect)
+    CROWDS = args.crowds
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)

@@ -119,6 +119,67 @@ def flat(count: int, seed: int, workers: int, style: str | None = None, kind: st
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
 
 
+def _scene_chunk(args: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops of the detector's renderer (calibration/dice_scenes.py: solid dice at a slant, 30 to
+    90 degrees of elevation, touching, on busy tables): each upright die by its whole box or its
+    top face's box, moved and scaled a little, and a share of bare-table crops as "not a die"."""
+    from calibration import dice_scenes
+
+    seed, count, _style, kind, context = args
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    while len(crops) < count:
+        shot = dice_scenes.scene(rng)
+        dice = [lb for lb in shot.labels if lb.whole is not None and not lb.leaning and (kind is None or lb.kind == kind)]
+        for lb in dice:
+            assert lb.whole is not None
+            x, y, w, h = lb.top if rng.random() < 0.4 and lb.top[2] > 4 else lb.whole
+            s, f = max(w, h), rng.uniform(0.85, 1.2)
+            cx, cy = x + w / 2 + rng.normal(0, 0.05) * s, y + h / 2 + rng.normal(0, 0.05) * s
+            crops.append(F.prepare(shot.image, (cx - w * f / 2, cy - h * f / 2, w * f, h * f), context))
+            labels.append(class_index(lb.kind, lb.value))
+        if dice and rng.random() < 0.5:  # the bare table, clutter and decoys: not a die
+            s = float(np.median([max(lb.whole[2], lb.whole[3]) for lb in dice if lb.whole]))
+            h, w = shot.image.shape[:2]
+            for _attempt in range(20):
+                b = (rng.uniform(0, w - s), rng.uniform(0, h - s), s, s)
+                grown = (b[0] - 0.3 * s, b[1] - 0.3 * s, 1.6 * s, 1.6 * s)
+                if not any(overlaps(grown, lb.whole) for lb in shot.labels if lb.whole):
+                    crops.append(F.prepare(shot.image, b, context))
+                    labels.append(0)
+                    break
+    return np.stack(crops[:count]), np.array(labels[:count], np.int64), np.zeros(count, np.int64)
+
+
+def slanted(count: int, seed: int, workers: int, kind: str | None = None,
+            context: float = F.CONTEXT) -> tuple[np.ndarray, ...]:
+    """`count` crops of dice_scenes.py's scenes, from chunk seeds seed*100000 + 50000 + k (the
+    benchmark's own checks of it use seeds from 700000; the detector's training, seeds from 7)."""
+    jobs = [(seed * 100000 + 50000 + k, min(CHUNK, count - k * CHUNK), None, kind, context)
+            for k in range((count + CHUNK - 1) // CHUNK)]
+    with Pool(workers) as pool:
+        parts = pool.map(_scene_chunk, jobs)
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+
+
+def stretch(crops: np.ndarray, share: float, low: float, high: float, seed: int) -> np.ndarray:
+    """A `share` of the crops as if their picture had been stretched: height times a random
+    factor in low..high against the width (photos resized to another shape by other software, as
+    in mixed-oblique-d6, whose 640x640 pictures come from 4:3 ones), cropped again about the
+    stretched box's longer side as `facenet.prepare` would."""
+    rng = np.random.default_rng(seed)
+    out = crops.copy()
+    n = crops.shape[1]
+    for i in np.flatnonzero(rng.random(len(crops)) < share):
+        a = float(np.exp(rng.uniform(np.log(low), np.log(high))))
+        sx, sy = 1.0 / max(1.0, a), a / max(1.0, a)
+        m = np.float32([[sx, 0, n / 2 * (1 - sx)], [0, sy, n / 2 * (1 - sy)]])
+        out[i] = cv2.warpAffine(crops[i], m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
 def overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return not (a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1])
 
@@ -202,6 +263,10 @@ def main() -> int:
     parser.add_argument("--per-die", type=int, default=8, help="crops of each labelled photo die")
     parser.add_argument("--max-misread", type=float, default=0.003, help="misread share allowed at the threshold")
     parser.add_argument("--flat", type=int, default=0, help="crops of the flat renderer (render.scene) to add")
+    parser.add_argument("--slanted", type=int, default=0,
+                        help="crops of the detector's renderer (dice_scenes.py: dice at a slant) to add")
+    parser.add_argument("--aspect", type=float, nargs=3, default=(0.0, 1.0, 1.0), metavar=("SHARE", "LOW", "HIGH"),
+                        help="a SHARE of the training crops stretched in height by LOW..HIGH (`stretch`)")
     parser.add_argument("--flat-repeat", type=int, default=1, help="times the flat crops are put in an epoch")
     parser.add_argument("--solid-share", type=float, default=1.0, help="share of the --samples solid crops used")
     parser.add_argument("--init", type=Path, help="start from this checkpoint (a second stage)")
@@ -249,6 +314,9 @@ def main() -> int:
     if args.flat:
         made = cached(f"flat-{seed}-{args.flat}", lambda: flat(args.flat, seed, args.workers, None, kind, context))
         train.extend([made] * args.flat_repeat)
+    if args.slanted:
+        train.append(cached(f"slanted-{seed}-{args.slanted}", lambda: slanted(args.slanted, seed, args.workers, kind,
+                                                                             context)))
     if args.data_only:
         return 0
     val = cached(f"val-{seed}-{args.val}", lambda: rendered(args.val, seed + 5000, None, args.workers, kind, context))
@@ -258,6 +326,8 @@ def main() -> int:
                                                                       kind, context))
     val_nova = cached(f"valnova-{seed}-{args.val // 4}", lambda: flat(args.val // 4, seed + 8000, args.workers, "astro",
                                                                       kind, context))
+    val_slanted = cached(f"valslanted-{seed}-{args.val // 2}", lambda: slanted(args.val // 2, seed + 9000, args.workers,
+                                                                              kind, context))
     if not args.no_photos and not args.d8:
         if (PHOTOS / "manifest.jsonl").exists():
             photos = photo_crops(PHOTOS / "manifest.jsonl", args.per_die, seed)
@@ -266,6 +336,8 @@ def main() -> int:
         else:
             print(f"({PHOTOS} not found: rendered dice only)")
     x = np.concatenate([t[0] for t in train])
+    if args.aspect[0] > 0:
+        x = stretch(x, *args.aspect, seed)
     y = np.concatenate([t[1] for t in train])
     s = np.concatenate([t[2] for t in train])
     print(f"training on {len(x)} crops; classes {np.bincount(y, minlength=len(F.CLASSES)).tolist()}", flush=True)
@@ -353,7 +425,8 @@ def main() -> int:
     pa, psa = predict(val_astro)
     pf, psf = predict(val_flat)
     pn, psn = predict(val_nova)
-    sets = [(pv, val), (pa, val_astro), (pf, val_flat), (pn, val_nova)]
+    pl, _ = predict(val_slanted)
+    sets = [(pv, val), (pa, val_astro), (pf, val_flat), (pn, val_nova), (pl, val_slanted)]
     conf = np.concatenate([p.max(1) for p, _ in sets])
     wrong = np.concatenate([p.argmax(1) != named[v[1]] for p, v in sets])
     threshold = 0.5
@@ -390,6 +463,11 @@ def main() -> int:
         d8[:, :7] = 0  # as `--kind d8` reads them
         figures("flat Nova Aetas d8, --kind d8", d8 / d8.sum(1, keepdims=True), val_nova[1])
     print(f"  symbol head on flat Nova d8: {100 * float((psn.argmax(1) == val_nova[2]).mean()):.2f}% right")
+    print("validation on the detector's renderer (dice_scenes.py: dice at a slant, seeds never trained on):")
+    figures("all slanted", pl, val_slanted[1])
+    for k, name in ((slice(1, 7), "slanted d6"), (slice(7, 15), "slanted d8")):
+        keep = (val_slanted[1] >= k.start) & (val_slanted[1] < k.stop)
+        figures(name, pl[keep], val_slanted[1][keep])
     for k, name in ((slice(1, 7), "flat d6"), (slice(7, 15), "flat d8")):
         keep = (val_flat[1] >= k.start) & (val_flat[1] < k.stop)
         figures(name, pf[keep], val_flat[1][keep])
@@ -408,7 +486,8 @@ def main() -> int:
         "threshold": round(threshold, 3), "turns": args.turns if args.d8 else 1,
         "values": F.encode(heads.values.detach().numpy()), "symbols": F.encode(heads.symbols.detach().numpy()),
         "trained": {"seed": seed, "rendered": int(args.samples * args.solid_share), "astro": args.astro,
-                    "flat": args.flat, "flat_repeat": args.flat_repeat, "epochs": args.epochs, "lr": args.lr,
+                    "flat": args.flat, "flat_repeat": args.flat_repeat,
+                    "slanted": args.slanted, "aspect": list(args.aspect), "epochs": args.epochs, "lr": args.lr,
                     "init": str(args.init) if args.init else None, "d8": args.d8,
                     "photos": None if args.no_photos else PHOTOS.name + " (train split)"},
     }

@@ -554,13 +554,13 @@ class DiceReader:
         placed.sort(key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0]))
         return Reading(tuple(placed))
 
-    def read_boxes(self, work: np.ndarray, boxes: list[Box]) -> list[Die | None]:
+    def read_boxes(self, work: np.ndarray, boxes: list[Box], tops: list[Box] | None = None) -> list[Die | None]:
         """What each box of `work` shows: with a face profile, the face reader's answer (one batch),
         and the classical reading where the face reader withholds a value; else the classical reading.
-        Each die's box is the box given."""
+        `tops`: the dice's top faces' boxes, for the face reader's second look. Each die's box is the box given."""
         if self.faces is None:
             return [self.read_box_classically(work, box) for box in boxes]
-        read = self.faces.read_many(work, boxes)
+        read = self.faces.read_many(work, boxes, tops=tops)
         for i, (die, box) in enumerate(zip(read, boxes)):
             if die is None or die.value is None:
                 other = self.read_box_classically(work, box)
@@ -596,7 +596,7 @@ class DiceReader:
         what it shows is the face reader's. A die the face reader cannot read, or one that leans on
         another (its top face is not the face that counts), is reported with value None: never a
         silent guess, and never silently dropped."""
-        read = self.read_boxes(work, [det.box for det in found]) if found else []
+        read = self.read_boxes(work, [det.box for det in found], [det.top for det in found]) if found else []
         dice = []
         for det, die in zip(found, read):  # each read die's box is already det.box
             if die is None:
