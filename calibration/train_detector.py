@@ -10,6 +10,8 @@ TRAIN split, which the benchmark reports only as a "seen" figure):
   - top-down rendered trays (assistant.vision.render.scene);
   - ../shared/dice/webcam-two-white-d6-train: 4 of every 5 frames in manifest order; the 5th
     frame is held out and scored below, with rendered scenes the model never saw.
+Options for harder tables: --crowds, a share of rendered scenes that are heaps of 16 to 40
+touching dice; --aspect, a share of frames stretched in height (photos resized to another shape).
 Network: 320 px input (half a 640 frame), depthwise-separable encoder to 1/16, two upsampling
 steps back to 1/4 (8 frame pixels a cell); 10 output channels (see assistant/vision/detector.py).
 Loss: CenterNet's focal loss on the centre map, L1 on offset and sizes at each centre, BCE on lean.

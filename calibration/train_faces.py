@@ -10,7 +10,9 @@ derived from --seed), plus the labelled dice of ../shared/dice/webcam-two-white-
 TRAIN split only; its -valid split and every other shared set are never read here), each cropped
 a few times with its box moved and scaled a little, and crops of its pictures' bare table (they
 are complete: every die there is labelled) as "not a die". --no-photos trains on rendered dice
-alone.
+alone. --slanted adds crops of the detector's renderer (calibration/dice_scenes.py: dice at a
+slant, touching, on busy tables); --aspect stretches a share of all crops in height (photos
+resized to another shape by other software).
 
 Validation: rendered dice from other seeds, never trained on: accuracy of every class, of Nova
 Aetas d8 with astro symbols alone, and how many are misread or withheld at the confidence
@@ -447,11 +449,14 @@ def main() -> int:
               f"at threshold: right {100 * right.mean():6.2f}%  misread {100 * misread.mean():5.2f}%  "
               f"withheld {100 * (~ok).mean():5.2f}%")
 
+    def by_kind(prefix: str, p: np.ndarray, classes: np.ndarray) -> None:
+        for k, name in ((slice(1, 7), "d6"), (slice(7, 15), "d8")):
+            keep = (classes >= k.start) & (classes < k.stop)
+            figures(prefix + name, p[keep], classes[keep])
+
     print(f"validation on rendered dice (seeds never trained on), threshold {threshold:.2f}:")
     figures("all kinds", pv, val[1])
-    for k, name in ((slice(1, 7), "d6"), (slice(7, 15), "d8")):
-        keep = (val[1] >= k.start) & (val[1] < k.stop)
-        figures(name, pv[keep], val[1][keep])
+    by_kind("", pv, val[1])
     figures("not a die", pv[val[1] == 0], val[1][val[1] == 0])
     figures("Nova Aetas d8 (astro)", pa, val_astro[1])
     print(f"  symbol head on Nova d8: {100 * float((psa.argmax(1) == val_astro[2]).mean()):.2f}% right")
@@ -463,14 +468,10 @@ def main() -> int:
         d8[:, :7] = 0  # as `--kind d8` reads them
         figures("flat Nova Aetas d8, --kind d8", d8 / d8.sum(1, keepdims=True), val_nova[1])
     print(f"  symbol head on flat Nova d8: {100 * float((psn.argmax(1) == val_nova[2]).mean()):.2f}% right")
+    by_kind("flat ", pf, val_flat[1])
     print("validation on the detector's renderer (dice_scenes.py: dice at a slant, seeds never trained on):")
     figures("all slanted", pl, val_slanted[1])
-    for k, name in ((slice(1, 7), "slanted d6"), (slice(7, 15), "slanted d8")):
-        keep = (val_slanted[1] >= k.start) & (val_slanted[1] < k.stop)
-        figures(name, pl[keep], val_slanted[1][keep])
-    for k, name in ((slice(1, 7), "flat d6"), (slice(7, 15), "flat d8")):
-        keep = (val_flat[1] >= k.start) & (val_flat[1] < k.stop)
-        figures(name, pf[keep], val_flat[1][keep])
+    by_kind("slanted ", pl, val_slanted[1])
 
     # export: the network (crop -> embedding) to ONNX; heads, threshold and checksum to JSON
     args.out.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,10 @@ scores the astro symbol, which must agree with a d8's value (Sun 8/6/4, Star 7/5
 2 and 3) or the die is reported unreadable. `kind` ("auto", "d6", "d8") is the reader's default;
 `read(..., kind=...)` overrides it for one call; "d6" or "d8" leaves out the other kind's values.
 
+Given each die's top face's box too (`read_many(..., tops=...)`, as the detector gives it), a die
+read doubtfully from its whole box, and not sent close up as a d8, gets a second look at its top
+face alone: the two looks' chances are multiplied within each kind (`second_look`).
+
 A d8 is read closer: where the reader reads d8 (kind "d8", or "auto" when the first network
 finds the d8 values likelier), the close-up d8 network (`facenet.D8_MODEL`) reads a crop of the
 box's middle, where the numeral and symbol are big enough to tell apart however the die is
