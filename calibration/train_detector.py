@@ -51,6 +51,7 @@ OW, OH = W // D.STRIDE, H // D.STRIDE
 CELL = 640 / OW  # frame pixels per output cell
 SCALE = (0.6, 1.5)  # augmentation: zoom range (set from --scale)
 DECOYS = 0.0  # share of training pictures given hard negatives (set from --decoys)
+TRAYS = 0.12  # share of rendered scenes that are top-down trays of render.py (set from --trays)
 ASPECT = (0.0, 1.0, 1.0)  # share of training pictures stretched in height, and by how much (set from --aspect)
 CROWDS = 0.0  # share of rendered scenes that are heaps of 16 to 40 dice (set from --crowds)
 
@@ -145,7 +146,7 @@ Sample = tuple[np.ndarray, list[dice_scenes.Label]]  # a 640x480 frame and its l
 
 def synthetic(seed: int) -> Sample:
     rng = np.random.default_rng(seed)
-    if rng.random() < 0.12:  # a top-down tray from the reader's own renderer
+    if rng.random() < TRAYS:  # a top-down tray from the reader's own renderer
         from assistant.vision.render import scene as tray_scene
 
         shot = tray_scene(rng, (640, 480), count=int(rng.integers(0, 9)))
@@ -382,7 +383,8 @@ def report(name: str, net: nn.Module, samples: list[Sample]) -> None:
 def rendered(seeds: range, cache: Path | None) -> list[Sample]:
     """The rendered scenes of these seeds, made on two processes (or read back from `cache`)."""
     crowds = f"_crowds{CROWDS:g}" if CROWDS else ""
-    path = cache / f"scenes_{seeds.start}_{seeds.stop}{crowds}.pkl" if cache else None
+    trays = f"_trays{TRAYS:g}" if TRAYS != 0.12 else ""
+    path = cache / f"scenes_{seeds.start}_{seeds.stop}{crowds}{trays}.pkl" if cache else None
     if path is not None and path.exists():
         with path.open("rb") as f:
             return pickle.load(f)  # type: ignore[no-any-return]
@@ -442,7 +444,7 @@ CACHE: Path | None = None
 
 
 def main() -> int:
-    global SCALE, DECOYS, CACHE, ASPECT, CROWDS
+    global SCALE, DECOYS, CACHE, ASPECT, CROWDS, TRAYS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=4000, help="rendered training scenes")
     parser.add_argument("--steps", type=int, default=4000)
@@ -465,6 +467,8 @@ def main() -> int:
                         help="share of training pictures given hard negatives (stickers, print, keys)")
     parser.add_argument("--aspect", type=float, nargs=3, default=ASPECT, metavar=("SHARE", "LOW", "HIGH"),
                         help="a SHARE of training pictures stretched in height by LOW..HIGH against the width")
+    parser.add_argument("--trays", type=float, default=TRAYS,
+                        help="share of rendered scenes that are top-down trays (render.py: flat dice from above)")
     parser.add_argument("--crowds", type=float, default=CROWDS,
                         help="share of rendered scenes that are heaps of 16 to 40 dice, touching")
     parser.add_argument("--scale", type=float, nargs=2, default=SCALE, metavar=("MIN", "MAX"),
@@ -480,6 +484,7 @@ def main() -> int:
     DECOYS = args.decoys
     ASPECT = tuple(args.aspect)
     CROWDS = args.crowds
+    TRAYS = args.trays
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
