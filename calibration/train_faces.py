@@ -37,6 +37,7 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -67,14 +68,44 @@ def _chunk(args: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             np.array([o[2] for o in out], np.int64))
 
 
+def in_chunks(make: Callable[[Job], tuple[np.ndarray, ...]], count: int, first_seed: int, workers: int,
+              style: str | None, kind: str | None, context: float) -> tuple[np.ndarray, ...]:
+    """`count` crops made by `make` in chunks of CHUNK on `workers` processes, chunk k from seed
+    first_seed + k, joined in order."""
+    jobs = [(first_seed + k, min(CHUNK, count - k * CHUNK), style, kind, context)
+            for k in range((count + CHUNK - 1) // CHUNK)]
+    with Pool(workers) as pool:
+        parts = pool.map(make, jobs)
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+
+
+def moved(rng: np.random.Generator, box: tuple[float, float, float, float],
+          spread: float) -> tuple[float, float, float, float]:
+    """`box` scaled by 0.85..1.2 and its centre moved by about `spread` of its longer side (the
+    detector's boxes are not exact)."""
+    x, y, w, h = box
+    s = max(w, h)
+    f = rng.uniform(0.85, 1.2)
+    cx, cy = x + w / 2 + rng.normal(0, spread) * s, y + h / 2 + rng.normal(0, spread) * s
+    return (cx - w * f / 2, cy - h * f / 2, w * f, h * f)
+
+
+def bare_table(rng: np.random.Generator, image: np.ndarray, dice: list, side: float,
+               context: float = F.CONTEXT) -> np.ndarray | None:
+    """A crop of a `side` square of `image` well clear of every die's box (20 tries), or None."""
+    h, w = image.shape[:2]
+    for _attempt in range(20):
+        b = (rng.uniform(0, w - side), rng.uniform(0, h - side), side, side)
+        grown = (b[0] - 0.3 * side, b[1] - 0.3 * side, 1.6 * side, 1.6 * side)
+        if not any(overlaps(grown, d) for d in dice):
+            return F.prepare(image, b, context)
+    return None
+
+
 def rendered(count: int, seed: int, style: str | None, workers: int, kind: str | None = None,
              context: float = F.CONTEXT) -> tuple[np.ndarray, ...]:
     """`count` rendered crops from chunk seeds seed*100000 + k (so sets of other seeds never meet)."""
-    jobs = [(seed * 100000 + k, min(CHUNK, count - k * CHUNK), style, kind, context)
-            for k in range((count + CHUNK - 1) // CHUNK)]
-    with Pool(workers) as pool:
-        parts = pool.map(_chunk, jobs)
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+    return in_chunks(_chunk, count, seed * 100000, workers, style, kind, context)
 
 
 FLAT_STYLES = ("astro",) * 10 + ("numerals",) * 7 + ("pips",) * 3  # the flat renderer's mix, by share
@@ -103,10 +134,7 @@ def _flat_chunk(args: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if rng.random() < 0.4:  # a tile: the die's square picture, read whole
             cx, cy = x + w / 2, y + h / 2
             x, y, w, h = cx - side / 2, cy - side / 2, float(side), float(side)
-        s = max(w, h)
-        f = rng.uniform(0.85, 1.2)
-        cx, cy = x + w / 2 + rng.normal(0, 0.04) * s, y + h / 2 + rng.normal(0, 0.04) * s
-        crops.append(F.prepare(shot.image, (cx - w * f / 2, cy - h * f / 2, w * f, h * f), context))
+        crops.append(F.prepare(shot.image, moved(rng, (x, y, w, h), 0.04), context))
         labels.append(class_index(str(die["kind"]), int(die["value"])))  # type: ignore[arg-type]
         symbols.append(SYMBOL_INDEX[die.get("symbol")])  # type: ignore[arg-type]
     return np.stack(crops), np.array(labels, np.int64), np.array(symbols, np.int64)
@@ -114,11 +142,7 @@ def _flat_chunk(args: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def flat(count: int, seed: int, workers: int, style: str | None = None, kind: str | None = None,
          context: float = F.CONTEXT) -> tuple[np.ndarray, ...]:
-    jobs = [(seed * 100000 + 70000 + k, min(CHUNK, count - k * CHUNK), style, kind, context)
-            for k in range((count + CHUNK - 1) // CHUNK)]
-    with Pool(workers) as pool:
-        parts = pool.map(_flat_chunk, jobs)
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+    return in_chunks(_flat_chunk, count, seed * 100000 + 70000, workers, style, kind, context)
 
 
 def _scene_chunk(args: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -137,21 +161,15 @@ def _scene_chunk(args: Job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         dice = [lb for lb in shot.labels if lb.whole is not None and not lb.leaning and (kind is None or lb.kind == kind)]
         for lb in dice:
             assert lb.whole is not None
-            x, y, w, h = lb.top if rng.random() < 0.4 and lb.top[2] > 4 else lb.whole
-            s, f = max(w, h), rng.uniform(0.85, 1.2)
-            cx, cy = x + w / 2 + rng.normal(0, 0.05) * s, y + h / 2 + rng.normal(0, 0.05) * s
-            crops.append(F.prepare(shot.image, (cx - w * f / 2, cy - h * f / 2, w * f, h * f), context))
+            box = lb.top if rng.random() < 0.4 and lb.top[2] > 4 else lb.whole
+            crops.append(F.prepare(shot.image, moved(rng, box, 0.05), context))
             labels.append(class_index(lb.kind, lb.value))
         if dice and rng.random() < 0.5:  # the bare table, clutter and decoys: not a die
-            s = float(np.median([max(lb.whole[2], lb.whole[3]) for lb in dice if lb.whole]))
-            h, w = shot.image.shape[:2]
-            for _attempt in range(20):
-                b = (rng.uniform(0, w - s), rng.uniform(0, h - s), s, s)
-                grown = (b[0] - 0.3 * s, b[1] - 0.3 * s, 1.6 * s, 1.6 * s)
-                if not any(overlaps(grown, lb.whole) for lb in shot.labels if lb.whole):
-                    crops.append(F.prepare(shot.image, b, context))
-                    labels.append(0)
-                    break
+            side = float(np.median([max(lb.whole[2], lb.whole[3]) for lb in dice if lb.whole]))
+            table = bare_table(rng, shot.image, [lb.whole for lb in shot.labels if lb.whole], side, context)
+            if table is not None:
+                crops.append(table)
+                labels.append(0)
     return np.stack(crops[:count]), np.array(labels[:count], np.int64), np.zeros(count, np.int64)
 
 
@@ -159,11 +177,7 @@ def slanted(count: int, seed: int, workers: int, kind: str | None = None,
             context: float = F.CONTEXT) -> tuple[np.ndarray, ...]:
     """`count` crops of dice_scenes.py's scenes, from chunk seeds seed*100000 + 50000 + k (the
     benchmark's own checks of it use seeds from 700000; the detector's training, seeds from 7)."""
-    jobs = [(seed * 100000 + 50000 + k, min(CHUNK, count - k * CHUNK), None, kind, context)
-            for k in range((count + CHUNK - 1) // CHUNK)]
-    with Pool(workers) as pool:
-        parts = pool.map(_scene_chunk, jobs)
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+    return in_chunks(_scene_chunk, count, seed * 100000 + 50000, workers, None, kind, context)
 
 
 def stretch(crops: np.ndarray, share: float, low: float, high: float, seed: int) -> np.ndarray:
@@ -197,7 +211,6 @@ def photo_crops(manifest: Path, per_die: int, seed: int) -> tuple[np.ndarray, np
         if not isinstance(item, Entry):
             continue
         image = load_image(item.image)
-        h, w = image.shape[:2]
         for die in item.dice:
             x, y, bw, bh = die.box
             for _ in range(per_die):
@@ -216,13 +229,10 @@ def photo_crops(manifest: Path, per_die: int, seed: int) -> tuple[np.ndarray, np
         if item.complete and item.dice:
             s = float(np.median([max(d.box[2], d.box[3]) for d in item.dice]))
             for _ in range(2 * len(item.dice)):
-                for _attempt in range(20):
-                    b = (rng.uniform(0, w - s), rng.uniform(0, h - s), s, s)
-                    grown = (b[0] - 0.3 * s, b[1] - 0.3 * s, 1.6 * s, 1.6 * s)
-                    if not any(overlaps(grown, d.box) for d in item.dice):
-                        crops.append(F.prepare(image, b))
-                        labels.append(0)
-                        break
+                table = bare_table(rng, image, [d.box for d in item.dice], s)
+                if table is not None:
+                    crops.append(table)
+                    labels.append(0)
     return np.stack(crops), np.array(labels, np.int64), np.zeros(len(labels), np.int64)
 
 

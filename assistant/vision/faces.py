@@ -197,7 +197,7 @@ class FaceReader:
             trust = np.ones(len(F.CLASSES), np.float32)
             trust[F.D8_CLASSES] = self.d8_trust
             return [self.decide(v, s, box, self.d8.threshold, trust) for v, s, box in zip(values, symbols, boxes)]
-        values, symbols = self.probabilities(self.net.embed(self.crops(grey, boxes)), use)
+        values, symbols = self.look(grey, boxes, use)
         sure = np.full(len(boxes), self.threshold)
         trusts = np.tile(self.trust, (len(boxes), 1))
         rows = np.zeros(0, int)  # the dice read close up as d8
@@ -226,7 +226,7 @@ class FaceReader:
         doubtful = np.flatnonzero((values[:, 0] >= NOT_A_DIE) | (values[:, 1:].max(1, initial=0) < self.threshold))
         if not doubtful.size:
             return values
-        again, _ = self.probabilities(self.net.embed(self.crops(grey, [tops[i] for i in doubtful])), kind)
+        again, _ = self.look(grey, [tops[i] for i in doubtful], kind)
         both = np.sqrt(values[doubtful] * again)
         for block in (_D6, _D8):  # the value within each kind; how likely each kind is stays the first look's
             mass = values[np.ix_(doubtful, block)].sum(1, keepdims=True)
@@ -248,7 +248,7 @@ class FaceReader:
                     wider.append((x, y, bw, bh))
         if not ones:
             return dice
-        values, symbols = self.probabilities(self.net.embed(self.crops(image, wider)), kind)
+        values, symbols = self.look(image, wider, kind)
         for i, v, s, box in zip(ones, values, symbols, wider):
             again = self.decide(v, s, box, self.threshold, self.trust)
             if again is None or again.kind != "d6" or again.value != 1:
@@ -284,6 +284,10 @@ class FaceReader:
         if not boxes:
             return np.zeros((0, net.input, net.input), np.uint8)
         return np.stack([F.prepare(grey, b, net.context, net.input) for b in boxes])
+
+    def look(self, image: np.ndarray, boxes: Sequence[Box], kind: str) -> tuple[np.ndarray, np.ndarray]:
+        """The first network's `probabilities` for the crops of `boxes` in `image` (one batch)."""
+        return self.probabilities(self.net.embed(self.crops(image, boxes)), kind)
 
     def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """Per crop: the chance of each class (those `kind` allows) and of each symbol."""
