@@ -297,6 +297,13 @@ class DiceReader:
                 self.problem = f"{bad}; finding dice by the classical segmentation instead"
         return self._detector if isinstance(self._detector, DiceDetector) else None
 
+    def warm(self) -> None:
+        """Pay now what the first frames would: the detector's loading (what is missing is then in
+        `problem`) and OpenCV's colour tables, which its first Lab conversion in a process builds
+        (about 0.2 s here) when the classical reading is first needed."""
+        self.detector
+        S.to_lab(np.zeros((1, 1, 3), np.uint8))
+
     # -- one die -------------------------------------------------------------------------
 
     def read_pip_groups(self, view: DieView) -> list[Die]:

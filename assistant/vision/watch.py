@@ -20,7 +20,7 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
     """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading. It ends
     when the source does, after `max_frames` (0: no limit), or once `stop` is set."""
     reader = DiceReader(kind, load(profile_path) if profile_path else None)
-    reader.detector  # first use loads the learned detector: what is missing is then in reader.problem
+    reader.warm()  # before the first settled roll, not during it
     if reader.problem:
         print(f"nova-table dice: {reader.problem}", file=sys.stderr)
     settle = SettleDetector()

@@ -111,6 +111,19 @@ def test_a_model_of_another_network_is_refused(tmp_path: Path) -> None:
         DiceDetector(path)
 
 
+def test_warming_up_loads_the_detector_before_any_frame(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    reader = DiceReader()
+    assert reader._detector is True  # not loaded yet
+    reader.warm()
+    assert isinstance(reader._detector, DiceDetector) and reader.problem is None
+    bad = tmp_path / "dice_detector.onnx"
+    bad.write_bytes(b"garbage")
+    monkeypatch.setattr(D, "MODEL", bad)
+    broken = DiceReader()
+    broken.warm()  # says what is missing before the first roll, as `watch` prints it
+    assert broken.problem is not None and str(bad) in broken.problem
+
+
 def test_without_a_usable_model_the_reader_falls_back_and_says_why(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     bad = tmp_path / "dice_detector.onnx"
