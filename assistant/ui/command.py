@@ -47,8 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera-tray", action="store_true", help="the tray has corner markers: read inside them")
     parser.add_argument("--dice-profile", type=Path, metavar="PROFILE",
                         help="the table's own dice, learned by `nova-table dice learn`, for the camera")
-    parser.add_argument("--dice-kind", choices=("auto", "d6", "d8"), default="auto",
-                        help="the dice the camera reads (d8: the Nova Aetas d8 only)")
+    parser.add_argument("--dice-kind", choices=("auto", "d6", "d8"), default=None,
+                        help="the dice the camera reads (default: the game's; a Renaissance game rolls only its d8, "
+                             "a first-edition game d6 and d8: auto)")
     parser.add_argument("--screenshot", type=Path, help="draw the first screen into this PNG file and exit")
 
 
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from assistant.ui.app import App
-    from assistant.ui.devices import attach_board, attach_camera, attach_encoder
+    from assistant.ui.devices import attach_board, attach_camera, attach_encoder, dice_of
     from assistant.ui.display import open_screen
 
     screen = open_screen(args.size, args.fullscreen)
@@ -119,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
         attach_encoder(app, config)
     attach_board(app, config, args.board)
     if args.camera:
-        attach_camera(app, args.camera, tray=args.camera_tray, kind=args.dice_kind, profile=args.dice_profile)
+        kind = args.dice_kind or dice_of(game.state.edition)  # type: ignore[attr-defined]
+        attach_camera(app, args.camera, tray=args.camera_tray, kind=kind, profile=args.dice_profile)
     try:
         return app.run()
     finally:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.hardware.config import HardwareConfig
+from assistant.rules.edition import Edition
 from assistant.ui.app import App
 from assistant.ui.inputs import post_board_message, post_dice, post_encoder, post_knob
 
@@ -101,6 +102,13 @@ def _wait(done: Callable[[], bool], seconds: float) -> None:
 CAMERA_STOP_SECONDS = 5.0  # how long closing waits for the camera's thread to finish its frame
 
 
+def dice_of(edition: Edition) -> str:
+    """The dice a game rolls, as the camera's reader names them: a Renaissance game only its d8 with
+    astro symbols ("d8"; Renaissance rulebook, Components: 8 Dice, and Astro Symbols), a first-edition
+    game d6 and d8 ("auto"; first-edition rulebook, Components: 5 six-sided and 5 eight-sided dice)."""
+    return "d8" if edition is Edition.RENAISSANCE else "auto"
+
+
 def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "auto", profile: Path | None = None,
                   max_frames: int = 0) -> threading.Thread:
     """Read the dice tray with `assistant.vision` on a thread of its own; each settled reading is posted as dice.
@@ -133,5 +141,5 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
 
     thread.start()
     app.closers.append(close)
-    app.log(f"reading dice from {source}")
+    app.log(f"reading {'dice' if kind == 'auto' else kind} from {source}")
     return thread

@@ -160,8 +160,12 @@ class RenderedSource(_Closing):
         return np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
 
 
-def open_source(spec: str) -> _Closing:
-    """The source named by `spec`: picamera, camera:N, video:FILE, folder:DIR, render[:SEED], or auto."""
+STYLE_OF_KIND = {"auto": None, "d6": "pips", "d8": "astro"}  # what the rendered stand-in rolls for a reader's kind
+
+
+def open_source(spec: str, kind: str = "auto") -> _Closing:
+    """The source named by `spec`: picamera, camera:N, video:FILE, folder:DIR, render[:SEED], or auto.
+    Rendered rolls are of the dice a reader of `kind` reads (d8: Nova Aetas d8; d6: pip d6; auto: any)."""
     if spec == "auto":
         from assistant.vision import picamera
 
@@ -170,21 +174,21 @@ def open_source(spec: str) -> _Closing:
         try:
             return CaptureSource(0)
         except SourceError:
-            return RenderedSource()
-    kind, _, arg = spec.partition(":")
-    if kind == "picamera":
+            return RenderedSource(style=STYLE_OF_KIND[kind])
+    name, _, arg = spec.partition(":")
+    if name == "picamera":
         from assistant.vision import picamera
 
         return picamera.PiCameraSource()
-    if kind == "camera":
+    if name == "camera":
         try:
             return CaptureSource(int(arg or 0))
         except ValueError:
             raise SourceError(f"{spec}: camera:N needs a number") from None
-    if kind == "video":
+    if name == "video":
         return CaptureSource(arg, size=None)
-    if kind == "folder":
+    if name == "folder":
         return ImageFolderSource(Path(arg))
-    if kind == "render":
-        return RenderedSource(seed=int(arg) if arg else 0)
+    if name == "render":
+        return RenderedSource(seed=int(arg) if arg else 0, style=STYLE_OF_KIND[kind])
     raise SourceError(f"{spec}: unknown source (picamera, camera:N, video:FILE, folder:DIR, render, auto)")

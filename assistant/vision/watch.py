@@ -25,7 +25,7 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
         print(f"nova-table dice: {reader.problem}", file=sys.stderr)
     settle = SettleDetector()
     finder = TrayFinder() if tray else None
-    with open_source(source_spec) as source:
+    with open_source(source_spec, reader.kind) as source:
         count = 0
         while (max_frames <= 0 or count < max_frames) and not (stop is not None and stop.is_set()):
             frame = source.read()

@@ -203,3 +203,22 @@ def test_a_dice_profile_that_is_not_one_is_named_and_nothing_starts(tmp_path: Pa
     assert process.returncode == 1
     assert "--dice-profile" in err and str(bad) in err and "not a dice profile" in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_the_camera_reads_the_dice_the_game_rolls(tmp_path: Path) -> None:
+    """The demo is a Renaissance game: its camera reads d8 only; a first-edition game's reads d6 and
+    d8; --dice-kind overrides either. Each says so on stderr as the camera starts."""
+    classic = Path(__file__).resolve().parent / "scenarios" / "classic.toml"
+    for extra, said in (((), "reading d8 from render:1"),
+                        (("--scenario", str(classic), "--new"), "reading dice from render:1"),
+                        (("--dice-kind", "d6"), "reading d6 from render:1")):
+        process = nova("play", "--state", str(tmp_path / "table.db"), "--board", "none", "--no-encoder",
+                       "--camera", "render:1", *extra)
+        try:
+            lines = wait_for_line(process, "from render:1", seconds=60)
+            assert said in lines[-1], (extra, lines)
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(20) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()

@@ -104,3 +104,18 @@ def test_watch_says_once_that_the_close_up_d8_model_is_missing_and_reads_on(tmp_
     said = [line for line in capsys.readouterr().err.splitlines() if str(missing) in line]
     assert len(said) == 1 and "reading d8 by the face network alone" in said[0]
     assert readings and all(d["kind"] == "d8" for r in readings for d in r["dice"])
+
+
+def test_the_rendered_stand_in_rolls_the_dice_the_reader_reads() -> None:
+    """`render` rolls Nova Aetas d8 for a d8 reader, pip d6 for a d6 one, and any dice for auto."""
+    rolled: dict[str, set[tuple[object, object]]] = {}
+    for kind in ("d8", "d6", "auto"):
+        with open_source("render:4", kind) as source:
+            assert isinstance(source, RenderedSource)
+            rolled[kind] = set()
+            for _ in range(12 * 4):  # four rolls
+                source.read()
+                rolled[kind] |= {(d["kind"], d["style"]) for d in source.labels}
+    assert rolled["d8"] == {("d8", "astro")}
+    assert rolled["d6"] == {("d6", "pips")}
+    assert len(rolled["auto"]) >= 3  # pips, numerals and astro mixed in four rolls of any dice
