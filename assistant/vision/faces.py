@@ -36,7 +36,7 @@ table's unusual dice (a skull for 1, marbled bodies, other fonts) are read as la
 confidence of a class is then scaled by how often the refitted head named it right on the profile's
 own examples held out in turn (`calibrate.trust`): what the photos did not teach stays unreadable.
 
-How reader.py calls it (DiceReader.read_view):
+How reader.py calls it:
 
     faces = FaceReader(kind, profile)                  # once, in DiceReader.__init__
     die = faces.read(work, view)                       # per DieView, `work` = the working image
@@ -66,7 +66,7 @@ from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile
 
 if TYPE_CHECKING:
-    from assistant.vision.reader import DieView
+    from assistant.vision.classical import DieView
 
 KINDS = ("auto", "d6", "d8")
 SYMBOL_SURE = 0.6  # a symbol this likely must agree with the value, or the die is doubtful

@@ -25,7 +25,8 @@ from assistant.vision.images import load_image
 from assistant.vision.manifest import Entry, LabelledDie, read_manifest
 from assistant.vision.matching import match
 from assistant.vision.profile import CLOSE, Profile
-from assistant.vision.reader import DiceReader, DieView, die_views, scale_for, ways_up
+from assistant.vision.classical import DieView, die_views, ways_up
+from assistant.vision.reader import DiceReader, scale_for
 
 
 def _views(image: np.ndarray) -> tuple[list[DieView], float, int, int]:
@@ -46,11 +47,11 @@ def learn_entry(entry: Entry, image: np.ndarray, reader: DiceReader, profile: Pr
     added = 0
     for i, j in pairs.items():
         label, view = entry.dice[i], views[j]
-        known = reader.read_view(view)
+        known = reader.classical.read_view(view)
         if known is not None and known.value == label.value and known.kind == label.kind:
             continue  # already read right by method (pips) or by the profile: nothing to teach
-        face = reader.top_face(view)
-        numeral, symbol = reader.sign_and_symbol(view, face.glyphs)  # the numeral, and the symbol alone
+        face = reader.classical.top_face(view)
+        numeral, symbol = reader.classical.sign_and_symbol(view, face.glyphs)  # the numeral, and the symbol alone
         if numeral is None:
             continue
         profile.add(f"n:{label.value}", G.describe(numeral.mask))
