@@ -44,8 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     watch = sub.add_parser("watch", help="read the tray live; print a JSON line each time the dice settle")
     watch.add_argument("--source", default="auto", help="auto, picamera, camera:N, video:FILE, folder:DIR, render")
     watch.add_argument("--tray", action="store_true", help="find the tray by its ArUco markers and read it top-down")
-    watch.add_argument("--kind", choices=("auto", "d6", "d8"), default="auto")
-    watch.add_argument("--profile", type=Path)
+    watch.add_argument("--kind", choices=("auto", "d6", "d8"), default="auto",
+                       help="the dice to expect (the render source rolls these too)")
+    watch.add_argument("--profile", type=Path, help="a dice profile made by `dice learn`")
     watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: never)")
 
 
