@@ -39,9 +39,9 @@ own examples held out in turn (`calibrate.trust`): what the photos did not teach
 How reader.py calls it:
 
     faces = FaceReader(kind, profile)                  # once, in DiceReader.__init__
-    die = faces.read(work, view)                       # per DieView, `work` = the working image
-    dice = faces.read_many(work, views)                # or all views of a frame in one batch
-    # die.box is view.box (working pixels): map it back to the frame as for any die
+    dice = faces.read_many(work, boxes, tops=tops)     # a frame's detected dice in one batch,
+                                                       # `work` = the working image
+    # each die's box is the box given (working pixels): map it back to the frame as for any die
 
 A box is best given as the whole die (or its top face, or a tile that is one die); the reader
 looks at a square `CONTEXT` (1.2) times the box's longer side around its centre.

@@ -18,14 +18,14 @@ import numpy as np
 
 from assistant.vision import glyphs as G
 from assistant.vision import segment as S
-from assistant.vision.errors import ImageError, ManifestError, ModelError
 from assistant.vision.calibrate import missing_faces
+from assistant.vision.classical import DieView, die_views, ways_up
+from assistant.vision.errors import ImageError, ManifestError, ModelError
 from assistant.vision.faces import FaceReader
 from assistant.vision.images import load_image
 from assistant.vision.manifest import Entry, LabelledDie, read_manifest
 from assistant.vision.matching import match
 from assistant.vision.profile import CLOSE, Profile
-from assistant.vision.classical import DieView, die_views, ways_up
 from assistant.vision.reader import DiceReader, scale_for
 
 

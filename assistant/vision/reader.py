@@ -88,11 +88,6 @@ class DiceReader:
         return "classical reading of each box"
 
     @property
-    def unread_kind(self) -> str:
-        """The kind reported for a die nothing could read: the reader's, or d6 when it reads any."""
-        return self.classical.unread_kind
-
-    @property
     def detector(self) -> DiceDetector | None:
         """The learned detector, loaded on first use; None when absent or switched off."""
         if self._detector is True:
@@ -185,7 +180,7 @@ class DiceReader:
         h, w = work.shape[:2]
         (die,) = self.read_boxes(work, [(0, 0, w, h)])
         if die is None:
-            return [Die(self.unread_kind, None, 0.0, (0, 0, w, h), note="no marks")]
+            return [Die(self.classical.unread_kind, None, 0.0, (0, 0, w, h), note="no marks")]
         return [die]
 
     def read_detected(self, work: np.ndarray, found: list[Detection]) -> list[Die]:
@@ -199,7 +194,7 @@ class DiceReader:
         dice = []
         for det, die in zip(found, read):  # each read die's box is already det.box
             if die is None:
-                die = Die(self.unread_kind, None, 0.0, det.box, note="no face read")
+                die = Die(self.classical.unread_kind, None, 0.0, det.box, note="no face read")
             if det.leaning > LEANING:
                 die = Die(die.kind, None, min(die.confidence, 1.0 - det.leaning), det.box, note="leaning")
             dice.append(die)
