@@ -6,8 +6,8 @@ picamera2 comes from apt on Raspberry Pi OS, not from PyPI:
 
 (bootstrap.py makes the venv with system packages on a Pi, so it is importable there.)
 Frames are asked for as "RGB888", which picamera2 lays out as B, G, R: OpenCV's order.
-Once the tray is lit, `lock()` freezes exposure, gain and white balance at what the camera chose,
-so that the dice look the same from roll to roll.
+`lock()` freezes exposure, gain and white balance at what the camera chose, so that the dice look
+the same from roll to roll, and `unlock()` lets it choose again (`exposure.ExposureHold` says when).
 """
 
 from __future__ import annotations
@@ -66,6 +66,10 @@ class PiCameraSource(_Closing):
         }
         self.camera.set_controls(controls)
         return controls
+
+    def unlock(self) -> None:
+        """Let the camera choose exposure, gain and white balance again."""
+        self.camera.set_controls({"AeEnable": True, "AwbEnable": True})
 
     def close(self) -> None:
         self.camera.stop()

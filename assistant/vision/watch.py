@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from assistant.vision.exposure import ExposureHold
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
 from assistant.vision.settle import SettleDetector
@@ -18,7 +19,9 @@ from assistant.vision.tray import TrayFinder
 def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None, max_frames: int,
           emit: Callable[[dict[str, Any]], None], stop: threading.Event | None = None) -> int:
     """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading. It ends
-    when the source does, after `max_frames` (0: no limit), or once `stop` is set."""
+    when the source does, after `max_frames` (0: no limit), or once `stop` is set. A camera that can
+    hold its exposure holds it from the first settled view (`exposure.ExposureHold`); what it does is
+    said on stderr."""
     reader = DiceReader(kind, load(profile_path) if profile_path else None)
     reader.warm()  # before the first settled roll, not during it
     if reader.problem:
@@ -26,6 +29,7 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
     settle = SettleDetector()
     finder = TrayFinder() if tray else None
     with open_source(source_spec, reader.kind) as source:
+        hold = ExposureHold(source)
         count = 0
         while (max_frames <= 0 or count < max_frames) and not (stop is not None and stop.is_set()):
             frame = source.read()
@@ -34,6 +38,8 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
             count += 1
             if not settle.update(frame):
                 continue
+            if note := hold.settled(frame):
+                print(f"nova-table dice: {note}", file=sys.stderr)
             if finder is not None:
                 view = finder.find(frame)
                 reading = reader.read(view.image)

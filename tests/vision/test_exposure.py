@@ -1,0 +1,127 @@
+"""Holding the Pi camera's exposure and white balance: picamera2 stood in for by a camera whose
+automatic exposure follows the room's light and whose frames show what its controls let through."""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+from assistant.vision.exposure import DRIFT, ExposureHold, brightness
+from assistant.vision.render import scene
+from assistant.vision.sources import RenderedSource
+from assistant.vision.watch import watch
+
+BASE_EXPOSURE = 10000  # microseconds, in a room of light 1.0
+
+
+class StandInCamera:
+    """picamera2.Picamera2 as the Pi camera stack answers the calls picamera.py makes: frames of a
+    rolled, then resting, tray; the room's light halves at frame DARK; with automatic exposure on,
+    the camera has made up for the light by the next frame, and with it held, frames darken."""
+
+    DARK = 30
+    events: list[tuple[str, Any]] = []
+
+    def __init__(self) -> None:
+        rng = np.random.default_rng(11)
+        self.rolling = [scene(rng, (640, 480), count=3).image for _ in range(5)]
+        self.resting = scene(rng, (640, 480), count=3).image.astype(np.float32)
+        self.frame = 0
+        self.auto = True
+        self.exposure = float(BASE_EXPOSURE)
+        self.controls: dict[str, Any] = {}
+
+    def light(self) -> float:
+        return 1.0 if self.frame < self.DARK else 0.5
+
+    def create_video_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
+        return {"main": main}
+
+    def configure(self, config: dict[str, Any]) -> None:
+        assert config["main"]["format"] == "RGB888"
+
+    def start(self) -> None:
+        pass
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.events.append(("controls", dict(controls)))
+        if "AeEnable" in controls:
+            self.auto = bool(controls["AeEnable"])
+        if "ExposureTime" in controls:
+            self.exposure = float(controls["ExposureTime"])
+
+    def capture_metadata(self) -> dict[str, Any]:
+        return {"ExposureTime": int(self.exposure), "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6)}
+
+    def capture_array(self, stream: str) -> np.ndarray:
+        assert stream == "main"
+        picture = self.rolling[self.frame] if self.frame < len(self.rolling) else self.resting
+        shown = np.clip(picture * self.light() * self.exposure / BASE_EXPOSURE, 0, 255).astype(np.uint8)
+        if self.auto:  # its automatic exposure catches up with the room's light for the next frame
+            self.exposure = BASE_EXPOSURE / self.light()
+        self.frame += 1
+        return shown  # "RGB888": B, G, R in memory
+
+    def stop(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.events.append(("closed", None))
+
+
+@pytest.fixture
+def stand_in_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[StandInCamera]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = StandInCamera  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    StandInCamera.events = []
+    return StandInCamera
+
+
+def test_the_pi_camera_is_held_at_the_first_rest_and_let_go_when_the_light_changes(
+        stand_in_picamera2: type[StandInCamera], capsys: pytest.CaptureFixture[str]) -> None:
+    events = stand_in_picamera2.events
+    watch("picamera", tray=False, kind="d6", profile_path=None, max_frames=60,
+          emit=lambda reading: events.append(("reading", reading["frame"])))
+    said = capsys.readouterr().err
+    controls = [(i, c) for i, (what, c) in enumerate(events) if what == "controls"]
+    readings = [(i, f) for i, (what, f) in enumerate(events) if what == "reading"]
+    # held before the first reading, at what the camera had chosen itself
+    assert controls[0][1] == {"AeEnable": False, "AwbEnable": False, "ExposureTime": BASE_EXPOSURE,
+                              "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6)}
+    assert controls[0][0] < readings[0][0] and readings[0][1] < StandInCamera.DARK
+    # the room darkens: the held frames darken, the next rest lets the camera choose again ...
+    assert controls[1][1] == {"AeEnable": True, "AwbEnable": True}
+    assert readings[1][1] > StandInCamera.DARK
+    # ... it makes up for the light, and the rest after that holds its new choice
+    assert controls[2][1]["ExposureTime"] == 2 * BASE_EXPOSURE and controls[2][1]["AeEnable"] is False
+    assert len(controls) == 3 and events[-1] == ("closed", None)
+    assert "picamera: exposure and white balance held (AeEnable False" in said
+    assert "picamera: the light changed" in said and "the camera chooses its exposure again" in said
+
+
+def test_a_small_change_of_light_keeps_the_hold_and_sources_without_one_are_left_alone() -> None:
+    calls: list[str] = []
+
+    class Holdable:
+        name = "cam"
+
+        def lock(self) -> dict[str, Any]:
+            calls.append("lock")
+            return {"ExposureTime": 1}
+
+        def unlock(self) -> None:
+            calls.append("unlock")
+
+    frame = scene(np.random.default_rng(2), (320, 240), count=2).image
+    hold = ExposureHold(Holdable())
+    assert hold.settled(frame) is not None and calls == ["lock"]
+    slightly = np.clip(frame * (DRIFT - 0.1), 0, 255).astype(np.uint8)
+    assert brightness(slightly) > brightness(frame)
+    assert hold.settled(slightly) is None and calls == ["lock"]
+    with RenderedSource(seed=1) as rendered:
+        assert ExposureHold(rendered).settled(frame) is None
