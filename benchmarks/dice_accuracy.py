@@ -19,9 +19,10 @@ scored on. The detector, the face network and its shipped profile learned from r
 from webcam-two-white-d6-TRAIN only, so that set's figure is marked SEEN; every other figure is on pictures no model or threshold saw.
 A CALIBRATED row is what a table does with its own dice: the reader calibrates (the detector's
 threshold, and a profile of the dice: the face network's embeddings and the classical signs) on
-the first pictures of the set in manifest order until every face value seen there has PER_VALUE
-labelled dice (at most MOST_PICTURES pictures), a fixed rule, and is scored on the rest only,
-beside the uncalibrated row on the same rest.
+pictures of the set picked as a table's owner photographs each face a few times (in manifest
+order, each picture showing a face still short of PER_VALUE labelled dice, until every face of
+each kind in the set has PER_VALUE; at most MOST_PICTURES pictures), a fixed rule, and is scored
+on the rest only, beside the uncalibrated row on the same rest.
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant.vision.detector import choose_threshold  # noqa: E402
 from assistant.vision.errors import ImageError, ManifestError  # noqa: E402
 from assistant.vision.images import load_image  # noqa: E402
 from assistant.vision.learn import learn_entry, learn_faces  # noqa: E402
@@ -56,17 +56,17 @@ from assistant.vision.reader import DiceReader  # noqa: E402
 
 from assistant.vision.render import write_set  # noqa: E402
 
+SEEN = {"webcam-two-white-d6-train": "SEEN: the detector, the face network and its shipped profile learned from these frames"}
+FACES = {"d6": 6, "d8": 8}
+PER_VALUE = 5  # calibration: labelled dice of each face value ...
+MOST_PICTURES = 40  # ... from at most this many pictures
 PROTOCOL = (
     "HONEST PROTOCOL: nothing is trained or tuned on the pictures it is scored on. The detector, the face\n"
     "network and its shipped profile learned from rendered dice and webcam-two-white-d6-TRAIN only (that\n"
-    "set's row is SEEN). CALIBRATED rows: the reader\n"
-    "calibrated on the first pictures of the set (manifest order) until each face value has 3 labelled\n"
-    "dice (at most 40 pictures), scored on the rest only."
+    "set's row is SEEN). CALIBRATED rows: the reader calibrated on pictures of the set taken in manifest\n"
+    f"order where they show a face still short of {PER_VALUE} labelled dice, until every face has {PER_VALUE} "
+    f"(at most {MOST_PICTURES}\npictures), scored on the rest only."
 )
-SEEN = {"webcam-two-white-d6-train": "SEEN: the detector, the face network and its shipped profile learned from these frames"}
-FACES = {"d6": 6, "d8": 8}
-PER_VALUE = 3  # calibration: labelled dice of each face value ...
-MOST_PICTURES = 40  # ... from at most this many pictures
 
 SHARED = ROOT.parent / "shared" / "dice"
 RENDERED = {  # name: (count, seed, tiles, style)
@@ -167,36 +167,35 @@ def report(s: Score, tag: str = "") -> None:
         print(f"    skipped: {line}")
 
 
-def calibration_pictures(pictures: list[tuple[Entry, np.ndarray]]) -> int:
-    """How many first pictures calibrate: until every face value seen in them has PER_VALUE
-    labelled dice, at most MOST_PICTURES."""
-    seen: dict[tuple[str, int], int] = {}
-    for n, (item, _image) in enumerate(pictures[:MOST_PICTURES], 1):
-        for die in item.dice:
-            seen[(die.kind, die.value)] = seen.get((die.kind, die.value), 0) + 1
-        faces = sum(FACES[k] for k in {k for k, _v in seen})
-        if seen and len(seen) >= faces and min(seen.values()) >= PER_VALUE:
-            return n
-    return min(len(pictures), MOST_PICTURES)
+def calibration_pictures(pictures: list[tuple[Entry, np.ndarray]]) -> list[int]:
+    """Which pictures calibrate, as a table's owner picks photos of each face: in manifest order,
+    each picture that shows a face still short of PER_VALUE labelled dice, until every face of each
+    kind in the set has PER_VALUE (at most MOST_PICTURES pictures)."""
+    kinds = {die.kind for item, _image in pictures for die in item.dice}
+    wanted = {(kind, value): PER_VALUE for kind in kinds for value in range(1, FACES[kind] + 1)}
+    chosen: list[int] = []
+    for n, (item, _image) in enumerate(pictures):
+        if len(chosen) == MOST_PICTURES or not any(wanted.values()):
+            break
+        short = [(die.kind, die.value) for die in item.dice if wanted.get((die.kind, die.value), 0) > 0]
+        if short:
+            chosen.append(n)
+            for face in short:
+                wanted[face] -= 1
+    return chosen
 
 
 def calibrated(kind: str, profile: Profile | None, pictures: list[tuple[Entry, np.ndarray]]) -> DiceReader:
-    """A reader calibrated on `pictures` as a table calibrates on its own: the detector's threshold
-    (the one that finds most of their labelled dice less false ones) and a profile of their signs."""
-    probe = DiceReader(kind, profile, threshold=0.1)
-    scored = []
-    for item, image in pictures:
-        found = probe.find(image)
-        hit = set(match([d.box for d in item.dice], [d.box for d in found]).values())
-        scored.append(([(d.score, j in hit) for j, d in enumerate(found)], len(item.dice), item.complete))
-    threshold = choose_threshold(scored) if probe.detector is not None else None
+    """A reader with the profile a table learns from `pictures` (`nova-table dice learn`: the face
+    networks' embeddings of the labelled dice, and the classical signs); the detector keeps its own
+    threshold, as at the table."""
     learned = Profile(learned_from=["calibration pictures"])
     teacher = DiceReader(kind, profile, detector=False)
     learn_faces([(image, item.dice) for item, image in pictures], learned)
     for item, image in pictures:
         learn_entry(item, image, teacher, learned)
     merged = profile.merged(learned) if profile is not None else learned
-    return DiceReader(kind, merged, threshold=threshold)
+    return DiceReader(kind, merged)
 
 
 def run_set(folder: Path, reader: DiceReader, args: argparse.Namespace, profile: Profile | None) -> None:
@@ -207,13 +206,13 @@ def run_set(folder: Path, reader: DiceReader, args: argparse.Namespace, profile:
     whole = score_set(folder.name, folder / "manifest.jsonl", reader, pictures=pictures)
     whole.skipped = s.skipped
     report(whole, SEEN.get(folder.name, "uncalibrated"))
-    first = calibration_pictures(pictures)
-    if args.calibrate and len(pictures) > first and folder.name not in SEEN:
-        table = calibrated(args.kind, profile, pictures[:first])
-        rest = pictures[first:]
+    chosen = calibration_pictures(pictures)
+    if args.calibrate and len(pictures) > len(chosen) and folder.name not in SEEN:
+        table = calibrated(args.kind, profile, [pictures[n] for n in chosen])
+        rest = [p for n, p in enumerate(pictures) if n not in set(chosen)]
         report(score_set(folder.name, folder / "manifest.jsonl", reader, pictures=rest), "uncalibrated, same pictures as below")
         report(score_set(folder.name, folder / "manifest.jsonl", table, pictures=rest),
-               f"CALIBRATED on its first {first} (threshold {table.threshold}), scored on the other {len(rest)}")
+               f"CALIBRATED on {len(chosen)} of its pictures, up to picture {chosen[-1] + 1}, scored on the other {len(rest)}")
 
 
 def main() -> int:

@@ -166,7 +166,8 @@ class DiceDetector:
 def choose_threshold(scored: list[tuple[list[tuple[float, bool]], int, bool]],
                      candidates: tuple[float, ...] = tuple(np.round(np.arange(0.1, 0.71, 0.02), 2)),
                      default: float = THRESHOLD) -> float:
-    """A table's own threshold, from a few labelled photos of it (calibration, as the table does).
+    """The detector's threshold, from labelled pictures no model trained on (`train_detector.py
+    --pick-threshold`: held-out frames and rendered scenes).
 
     `scored` holds, per photo: each detection's (score, matched a labelled die), the number of
     labelled dice, and whether every die in it is labelled. The threshold that finds the most
