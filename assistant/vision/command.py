@@ -3,7 +3,7 @@
     nova-table dice read [--kind auto|d6|d8] [--profile FILE] IMAGE...
     nova-table dice learn MANIFEST --out PROFILE
     nova-table dice render OUTDIR [--count N] [--style pips|numerals|astro] [--tiles] [--seed S]
-    nova-table dice watch [--source auto|picamera|camera:N|video:FILE|folder:DIR|render] [--tray]
+    nova-table dice watch [--source auto|picamera|camera:N|video:FILE|folder:DIR|render] [--tray] [--save DIR]
 
 `read` prints one JSON line per image: {"image": PATH, "dice": [{"kind", "value", "confidence",
 "box": [x, y, w, h]}]} (and "symbol" on a d8 whose astro symbol was read); a die that cannot be
@@ -48,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="the dice to expect (the render source rolls these too)")
     watch.add_argument("--profile", type=Path, help="a dice profile made by `dice learn`")
     watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: never)")
+    watch.add_argument("--save", type=Path, metavar="DIR",
+                       help="keep each view read in DIR, with a manifest of what was read (to correct, then `dice learn`)")
 
 
 def expand(paths: list[str]) -> list[Path]:
@@ -133,7 +135,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
     try:
         return watch(args.source, tray=args.tray, kind=args.kind, profile_path=args.profile,
-                     max_frames=args.frames, emit=emit)
+                     max_frames=args.frames, emit=emit, save=args.save)
     except VisionError as bad:
         print(f"nova-table dice: {bad}", file=sys.stderr)
         return 2

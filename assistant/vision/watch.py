@@ -12,20 +12,28 @@ from assistant.vision.exposure import ExposureHold
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
 from assistant.vision.settle import SettleDetector
+from assistant.vision.snapshots import Snapshots
 from assistant.vision.sources import open_source
 from assistant.vision.tray import TrayFinder
 
 
 def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None, max_frames: int,
-          emit: Callable[[dict[str, Any]], None], stop: threading.Event | None = None) -> int:
+          emit: Callable[[dict[str, Any]], None], stop: threading.Event | None = None,
+          save: Path | None = None) -> int:
     """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading. It ends
     when the source does, after `max_frames` (0: no limit), or once `stop` is set. A camera that can
     hold its exposure holds it from the first settled view (`exposure.ExposureHold`); what it does is
-    said on stderr."""
+    said on stderr. With `save`, each view read is kept there with its reading (`snapshots.py`), and
+    its record says where ("saved")."""
     reader = DiceReader(kind, load(profile_path) if profile_path else None)
     reader.warm()  # before the first settled roll, not during it
     if reader.problem:
         print(f"nova-table dice: {reader.problem}", file=sys.stderr)
+    snapshots = Snapshots(save) if save is not None else None
+    if snapshots is not None:
+        print(f"nova-table dice: keeping each settled view in {snapshots.folder}: check {snapshots.manifest} against "
+              f"{snapshots.folder / 'seen'}, then `nova-table dice learn {snapshots.manifest} --out PROFILE`",
+              file=sys.stderr)
     settle = SettleDetector()
     finder = TrayFinder() if tray else None
     with open_source(source_spec, reader.kind) as source:
@@ -40,11 +48,17 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
                 continue
             if note := hold.settled(frame):
                 print(f"nova-table dice: {note}", file=sys.stderr)
+            seen = frame
             if finder is not None:
                 view = finder.find(frame)
-                reading = reader.read(view.image)
+                seen = view.image
+                reading = reader.read(seen)
                 dice = [dict(d.to_json(), box=list(view.to_frame(d.box))) for d in reading.dice]
             else:
-                dice = [d.to_json() for d in reader.read(frame).dice]
-            emit({"frame": count, "source": source.name, "dice": dice})
+                reading = reader.read(frame)
+                dice = [d.to_json() for d in reading.dice]
+            record: dict[str, Any] = {"frame": count, "source": source.name, "dice": dice}
+            if snapshots is not None:
+                record["saved"] = snapshots.keep(seen, reading.dice)
+            emit(record)
     return 0

@@ -82,15 +82,17 @@ def test_picamera_is_optional_and_says_how_to_install_it() -> None:
         picamera.PiCameraSource()
 
 
-def test_the_watch_command_prints_a_line_per_settled_roll() -> None:
+def test_the_watch_command_prints_a_line_per_settled_roll_and_keeps_the_views(tmp_path: Path) -> None:
     import subprocess
     import sys
 
     done = subprocess.run([sys.executable, "-m", "assistant", "dice", "watch", "--source", "render:3",
-                           "--frames", "36"], capture_output=True, text=True, timeout=120)
+                           "--frames", "36", "--save", str(tmp_path / "kept")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = [json.loads(x) for x in done.stdout.splitlines()]
     assert len(lines) == 3 and all(line["dice"] for line in lines)
+    assert all((tmp_path / "kept" / line["saved"]).is_file() for line in lines)
+    assert f"keeping each settled view in {tmp_path / 'kept'}" in done.stderr
 
 
 def test_watch_says_once_that_the_close_up_d8_model_is_missing_and_reads_on(tmp_path: Path, monkeypatch,  # type: ignore[no-untyped-def]

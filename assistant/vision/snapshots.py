@@ -1,0 +1,78 @@
+"""Keep the settled views `watch` reads, as a draft of labelled photos for `nova-table dice learn`.
+
+    FOLDER/images/roll-0001.png   the view read (the tray's top view with --tray), untouched
+    FOLDER/seen/roll-0001.png     the same with each die's box and reading drawn on it
+    FOLDER/manifest.jsonl         a line per view: the dice as read, boxes in the view's pixels
+
+The manifest is the reader's guess, to be checked against `seen/` and corrected by hand: a wrong
+value changed, `null` (a die not read) filled in, a die missed added, a box on no die removed.
+`dice learn` names any line still wrong. A folder kept before is added to, never overwritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.vision.dice import Die
+from assistant.vision.errors import SourceError
+from assistant.vision.manifest import entry_json
+
+READ = (60, 200, 60)  # BGR: a die read
+UNREAD = (40, 40, 230)  # a die seen but not read
+
+
+def drawn(image: np.ndarray, dice: Sequence[Die]) -> np.ndarray:
+    """A copy of `image` with each die's box and its reading ("d6 4", "d8 ?") drawn on it."""
+    out = image.copy()
+    scale = max(0.4, max(image.shape[:2]) / 1200)
+    for die in dice:
+        x, y, w, h = die.box
+        colour = READ if die.value is not None else UNREAD
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, max(1, round(2 * scale)))
+        text = f"{die.kind} {die.value if die.value is not None else '?'}"
+        cv2.putText(out, text, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour,
+                    max(1, round(2 * scale)), cv2.LINE_AA)
+    return out
+
+
+def die_line(die: Die) -> dict[str, object]:
+    """A die as a manifest line holds it (`value` None where it was not read: to be filled in)."""
+    line: dict[str, object] = {"kind": die.kind, "value": die.value, "box": [int(v) for v in die.box]}
+    if die.symbol is not None:
+        line["symbol"] = die.symbol
+    return line
+
+
+class Snapshots:
+    """A folder the settled views go to (see the module's docstring)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        try:
+            for part in ("images", "seen"):
+                (self.folder / part).mkdir(parents=True, exist_ok=True)
+        except OSError as bad:
+            raise SourceError(f"{self.folder}: cannot keep the views there ({bad.strerror or bad})") from None
+        self.manifest = self.folder / "manifest.jsonl"
+        taken = [int(m.group(1)) for p in (self.folder / "images").iterdir()
+                 if (m := re.fullmatch(r"roll-(\d+)\.png", p.name))]
+        self.number = max(taken, default=0)
+
+    def keep(self, image: np.ndarray, dice: Sequence[Die]) -> str:
+        """Save one view and its reading; return the picture's path in the manifest."""
+        self.number += 1
+        name = f"roll-{self.number:04d}.png"
+        for path, picture in ((self.folder / "images" / name, image), (self.folder / "seen" / name, drawn(image, dice))):
+            if not cv2.imwrite(str(path), picture):
+                raise SourceError(f"{path}: cannot write the view (is the disk full or the folder read-only?)")
+        try:
+            with self.manifest.open("a", encoding="utf-8") as out:
+                out.write(entry_json(f"images/{name}", [die_line(d) for d in dice]) + "\n")
+        except OSError as bad:
+            raise SourceError(f"{self.manifest}: cannot add the view's line ({bad.strerror or bad})") from None
+        return f"images/{name}"
