@@ -31,6 +31,7 @@ class Die:
     box: Box
     symbol: str | None = None  # the astro symbol read on a Renaissance d8, when any
     note: str = ""  # why a die is unreadable, for logs; not part of the JSON
+    guess: int | None = None  # the value the face reader leaned to where it withheld one; not in the JSON
 
     @property
     def readable(self) -> bool:

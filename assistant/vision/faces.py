@@ -254,7 +254,7 @@ class FaceReader:
             if again is None or again.kind != "d6" or again.value != 1:
                 die = dice[i]
                 assert die is not None
-                dice[i] = Die(die.kind, None, die.confidence, die.box, note="a 1, but seen wider not a 1")
+                dice[i] = Die(die.kind, None, die.confidence, die.box, note="a 1, but seen wider not a 1", guess=1)
         return dice
 
     def read_closer(self, image: np.ndarray, boxes: Sequence[Box]) -> tuple[np.ndarray, np.ndarray]:
@@ -315,7 +315,7 @@ class FaceReader:
         shown = None if symbol == "none" or sym_p < 0.5 else symbol
         if die_kind == "d8" and shown is not None and sym_p >= SYMBOL_SURE and ASTRO_BY_VALUE[int(value)] != shown:
             return Die(die_kind, None, confidence * (1 - sym_p), box, shown,
-                       note=f"{shown} contradicts {value}")
+                       note=f"{shown} contradicts {value}", guess=int(value))
         if confidence < threshold:
-            return Die(die_kind, None, confidence, box, note=f"doubtful {die_kind}:{value}")
+            return Die(die_kind, None, confidence, box, note=f"doubtful {die_kind}:{value}", guess=int(value))
         return Die(die_kind, int(value), confidence, box, shown if die_kind == "d8" else None)

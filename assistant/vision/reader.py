@@ -106,8 +106,6 @@ class DiceReader:
         self.detector
         S.to_lab(np.zeros((1, 1, 3), np.uint8))
 
-
-
     # -- a frame -------------------------------------------------------------------------
 
     @property
@@ -158,6 +156,9 @@ class DiceReader:
         for i, (die, box) in enumerate(zip(read, boxes)):
             if die is None or die.value is None:
                 other = self.read_box_classically(work, box)
+                if other is not None and other.value == 1 and other.note == "pips" and (die is None or die.guess != 1):
+                    # one dark mark is any mark (a numeral, one pip of a bigger face): a 1 only if the face reader saw one too
+                    other = replace(other, value=None, note="one mark, and the face reader saw no 1")
                 read[i] = other if other is not None and (other.value is not None or die is None) else die
         return read
 

@@ -80,6 +80,24 @@ def test_a_blank_die_is_not_reported_and_a_scratched_one_is_unreadable_not_guess
     assert all(d.value is None for d in dice)
 
 
+def test_one_dark_mark_read_by_method_is_a_1_only_where_the_face_reader_saw_a_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the face reader withholds a value, the pips are counted; but one dark mark is any mark
+    (a numeral, one pip of a bigger face), so it stands as a 1 only if the face reader leaned to 1."""
+    from assistant.vision.dice import Die
+
+    image = np.full((240, 320, 3), (40, 110, 50), np.uint8)
+    cv2.rectangle(image, (120, 80), (180, 140), (235, 235, 235), -1)
+    cv2.circle(image, (150, 110), 7, (20, 20, 20), -1)  # one pip, or a mark the pip count cannot tell from one
+    reader = DiceReader(kind="d6")
+    box = (120, 80, 61, 61)
+    assert reader.read_box_classically(image, box).value == 1  # counted by method: one pip
+    for guess, expected in ((4, None), (1, 1), (None, None)):
+        doubtful = Die("d6", None, 0.5, box, note=f"doubtful d6:{guess}", guess=guess)
+        monkeypatch.setattr(reader.faces, "read_many", lambda work, boxes, tops=None, d=doubtful: [d])
+        (die,) = reader.read_boxes(image, [box])
+        assert die is not None and die.value == expected, (guess, die)
+
+
 def test_bad_frames_raise_image_errors() -> None:
     with pytest.raises(ImageError, match="too small"):
         DiceReader().read(np.zeros((4, 4, 3), np.uint8))
