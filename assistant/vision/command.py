@@ -105,7 +105,8 @@ def run_read(args: argparse.Namespace) -> int:
 
 def run_learn(args: argparse.Namespace) -> int:
     from assistant.vision.errors import VisionError
-    from assistant.vision.learn import learn
+    from assistant.vision.heldout import held_out, verdict
+    from assistant.vision.learn import entries_of, learn, learn_entries
 
     try:
         profile = learn(args.manifest, use_built_in=not args.no_built_in)
@@ -118,6 +119,13 @@ def run_learn(args: argparse.Namespace) -> int:
     profile.save(args.out)
     print(f"nova-table dice: learned {len(profile)} examples from {args.manifest} into {args.out}",
           file=sys.stderr)
+    entries = entries_of(args.manifest, lambda _said: None)  # what is wrong in it was said above
+    if len(entries) >= 2:
+        print("nova-table dice: reading the photos with profiles learned from the others, to check it ...",
+              file=sys.stderr)
+        without, with_profile = held_out(
+            entries, lambda rest: learn_entries(rest, not args.no_built_in, lambda _said: None))
+        print(f"nova-table dice: {verdict(without, with_profile)}", file=sys.stderr)
     return 0
 
 

@@ -88,15 +88,21 @@ def learn_faces(labelled: Iterable[tuple[np.ndarray, Sequence[LabelledDie]]], pr
     return added
 
 
-def learn(manifest: Path, use_built_in: bool = True,
-          report: Callable[[str], None] = lambda s: print(s, file=sys.stderr), classical: bool = True,
-          model: Path | None = None) -> Profile:
-    """A profile learned from every usable line of `manifest`; problems are reported, then skipped.
+def entries_of(manifest: Path, report: Callable[[str], None]) -> list[Entry]:
+    """The usable lines of `manifest`; the others are reported, then skipped."""
+    entries = []
+    for item in read_manifest(manifest):
+        if isinstance(item, ManifestError):
+            report(f"skipped: {item}")
+        else:
+            entries.append(item)
+    return entries
 
-    It holds the face network's embedding of every labelled die and, with `classical`, the signs
-    the classical reader could not read by method. With `use_built_in`, only what the
-    rendered-dice profile does not already read right is learned for the classical reader.
-    """
+
+def learn_entries(entries: Iterable[Entry], use_built_in: bool = True,
+                  report: Callable[[str], None] = lambda s: print(s, file=sys.stderr), classical: bool = True,
+                  model: Path | None = None) -> Profile:
+    """A profile learned from the labelled photos `entries`; a photo that cannot be loaded is reported, then skipped."""
     reader = DiceReader(use_built_in=use_built_in)
     faces: FaceReader | None
     try:
@@ -104,11 +110,8 @@ def learn(manifest: Path, use_built_in: bool = True,
     except ModelError as bad:  # no face model here: the classical reader's signs are still learned
         report(f"no face embeddings learned: {bad}")
         faces = None
-    profile = Profile(learned_from=[str(manifest)])
-    for item in read_manifest(manifest):
-        if isinstance(item, ManifestError):
-            report(f"skipped: {item}")
-            continue
+    profile = Profile()
+    for item in entries:
         try:
             image = load_image(item.image)
         except ImageError as bad:
@@ -118,6 +121,20 @@ def learn(manifest: Path, use_built_in: bool = True,
             learn_faces([(image, item.dice)], profile, faces)
         if classical:
             learn_entry(item, image, reader, profile)
+    return profile
+
+
+def learn(manifest: Path, use_built_in: bool = True,
+          report: Callable[[str], None] = lambda s: print(s, file=sys.stderr), classical: bool = True,
+          model: Path | None = None) -> Profile:
+    """A profile learned from every usable line of `manifest`; problems are reported, then skipped.
+
+    It holds the face network's embedding of every labelled die and, with `classical`, the signs
+    the classical reader could not read by method. With `use_built_in`, only what the
+    rendered-dice profile does not already read right is learned for the classical reader.
+    """
+    profile = learn_entries(entries_of(manifest, report), use_built_in, report, classical, model)
+    profile.learned_from = [str(manifest)]
     for kind, faces_missing in missing_faces(profile.embeddings()[1]).items():
         report(f"{kind} faces {', '.join(map(str, faces_missing))} are not in {manifest}: the {kind} are read as "
                "before (photograph every face a few times to calibrate them)")

@@ -1,0 +1,88 @@
+"""Whether a table's profile helps: its own labelled photos read held out in turn, with and without it.
+
+    photos -> FOLDS folds (every FOLDS-th photo) -> per fold: a profile learned from the other
+    folds reads it, as `--profile` would -> right / misread / not read, over every labelled die
+    beside: the reader without a profile (the shipped one) on the same photos
+
+A profile learned from photos of dice it should not learn (dice of many sets, a tray unlike the
+table's) can read worse than none; `nova-table dice learn` says so rather than let it be used
+unknowingly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from assistant.vision.errors import ImageError
+from assistant.vision.images import load_image
+from assistant.vision.manifest import Entry
+from assistant.vision.matching import match
+from assistant.vision.profile import Profile
+from assistant.vision.reader import DiceReader
+
+FOLDS = 5
+NOISE = 0.01  # a share of the dice under which two readings are the same
+
+
+@dataclass
+class Tally:
+    """Labelled dice read right, read wrong (the harm), and not read (missed, or withheld)."""
+
+    right: int = 0
+    misread: int = 0
+    unread: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.right += other.right
+        self.misread += other.misread
+        self.unread += other.unread
+
+    def __str__(self) -> str:
+        return f"{self.right} right, {self.misread} misread, {self.unread} not read"
+
+
+def tally(reader: DiceReader, entries: Sequence[Entry]) -> Tally:
+    """How `reader` reads the labelled dice of `entries` (a photo that cannot be loaded is left out)."""
+    out = Tally()
+    for entry in entries:
+        try:
+            dice = reader.read(load_image(entry.image)).dice
+        except ImageError:
+            continue
+        pairs = match([d.box for d in entry.dice], [d.box for d in dice])
+        for i, label in enumerate(entry.dice):
+            die = dice[pairs[i]] if i in pairs else None
+            if die is None or die.value is None:
+                out.unread += 1
+            elif (die.kind, die.value) == (label.kind, label.value):
+                out.right += 1
+            else:
+                out.misread += 1
+    return out
+
+
+def held_out(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile],
+             folds: int = FOLDS) -> tuple[Tally, Tally]:
+    """(without a profile, with one learned by `learn` from the other folds): `entries` read held out in turn."""
+    without = tally(DiceReader(), entries)
+    with_profile = Tally()
+    for fold in range(min(folds, len(entries))):
+        rest = [e for n, e in enumerate(entries) if n % folds != fold]
+        with_profile.add(tally(DiceReader(profile=learn(rest)), entries[fold::folds]))
+    return without, with_profile
+
+
+def verdict(without: Tally, with_profile: Tally) -> str:
+    """What the held-out reading says of the profile, in a line for the person calibrating. A
+    difference of under NOISE of the dice (and under 2 dice) is no difference; fewer dice misread
+    is a gain as much as more read right (a wrong reading is worse than none)."""
+    said = f"held out in turn, its own photos read {with_profile} with it; {without} without"
+    margin = max(2, round(NOISE * (without.right + without.misread + without.unread)))
+    more_right, fewer_wrong = with_profile.right - without.right, without.misread - with_profile.misread
+    if more_right <= -margin or fewer_wrong <= -margin:
+        return (f"{said}: this profile reads worse than none; do not use it (photograph one set of "
+                "dice, every face, on the table's own tray)")
+    if more_right >= margin or fewer_wrong >= margin:
+        return f"{said}: the profile helps"
+    return f"{said}: about the same either way"
