@@ -30,6 +30,7 @@ from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.faces import FaceReader, check_kind
 from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile, built_in, shipped_faces
+from assistant.vision.render import scene
 
 LEANING = 0.5  # the detector's lean score above which a die is reported unreadable (it leans on another)
 READ_MARGIN = 0.3  # the classical reading crops the die's box grown by this share on each side
@@ -101,10 +102,13 @@ class DiceReader:
 
     def warm(self) -> None:
         """Pay now what the first frames would: the detector's loading (what is missing is then in
-        `problem`) and OpenCV's colour tables, which its first Lab conversion in a process builds
-        (about 0.2 s here) when the classical reading is first needed."""
+        `problem`), OpenCV's colour tables, which its first Lab conversion in a process builds
+        (about 0.2 s here) when the classical reading is first needed, and the networks' first
+        runs (one rendered frame of the dice this reader reads, read and thrown away)."""
         self.detector
         S.to_lab(np.zeros((1, 1, 3), np.uint8))
+        style = {"d6": "pips", "d8": "astro"}.get(self.kind)
+        self.read(scene(np.random.default_rng(0), (640, 480), count=4, style=style).image)
 
     # -- a frame -------------------------------------------------------------------------
 
