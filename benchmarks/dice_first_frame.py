@@ -4,9 +4,10 @@
     .venv/bin/python benchmarks/dice_first_frame.py [--processes 5]
 
 Each fresh process (one OpenCV thread) warms a reader as `watch` does, then reads six rendered
-640x480 scenes (its own seed; Nova Aetas d8 for --kind d8, pip d6 for d6) twice over: the first pass is what the first rolls of a session
-cost, the second the same frames once everything has run. Printed: the median over processes of
-the first frame's time and of the same frame read again, their ratio, and of warm() itself.
+640x480 scenes (its own seed; Nova Aetas d8 for --kind d8, pip d6 for d6) twice over: the first
+pass is what the first rolls of a session cost, the second the same frames once everything has
+run. Printed: the median over processes of the first frame's time and of the same frame read
+again, their ratio, and of warm() itself.
 """
 
 from __future__ import annotations

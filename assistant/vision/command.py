@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     watch.add_argument("--profile", type=Path, help="a dice profile made by `dice learn`")
     watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: never)")
     watch.add_argument("--save", type=Path, metavar="DIR",
-                       help="keep each view read in DIR, with a manifest of what was read (to correct, then `dice learn`)")
+                       help="keep each view read in DIR, with a manifest of what was read to correct for `dice learn`")
 
 
 def expand(paths: list[str]) -> list[Path]:

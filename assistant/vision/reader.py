@@ -160,8 +160,9 @@ class DiceReader:
         for i, (die, box) in enumerate(zip(read, boxes)):
             if die is None or die.value is None:
                 other = self.read_box_classically(work, box)
-                if other is not None and other.value == 1 and other.note == "pips" and (die is None or die.guess != 1):
-                    # one dark mark is any mark (a numeral, one pip of a bigger face): a 1 only if the face reader saw one too
+                # one dark mark is any mark (a numeral, one pip of a bigger face): a 1 only if the face reader saw one
+                if (other is not None and other.value == 1 and other.note == "pips"
+                        and (die is None or die.guess != 1)):
                     other = replace(other, value=None, note="one mark, and the face reader saw no 1")
                 read[i] = other if other is not None and (other.value is not None or die is None) else die
         return read

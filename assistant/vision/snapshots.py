@@ -67,7 +67,8 @@ class Snapshots:
         """Save one view and its reading; return the picture's path in the manifest."""
         self.number += 1
         name = f"roll-{self.number:04d}.png"
-        for path, picture in ((self.folder / "images" / name, image), (self.folder / "seen" / name, drawn(image, dice))):
+        for path, picture in ((self.folder / "images" / name, image),
+                              (self.folder / "seen" / name, drawn(image, dice))):
             if not cv2.imwrite(str(path), picture):
                 raise SourceError(f"{path}: cannot write the view (is the disk full or the folder read-only?)")
         try:

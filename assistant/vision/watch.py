@@ -25,11 +25,11 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
     hold its exposure holds it from the first settled view (`exposure.ExposureHold`); what it does is
     said on stderr. With `save`, each view read is kept there with its reading (`snapshots.py`), and
     its record says where ("saved")."""
+    snapshots = Snapshots(save) if save is not None else None  # a folder it cannot write to: said first
     reader = DiceReader(kind, load(profile_path) if profile_path else None)
     reader.warm()  # before the first settled roll, not during it
     if reader.problem:
         print(f"nova-table dice: {reader.problem}", file=sys.stderr)
-    snapshots = Snapshots(save) if save is not None else None
     if snapshots is not None:
         print(f"nova-table dice: keeping each settled view in {snapshots.folder}: check {snapshots.manifest} against "
               f"{snapshots.folder / 'seen'}, then `nova-table dice learn {snapshots.manifest} --out PROFILE`",
@@ -48,15 +48,11 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
                 continue
             if note := hold.settled(frame):
                 print(f"nova-table dice: {note}", file=sys.stderr)
-            seen = frame
-            if finder is not None:
-                view = finder.find(frame)
-                seen = view.image
-                reading = reader.read(seen)
-                dice = [dict(d.to_json(), box=list(view.to_frame(d.box))) for d in reading.dice]
-            else:
-                reading = reader.read(frame)
-                dice = [d.to_json() for d in reading.dice]
+            view = finder.find(frame) if finder is not None else None
+            seen = view.image if view is not None else frame
+            reading = reader.read(seen)
+            dice = [d.to_json() if view is None else dict(d.to_json(), box=list(view.to_frame(d.box)))
+                    for d in reading.dice]
             record: dict[str, Any] = {"frame": count, "source": source.name, "dice": dice}
             if snapshots is not None:
                 record["saved"] = snapshots.keep(seen, reading.dice)
