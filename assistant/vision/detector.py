@@ -46,6 +46,7 @@ class Detection:
     top: tuple[int, int, int, int]
     box: tuple[int, int, int, int]
     leaning: float
+    cut: float = 0.0  # the share of the whole die's box outside the frame (a die cut by the picture's edge)
 
 
 def input_size(shape: tuple[int, ...], side: int = INPUT_SIDE) -> tuple[int, int]:
@@ -76,12 +77,15 @@ def decode(out: np.ndarray, scale: tuple[float, float], threshold: float = THRES
         left, top, right, bottom = (float(np.expm1(max(v, 0.0))) for v in cell[5:9])
         x0, y0 = cx - left * sx, cy - top * sy
         x1, y1 = cx + right * sx, cy + bottom * sy
+        cut = 0.0
         if frame_shape is not None:
             fh, fw = frame_shape[:2]
+            area = max(1e-6, (x1 - x0) * (y1 - y0))
             x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(float(fw), x1), min(float(fh), y1)
+            cut = max(0.0, 1.0 - max(0.0, x1 - x0) * max(0.0, y1 - y0) / area)
         box = (int(round(x0)), int(round(y0)), max(1, int(round(x1 - x0))), max(1, int(round(y1 - y0))))
         face = (int(round(cx - tw / 2)), int(round(cy - th / 2)), max(1, int(round(tw))), max(1, int(round(th))))
-        found.append(Detection(float(heat[gy, gx]), (cx, cy), face, box, float(cell[9])))
+        found.append(Detection(float(heat[gy, gx]), (cx, cy), face, box, float(cell[9]), cut))
     found.sort(key=lambda d: -d.score)
     return suppress(found)
 

@@ -33,6 +33,7 @@ from assistant.vision.profile import Profile, built_in, shipped_faces
 from assistant.vision.render import scene
 
 LEANING = 0.5  # the detector's lean score above which a die is reported unreadable (it leans on another)
+CUT = 0.1  # a die whose whole box lies this much outside the picture is cut by its edge: reported unreadable
 READ_MARGIN = 0.3  # the classical reading crops the die's box grown by this share on each side
 
 
@@ -134,7 +135,7 @@ class DiceReader:
         if tile or self.detector is None:
             return []
         return [Detection(d.score, (d.centre[0] / scale + left, d.centre[1] / scale + top),
-                          to_frame(d.top, scale, left, top), to_frame(d.box, scale, left, top), d.leaning)
+                          to_frame(d.top, scale, left, top), to_frame(d.box, scale, left, top), d.leaning, d.cut)
                 for d in self.detector.detect(work)]
 
     def read(self, frame: np.ndarray) -> Reading:
@@ -193,9 +194,9 @@ class DiceReader:
         """The dice the detector found, each read by the face reader on its own box (working pixels).
 
         Whether a die is there is the detector's call (its threshold was chosen on held-out frames);
-        what it shows is the face reader's. A die the face reader cannot read, or one that leans on
-        another (its top face is not the face that counts), is reported with value None: never a
-        silent guess, and never silently dropped."""
+        what it shows is the face reader's. A die the face reader cannot read, one that leans on
+        another (its top face is not the face that counts), or one cut by the picture's edge is
+        reported with value None: never a silent guess, and never silently dropped."""
         read = self.read_boxes(work, [det.box for det in found], [det.top for det in found]) if found else []
         dice = []
         for det, die in zip(found, read):  # each read die's box is already det.box
@@ -203,6 +204,8 @@ class DiceReader:
                 die = Die(self.classical.unread_kind, None, 0.0, det.box, note="no face read")
             if det.leaning > LEANING:
                 die = Die(die.kind, None, min(die.confidence, 1.0 - det.leaning), det.box, note="leaning")
+            elif det.cut > CUT:  # what shows of its face may be another number's part
+                die = Die(die.kind, None, die.confidence, det.box, note="cut by the picture's edge")
             dice.append(die)
         return dice
 

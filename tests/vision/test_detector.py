@@ -304,3 +304,27 @@ def test_dice_of_the_size_the_network_reads_well_are_read_in_one_pass() -> None:
     for seed in range(7100, 7106):
         detector.detect(scene(np.random.default_rng(seed), (640, 480), count=3, die_side=60).image)
     assert sides == [D.INPUT_SIDE] * 6
+
+
+@needs_model
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_a_die_cut_by_the_pictures_edge_is_reported_unreadable_and_the_others_are_read(seed: int) -> None:
+    """A die a third to a half outside the picture shows part of its face, which may be part of
+    another number: it is reported (value None), never guessed; the whole dice beside it are read."""
+    rng = np.random.default_rng(seed)
+    shot = scene(rng, count=3, style="pips")
+    left = min(shot.dice, key=lambda d: d["box"][0])  # type: ignore[index]
+    x, _y, w, _h = left["box"]  # type: ignore[misc]
+    shift = -(x + int(w * rng.uniform(0.35, 0.5)))  # that die's left third to half goes out of the picture
+    moved = np.roll(shot.image, shift, axis=1)
+    moved[:, shift:] = shot.image[:, -1:]  # what comes in on the right is the table's edge colour
+    reading = DiceReader().read(moved)
+    boxes = {id(d): (d["box"][0] + shift, d["box"][1], d["box"][2], d["box"][3]) for d in shot.dice}  # type: ignore[index]
+    cut = [d for d in reading.dice if d.box[0] == 0]
+    assert len(cut) == 1 and cut[0].value is None and cut[0].note == "cut by the picture's edge"
+    whole = [d for d in shot.dice if boxes[id(d)][0] > 0]
+    pairs = match([boxes[id(d)] for d in whole], [d.box for d in reading.dice])
+    assert len(pairs) == len(whole)
+    assert all(reading.dice[j].value == whole[i]["value"] for i, j in pairs.items())
+    detections = [d for d in DiceReader().find(moved) if d.box[0] == 0]
+    assert len(detections) == 1 and detections[0].cut > 0.1
