@@ -21,6 +21,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant.vision.render import STYLE_OF_KIND  # noqa: E402  (the dice such a table rolls)
 
 ONE = """
 import json, sys, time
@@ -49,8 +52,7 @@ def main() -> int:
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     runs = []
     for seed in range(args.processes):
-        style = {"d6": "pips", "d8": "astro"}.get(args.kind)  # the dice such a table rolls
-        code = ONE.format(root=str(ROOT), seed=1000 + seed, kind=args.kind, style=style)
+        code = ONE.format(root=str(ROOT), seed=1000 + seed, kind=args.kind, style=STYLE_OF_KIND[args.kind])
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
         runs.append(json.loads(done.stdout.splitlines()[-1]))
     first = statistics.median(r["first"] for r in runs) * 1000

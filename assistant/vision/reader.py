@@ -30,7 +30,7 @@ from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.faces import FaceReader, check_kind
 from assistant.vision.images import check_frame
 from assistant.vision.profile import Profile, built_in, shipped_faces
-from assistant.vision.render import scene
+from assistant.vision.render import STYLE_OF_KIND, scene
 
 LEANING = 0.5  # the detector's lean score above which a die is reported unreadable (it leans on another)
 CUT = 0.1  # a die whose whole box lies this much outside the picture is cut by its edge: reported unreadable
@@ -108,8 +108,7 @@ class DiceReader:
         runs (one rendered frame of the dice this reader reads, read and thrown away)."""
         self.detector
         S.to_lab(np.zeros((1, 1, 3), np.uint8))
-        style = {"d6": "pips", "d8": "astro"}.get(self.kind)
-        self.read(scene(np.random.default_rng(0), (640, 480), count=4, style=style).image)
+        self.read(scene(np.random.default_rng(0), (640, 480), count=4, style=STYLE_OF_KIND[self.kind]).image)
 
     # -- a frame -------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ PALETTE = (
     ((40, 170, 230), (20, 20, 20)),
     ((120, 60, 120), (230, 230, 230)),
 )
+STYLE_OF_KIND = {"auto": None, "d6": "pips", "d8": "astro"}  # the dice a reader of each kind reads, as drawn here
 BACKGROUNDS = ((60, 120, 50), (200, 200, 200), (90, 90, 95), (160, 190, 210), (120, 60, 40), (45, 45, 50))
 
 

@@ -160,12 +160,11 @@ class RenderedSource(_Closing):
         return np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
 
 
-STYLE_OF_KIND = {"auto": None, "d6": "pips", "d8": "astro"}  # what the rendered stand-in rolls for a reader's kind
-
-
 def open_source(spec: str, kind: str = "auto") -> _Closing:
     """The source named by `spec`: picamera, camera:N, video:FILE, folder:DIR, render[:SEED], or auto.
     Rendered rolls are of the dice a reader of `kind` reads (d8: Nova Aetas d8; d6: pip d6; auto: any)."""
+    from assistant.vision.render import STYLE_OF_KIND
+
     if spec == "auto":
         from assistant.vision import picamera
 
