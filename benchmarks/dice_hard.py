@@ -12,6 +12,7 @@ diffuse light (no glare spots).
 
     motion L      a straight streak of L pixels in a random direction over the whole picture
     glare P       on each die, a white spot of peak +P grey levels, 10 % of its width wide
+    shade         a soft-edged shadow (a hand, a box lid) over half the picture, at any angle, 55 % dark
     cut           the picture moved so that the leftmost die is 30 to 60 % outside it
 """
 
@@ -57,6 +58,16 @@ def glare(peak: float) -> Callable[[np.ndarray, Labels, np.random.Generator], tu
     return apply
 
 
+def shade(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    x, y, bw, bh = dice[int(rng.integers(len(dice)))]["box"]  # the shadow's edge crosses one die
+    across = (xx - x - bw / 2) * np.cos(angle) + (yy - y - bh / 2) * np.sin(angle)
+    dark = 1.0 - 0.55 / (1.0 + np.exp(-across / 3.0))
+    return (image.astype(np.float32) * dark[..., None]).astype(np.uint8), dice
+
+
 def cut(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
     x, _y, w, _h = min(dice, key=lambda d: d["box"][0])["box"]
     shift = -(x + int(w * rng.uniform(0.3, 0.6)))
@@ -80,7 +91,7 @@ def main() -> int:
     conditions: dict[str, Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray, Labels]]] = {
         "plain": lambda image, dice, rng: (image, dice),
         "motion 5": motion(5), "motion 9": motion(9), "motion 13": motion(13),
-        "glare 120": glare(120), "glare 200": glare(200), "cut": cut}
+        "glare 120": glare(120), "glare 200": glare(200), "shade": shade, "cut": cut}
     for name, condition in conditions.items():
         right = misread = unread = missed = 0
         for n in range(args.scenes):

@@ -160,12 +160,26 @@ class DiceReader:
         for i, (die, box) in enumerate(zip(read, boxes)):
             if die is None or die.value is None:
                 other = self.read_box_classically(work, box)
-                # one dark mark is any mark (a numeral, one pip of a bigger face): a 1 only if the face reader saw one
-                if (other is not None and other.value == 1 and other.note == "pips"
-                        and (die is None or die.guess != 1)):
-                    other = replace(other, value=None, note="one mark, and the face reader saw no 1")
+                if other is not None and other.value is not None and (doubt := self.doubt(work, other, die)):
+                    other = replace(other, value=None, note=doubt)
                 read[i] = other if other is not None and (other.value is not None or die is None) else die
         return read
+
+    def doubt(self, work: np.ndarray, die: Die, face: Die | None) -> str | None:
+        """Why the value the classical reading gave `die`, where the face reader withheld one (`face`),
+        may not stand. One dark mark counted as a pip is any mark (a numeral, one pip of a bigger
+        face): a 1 only if the face reader leaned to 1 too. A d8 numeral matched by shape stands only
+        where the close-up d8 network leans to it too: alone, the matching misreads blurred and
+        glaring numerals (chosen on rendered hard views and webcam TRAIN: docs/vision.md)."""
+        assert self.faces is not None
+        if die.note == "pips" and die.value == 1 and (face is None or face.guess != 1):
+            return "one mark, and the face reader saw no 1"
+        if die.kind == "d8" and self.faces.d8 is not None:
+            close, _ = self.faces.read_closer(work, [die.box])
+            leaning = int(np.argmax(close[0, 1:])) + 1
+            if leaning != die.value:
+                return f"numeral matched as {die.value}, the close-up d8 network leans to {leaning}"
+        return None
 
     def read_box_classically(self, work: np.ndarray, box: Box) -> Die | None:
         """The classical reading of one box: the die cut out with a margin of its background,
