@@ -33,6 +33,8 @@ INSIDE = 0.0  # a centre inside a surer die's whole box shrunk by this share eac
 LARGE = 64  # a whole die this many input pixels across or more: read the frame again, smaller ...
 AIM = 40  # ... so that it is this big (the network was trained on dice of about 15 to 50 px) ...
 SMALLEST_SIDE = 224  # ... but never on an input side under this (the network misses more there)
+SMALL = 16  # the dice found under this many input pixels across (their median): read the frame again ...
+FINE = 640  # ... at up to this input side, the frame's own pixels (the reader's working image is at most 640)
 CHANNELS = 10  # heat, dx, dy, log top w, log top h, log(1+l), log(1+t), log(1+r), log(1+b), lean
 
 
@@ -155,15 +157,20 @@ class DiceDetector:
     def detect(self, frame: np.ndarray) -> list[Detection]:
         """The dice in `frame`. Where the biggest die found is LARGE or more at the network's input,
         the network sees a big die's pips as dice of their own (a 2 read as a 1): the frame is then
-        read again at the input side that makes that die AIM pixels, and those detections stand."""
+        read again at the input side that makes that die AIM pixels. Where the dice found are SMALL
+        (their median), more small dice hide below the threshold: the frame is read again at up to
+        FINE pixels. The second pass's detections stand, if it finds any."""
         out, scale = self.raw(frame)
         found = decode(out, scale, self.threshold, frame.shape)
-        biggest = max((max(d.box[2], d.box[3]) for d in found), default=0) * INPUT_SIDE / max(frame.shape[:2])
-        if biggest >= LARGE:
-            side = max(SMALLEST_SIDE, int(INPUT_SIDE * AIM / biggest) // MULTIPLE * MULTIPLE)
+        sides = [max(d.box[2], d.box[3]) * INPUT_SIDE / max(frame.shape[:2]) for d in found]
+        side = INPUT_SIDE
+        if sides and max(sides) >= LARGE:
+            side = max(SMALLEST_SIDE, int(INPUT_SIDE * AIM / max(sides)) // MULTIPLE * MULTIPLE)
+        elif sides and float(np.median(sides)) < SMALL:
+            side = min(FINE, max(frame.shape[:2]) // MULTIPLE * MULTIPLE)
+        if side != INPUT_SIDE:
             out, scale = self.raw(frame, side)
-            again = decode(out, scale, self.threshold, frame.shape)
-            found = again or found
+            found = decode(out, scale, self.threshold, frame.shape) or found
         return found
 
 
