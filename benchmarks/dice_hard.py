@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reader on hard views of rendered dice: motion blur, glare, dice cut by the picture's edge.
+"""The reader on hard views of rendered dice: motion blur, glare, a shadow's edge, dice cut by the picture's edge.
 
     .venv/bin/python benchmarks/dice_hard.py [--scenes 40] [--kind d8]
 
