@@ -1,0 +1,76 @@
+"""Each benchmark still runs and prints its figures (a short run: the figures themselves are the
+benchmark's to measure, not a test's; this guards the scripts the closing notes quote)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from assistant.vision.render import write_set
+
+ROOT = Path(__file__).resolve().parents[1]
+NUMBER = r"\d+(?:\.\d+)?"
+
+
+def run(script: str, *args: str) -> str:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("kind", ["auto", "d8"])
+def test_dice_hard_prints_every_view(kind: str) -> None:
+    out = run("dice_hard.py", "--scenes", "2", "--kind", kind)
+    views = re.findall(r"^(\w+(?: \d+)?) +dice +(\d+) +right +(\d+) +misread +(\d+) .* not read +(\d+) +not found +(\d+)$",
+                       out, re.MULTILINE)
+    assert [v[0] for v in views] == ["plain", "motion 5", "motion 9", "motion 13", "glare 120", "glare 200", "shade", "cut"]
+    for _name, dice, *counts in views:
+        assert int(dice) > 0 and sum(map(int, counts)) == int(dice)
+
+
+def test_dice_accuracy_scores_a_folder_in_the_manifest_format(tmp_path: Path) -> None:
+    write_set(tmp_path / "nova", 3, 4242, style="astro")
+    out = run("dice_accuracy.py", str(tmp_path / "nova"), "--no-calibrate")
+    line = re.search(rf"^nova +images +3 +found +(\d+)/ *(\d+) .* right +({NUMBER})% .* median +{NUMBER} ms", out, re.MULTILINE)
+    assert line is not None, out
+    assert 0 < int(line[1]) <= int(line[2])
+
+
+def test_dice_first_frame_compares_the_first_frame_with_the_same_frame_again() -> None:
+    out = run("dice_first_frame.py", "--processes", "1")
+    assert re.search(rf"first frame after warm\(\) median {NUMBER} ms, the same frame again {NUMBER} ms \(x {NUMBER}\)", out), out
+
+
+def test_session_resume_measures_an_append_against_a_bare_commit() -> None:
+    out = run("session_resume.py", "--events", "50", "--repeat", "1", "--appends", "5")
+    assert re.search(rf"append one event .* median +{NUMBER} us .*\( *{NUMBER}x the baseline\)", out), out
+
+
+def test_ui_frame_times_a_key_to_the_screen() -> None:
+    out = run("ui_frame.py", "--frames", "3")
+    assert re.search(rf"key to screen \(memory\): +{NUMBER} ms", out), out
+
+
+def test_ai_plan_times_the_plan_over_a_whole_game() -> None:
+    out = run("ai_plan.py")
+    assert re.search(rf"plan\(state\): median {NUMBER} us, max {NUMBER} us over \d+ states", out), out
+
+
+def test_dice_faces_reads_each_labelled_box_of_a_folder(tmp_path: Path) -> None:
+    write_set(tmp_path / "pips", 3, 4243, tiles=True, style="pips")
+    out = run("dice_faces.py", str(tmp_path / "pips"), "--no-rendered")
+    assert re.search(rf"uncalibrated, all dice, --kind auto +dice +3 +right +{NUMBER}% +misread +\d+ +unreadable +\d+ +median",
+                     out), out
+
+
+def test_dice_speed_prints_medians_and_their_ratio_to_the_baseline() -> None:
+    out = run("dice_speed.py", "--passes", "1", "--rendered", "2")
+    assert re.search(rf"^all 640x480 frames +frames +\d+ +median +{NUMBER} ms", out, re.MULTILINE), out
+    assert re.search(rf"rendered Nova d8 scenes, --kind d8 frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
