@@ -120,10 +120,13 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     from assistant.vision.watch import watch
 
     def emit(reading: dict[str, Any]) -> None:
-        # a die the reader could not read comes as None: the form shows "?" there until a tap sets it
-        values = [d["value"] if isinstance(d.get("value"), int) else None for d in reading.get("dice", [])]
+        # a die the reader could not read comes as None: the form shows "?" there until a tap sets it,
+        # and says why where the reader knows (it leans, it is partly out of view)
+        dice = reading.get("dice", [])
+        values = [d["value"] if isinstance(d.get("value"), int) else None for d in dice]
+        why = [d.get("why") if value is None and isinstance(d.get("why"), str) else None for d, value in zip(dice, values)]
         if values:
-            post_dice(values, "camera")
+            post_dice(values, "camera", why)
 
     stop = threading.Event()
 

@@ -15,7 +15,7 @@ import pygame
 
 ENCODER = pygame.event.custom_type()  # attributes: action ("turn" | "confirm" | "back"), value
 KNOB = pygame.event.custom_type()  # attributes: hero (index from 0), delta
-DICE = pygame.event.custom_type()  # attributes: values (list of ints, None for a die not read), source
+DICE = pygame.event.custom_type()  # attributes: values (list of ints, None for a die not read), source, why
 BOARD = pygame.event.custom_type()  # attributes: message (str), for the status line
 
 
@@ -37,10 +37,12 @@ def post_knob(hero: int, delta: int) -> None:
     pygame.event.post(pygame.event.Event(KNOB, hero=hero, delta=delta))
 
 
-def post_dice(values: Sequence[int | None], source: str = "camera") -> None:
+def post_dice(values: Sequence[int | None], source: str = "camera", why: Sequence[str | None] | None = None) -> None:
     """The seam for `assistant.vision`: die values read from the tray (always correctable by hand);
-    None for a die seen but not read."""
-    pygame.event.post(pygame.event.Event(DICE, values=[None if v is None else int(v) for v in values], source=source))
+    None for a die seen but not read, and `why`, per die, the reader's words for why (or None)."""
+    told = list(why) if why is not None else [None] * len(values)
+    pygame.event.post(pygame.event.Event(DICE, values=[None if v is None else int(v) for v in values], source=source,
+                                         why=told))
 
 
 def post_board_message(message: str) -> None:
@@ -75,7 +77,7 @@ def translate(event: pygame.event.Event) -> Action | None:
     if kind == KNOB:
         return Action("knob", (int(event.hero), int(event.delta)))
     if kind == DICE:
-        return Action("dice", (list(event.values), event.source))
+        return Action("dice", (list(event.values), event.source, list(event.why)))
     if kind == BOARD:
         return Action("status", event.message)
     if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:

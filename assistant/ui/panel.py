@@ -172,7 +172,7 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, lay: Layout, lines: S
     """
     indent = lay.px(10)
     chosen: list[pygame.Surface] | None = None
-    for size in range(lay.px(19), fonts.MIN_READABLE - 1, -1):  # smaller type (never below readable) rather than lines left out
+    for size in range(max(lay.px(19), fonts.MIN_READABLE), fonts.MIN_READABLE - 1, -1):  # smaller type (never below readable) rather than lines left out
         font = fonts.get(size)
         images = [font.render(text, True, color, None, area.width - indent) for text, color in lines]
         if sum(image.get_height() + lay.px(3) for image in images) <= area.height + lay.px(3):
@@ -295,9 +295,11 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
             _text(surface, fonts, item.words, lay.px(24), theme.TEXT, middle, "center")
             hits += [Hit(left, ("stop", stop, -1)), Hit(right, ("stop", stop, 1)), Hit(middle, ("stop", stop, 0))]
         y += row_h
-    if error:
-        _text(surface, fonts, error, lay.px(19), theme.DANGER, pygame.Rect(area.left, y, area.width, lay.px(26)))
     button_h = lay.px(56)
+    if error:  # wrapped over as many lines as there is room for above the buttons
+        words = fonts.get(lay.px(19)).render(error, True, theme.DANGER, None, area.width)
+        room = area.bottom - button_h - lay.px(4) - (y + lay.px(2))
+        surface.blit(words, (area.left, y + lay.px(2)), pygame.Rect(0, 0, area.width, max(0, room)))
     bottom = pygame.Rect(area.left, area.bottom - button_h, area.width, button_h)
     back = pygame.Rect(bottom.left, bottom.top, bottom.width * 2 // 5 - lay.gap // 2, button_h)
     apply = pygame.Rect(back.right + lay.gap, bottom.top, bottom.right - back.right - lay.gap, button_h)

@@ -115,7 +115,7 @@ class TableScreen:
                     return self.open_form(app, "ai_choice", {"choice": hit.target[1]})
         return None
 
-    def dice(self, app: App, values: list[int | None], source: str) -> str | None:
+    def dice(self, app: App, values: list[int | None], source: str, why: list[str | None]) -> str | None:
         """Dice read while a defence roll is awaited: its form opens with them, still correctable."""
         rolls = [item for item in self.items if item.enabled and item.form in DICE_FORMS]
         if not rolls:
@@ -125,6 +125,7 @@ class TableScreen:
         opened = self.open_form(app, rolls[0].form, rolls[0].extra)
         assert app.form is not None
         app.form.fill_dice(values, source)
+        app.error = unread_words(why)
         return opened
 
     def _move(self, delta: int) -> None:
@@ -197,6 +198,12 @@ class TableScreen:
         return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
 
 
+def unread_words(why: list[str | None]) -> str:
+    """What the camera says of the dice it saw and could not read, where it knows why (else "")."""
+    told = [f"die {n} {words}" for n, words in enumerate(why, 1) if words]
+    return f"Camera: {'; '.join(told)}. Tap a die to set it." if told else ""
+
+
 class FormScreen:
     """One intent's form beside the dial; Apply makes the event, Back (or hold) returns to the table."""
 
@@ -222,8 +229,9 @@ class FormScreen:
         elif kind == "digit":
             form.type_digit(int(action.value))
         elif kind == "dice":
-            values, source = action.value
+            values, source, why = action.value
             form.fill_dice(values, source)
+            app.error = unread_words(why)
         elif kind == "tap":
             return self.tap(app, form, action.value)
         return None

@@ -11,6 +11,9 @@ FACES = {"d6": 6, "d8": 8}
 # Nova Aetas Renaissance d8: the astro symbol printed beside each numeral.
 ASTRO_BY_VALUE = {1: "moon", 2: None, 3: None, 4: "sun", 5: "star", 6: "sun", 7: "star", 8: "sun"}
 ASTRO_SYMBOLS = ("sun", "star", "moon")
+LEANS_NOTE = "leaning"  # the note of a die whose top face is tilted (it leans on something)
+CUT_NOTE = "cut by the picture's edge"  # the note of a die partly outside the picture
+WHY = {LEANS_NOTE: "leans on something", CUT_NOTE: "is partly out of view"}  # those notes, in a player's words
 
 
 def values_with_symbol(symbol: str | None) -> tuple[int, ...]:
@@ -42,8 +45,14 @@ class Die:
         x, y, w, h = self.box
         return (x + w / 2.0, y + h / 2.0)
 
+    @property
+    def why(self) -> str | None:
+        """Why the die was not read, in words the table can act on, where the reader knows (else None)."""
+        return WHY.get(self.note) if self.value is None else None
+
     def to_json(self) -> dict[str, Any]:
-        """The die as `nova-table dice read` prints it; "symbol" only on a d8 whose astro symbol was read."""
+        """The die as `nova-table dice read` prints it; "symbol" only on a d8 whose astro symbol was read,
+        "why" only on a die not read that leans or is cut by the picture's edge."""
         out: dict[str, Any] = {
             "kind": self.kind,
             "value": self.value,
@@ -52,6 +61,8 @@ class Die:
         }
         if self.symbol is not None:
             out["symbol"] = self.symbol
+        if self.why is not None:
+            out["why"] = self.why
         return out
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from assistant.vision import segment as S
 from assistant.vision.classical import ClassicalReader, die_views, plausible
 from assistant.vision.detector import Detection, DetectorError, DiceDetector
-from assistant.vision.dice import Box, Die, Reading
+from assistant.vision.dice import CUT_NOTE, LEANS_NOTE, Box, Die, Reading
 from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.faces import FaceReader, check_kind
 from assistant.vision.images import check_frame
@@ -216,9 +216,9 @@ class DiceReader:
             if die is None:
                 die = Die(self.classical.unread_kind, None, 0.0, det.box, note="no face read")
             if det.leaning > LEANING:
-                die = Die(die.kind, None, min(die.confidence, 1.0 - det.leaning), det.box, note="leaning")
+                die = Die(die.kind, None, min(die.confidence, 1.0 - det.leaning), det.box, note=LEANS_NOTE)
             elif det.cut > CUT:  # what shows of its face may be another number's part
-                die = Die(die.kind, None, die.confidence, det.box, note="cut by the picture's edge")
+                die = Die(die.kind, None, die.confidence, det.box, note=CUT_NOTE)
             dice.append(die)
         return dice
 

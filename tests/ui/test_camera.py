@@ -100,3 +100,52 @@ def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_s
     pygame.image.save(app.surface, shots / "camera-unread-die-800x480.png")  # the Roll row: 6 ? 3
     dice.sides = 6
     assert app.form.fill_dice([2, 7, 5]) and dice.values == [2, None, 5]  # a 7 is no d6's face: asked, not made a 6
+
+
+def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shots: Path) -> None:  # type: ignore[no-untyped-def]
+    """A die that leans or is partly out of view is a "?" like any die not read, and the screen says
+    which and why, so the table can straighten it or bring it into view (a die merely not sure: "?" alone)."""
+    watch = pytest.importorskip("assistant.vision.watch")
+    from assistant.vision.dice import CUT_NOTE, LEANS_NOTE, Die
+
+    box = (10, 10, 40, 40)
+    seen = [Die("d6", 6, 0.99, box), Die("d6", None, 0.3, box, note=LEANS_NOTE), Die("d6", 3, 0.97, box),
+            Die("d6", None, 0.6, box, note=CUT_NOTE), Die("d6", None, 0.5, box, note="doubtful d6:4")]
+    monkeypatch.setattr(watch, "watch", lambda source, emit, **options: emit(
+        {"frame": 1, "source": source, "dice": [die.to_json() for die in seen]}))
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    pygame.event.clear()
+    attach_camera(app, "render:2", max_frames=1).join(10)
+    app.running = True
+    app.pump()
+    dice = app.form.dice()
+    assert dice is not None and dice.values == [6, None, 3, None, None]
+    assert app.error == "Camera: die 2 leans on something; die 4 is partly out of view. Tap a die to set it."
+    app.draw()
+    pygame.image.save(app.surface, shots / "camera-why-unread-800x480.png")
+    monkeypatch.setattr(watch, "watch", lambda source, emit, **options: emit({"dice": [Die("d6", 5, 0.99, box).to_json()]}))
+    attach_camera(app, "render:2", max_frames=1).join(10)  # the next roll, all read: nothing more to say
+    app.pump()
+    assert dice.values == [5] and app.error == ""
+
+
+def test_a_screen_smaller_than_the_supported_ones_still_draws_the_notes_and_the_cameras_words() -> None:
+    """480x320 (a 3.5-inch display) asks for type under the readable size: the notes are drawn at the
+    readable size rather than not at all (they raised UnboundLocalError there before)."""
+    from assistant.ui import theme
+    from assistant.ui.inputs import post_dice
+
+    app = make_app((480, 320))
+    play(app, key("a"))  # the table screen drew its notes on the way
+    assert app.form is not None
+    pygame.event.clear()
+    post_dice([6, None], "camera", [None, "leans on something"])
+    app.running = True
+    app.pump()
+    app.draw()
+    assert app.error.startswith("Camera: die 2 leans on something")
+    panel = app.surface.subsurface(pygame.Rect(240, 0, 240, 320))
+    red = pygame.mask.from_threshold(panel, theme.DANGER, (40, 40, 40, 255)).count()
+    assert red > 100  # the words are on the screen

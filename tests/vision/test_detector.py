@@ -194,6 +194,7 @@ def test_a_die_leaning_on_another_is_reported_unreadable_never_guessed() -> None
     (lean,) = reader.read_detected(work, [leaning])
     assert read.value == shot.dice[0]["value"]
     assert lean.value is None and lean.note == "leaning" and lean.box == (x, y, w, h)
+    assert lean.to_json()["why"] == "leans on something"  # what the table is told
 
 
 @needs_model
@@ -322,6 +323,8 @@ def test_a_die_cut_by_the_pictures_edge_is_reported_unreadable_and_the_others_ar
     boxes = {id(d): (d["box"][0] + shift, d["box"][1], d["box"][2], d["box"][3]) for d in shot.dice}  # type: ignore[index]
     cut = [d for d in reading.dice if d.box[0] == 0]
     assert len(cut) == 1 and cut[0].value is None and cut[0].note == "cut by the picture's edge"
+    assert cut[0].to_json()["why"] == "is partly out of view"
+    assert all("why" not in d.to_json() for d in reading.dice if d.value is not None)
     whole = [d for d in shot.dice if boxes[id(d)][0] > 0]
     pairs = match([boxes[id(d)] for d in whole], [d.box for d in reading.dice])
     assert len(pairs) == len(whole)
