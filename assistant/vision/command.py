@@ -7,7 +7,7 @@
 
 `read` prints one JSON line per image: {"image": PATH, "dice": [{"kind", "value", "confidence",
 "box": [x, y, w, h]}]} (and "symbol" on a d8 whose astro symbol was read); a die that cannot be
-read has "value": null. An image that cannot be
+read has "value": null, and "why" where it leans on something or is partly out of view. An image that cannot be
 used gets {"image": PATH, "dice": [], "error": "..."} and a message on stderr; the others go on.
 """
 
