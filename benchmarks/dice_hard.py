@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reader on hard views of rendered dice: motion blur, glare, a shadow's edge, dice cut by the picture's edge.
+"""The reader on hard views of rendered dice: touching, motion blur, glare, a shadow's edge, cut by the edge.
 
     .venv/bin/python benchmarks/dice_hard.py [--scenes 40] [--kind d8]
 
@@ -11,6 +11,7 @@ asks that such dice be reported unreadable, never guessed; `watch` reads only vi
 have settled, so motion blur reaches it only from a shaking camera, and the setup guide asks for
 diffuse light (no glare spots).
 
+    touching      the same seeds drawn with each die after the first laid against one already there
     motion L      a straight streak of L pixels in a random direction over the whole picture
     glare P       on each die, a white spot of peak +P grey levels, 10 % of its width wide
     shade         a soft-edged shadow (a hand, a box lid) over half the picture, at any angle, 55 % dark
@@ -91,14 +92,14 @@ def main() -> int:
     cv2.setNumThreads(1)
     reader = DiceReader(args.kind)
     conditions: dict[str, Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray, Labels]]] = {
-        "plain": lambda image, dice, rng: (image, dice),
+        "plain": lambda image, dice, rng: (image, dice), "touching": lambda image, dice, rng: (image, dice),
         "motion 5": motion(5), "motion 9": motion(9), "motion 13": motion(13),
         "glare 120": glare(120), "glare 200": glare(200), "shade": shade, "cut": cut}
     for name, condition in conditions.items():
         right = misread = unread = missed = 0
         for n in range(args.scenes):
             rng = np.random.default_rng(5000 + n)
-            shot = scene(rng, (640, 480), style=STYLE_OF_KIND[args.kind])
+            shot = scene(rng, (640, 480), style=STYLE_OF_KIND[args.kind], touching=name == "touching")
             image, dice = condition(shot.image, list(shot.dice), rng)
             read = reader.read(image).dice
             pairs = match([d["box"] for d in dice], [d.box for d in read])

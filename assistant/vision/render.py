@@ -198,8 +198,9 @@ class Rendered:
 def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: int | None = None,
           style: str | None = None, kind: str | None = None, die_side: int | None = None,
           tilt: float = 0.12, blur: float = 1.2, noise: float = 4.0,
-          background: tuple[int, int, int] | None = None) -> Rendered:
-    """A picture of `count` dice (1..6 when None) on a plain background, with exact labels."""
+          background: tuple[int, int, int] | None = None, touching: bool = False) -> Rendered:
+    """A picture of `count` dice (1..6 when None) on a plain background, with exact labels;
+    `touching`: each die after the first laid against one already there."""
     w, h = size
     count = int(rng.integers(1, 7)) if count is None else count
     bg = np.array(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32) + rng.uniform(-20, 20, 3)
@@ -221,7 +222,14 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
         art, mask = sprite(spec, side, rng)
         for _attempt in range(40):
             cx, cy = rng.uniform(side, w - side), rng.uniform(side, h - side)
-            if all((cx - px) ** 2 + (cy - py) ** 2 > (0.8 * (side + ps)) ** 2 for px, py, ps in placed):
+            near = 0.8  # centres this many times two sides' sum apart, at least
+            if touching and placed:  # beside a die already there: their sides meet, or nearly
+                px, py, ps = placed[int(rng.integers(len(placed)))]
+                turn, reach = rng.uniform(0, 2 * np.pi), rng.uniform(0.6, 0.7) * (side + ps)
+                cx, cy, near = px + reach * np.cos(turn), py + reach * np.sin(turn), 0.6
+                if not (side <= cx <= w - side and side <= cy <= h - side):
+                    continue
+            if all((cx - px) ** 2 + (cy - py) ** 2 > (near * (side + ps)) ** 2 for px, py, ps in placed):
                 break
         else:
             continue
