@@ -46,6 +46,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from assistant.vision.dice import FACES  # noqa: E402
 from assistant.vision.errors import ImageError, ManifestError  # noqa: E402
 from assistant.vision.images import load_image  # noqa: E402
 from assistant.vision.learn import learn_entry, learn_faces  # noqa: E402
@@ -57,7 +58,6 @@ from assistant.vision.reader import DiceReader  # noqa: E402
 from assistant.vision.render import write_set  # noqa: E402
 
 SEEN = {"webcam-two-white-d6-train": "SEEN: the detector, the face network and its shipped profile learned from these frames"}
-FACES = {"d6": 6, "d8": 8}
 PER_VALUE = 5  # calibration: labelled dice of each face value ...
 MOST_PICTURES = 40  # ... from at most this many pictures
 PROTOCOL = (
@@ -209,7 +209,8 @@ def run_set(folder: Path, reader: DiceReader, args: argparse.Namespace, profile:
     chosen = calibration_pictures(pictures)
     if args.calibrate and len(pictures) > len(chosen) and folder.name not in SEEN:
         table = calibrated(args.kind, profile, [pictures[n] for n in chosen])
-        rest = [p for n, p in enumerate(pictures) if n not in set(chosen)]
+        picked = set(chosen)
+        rest = [p for n, p in enumerate(pictures) if n not in picked]
         report(score_set(folder.name, folder / "manifest.jsonl", reader, pictures=rest), "uncalibrated, same pictures as below")
         report(score_set(folder.name, folder / "manifest.jsonl", table, pictures=rest),
                f"CALIBRATED on {len(chosen)} of its pictures, up to picture {chosen[-1] + 1}, scored on the other {len(rest)}")

@@ -36,9 +36,10 @@ from assistant.vision.reader import DiceReader  # noqa: E402
 from assistant.vision.render import STYLE_OF_KIND, scene  # noqa: E402
 
 Labels = list[dict[str, Any]]
+Condition = Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray, Labels]]
 
 
-def motion(length: int) -> Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray, Labels]]:
+def motion(length: int) -> Condition:
     def apply(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
         kernel = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1
@@ -48,7 +49,7 @@ def motion(length: int) -> Callable[[np.ndarray, Labels, np.random.Generator], t
     return apply
 
 
-def glare(peak: float) -> Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray, Labels]]:
+def glare(peak: float) -> Condition:
     def apply(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
         out = image.astype(np.float32)
         yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]]
@@ -91,15 +92,18 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     reader = DiceReader(args.kind)
-    conditions: dict[str, Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray, Labels]]] = {
-        "plain": lambda image, dice, rng: (image, dice), "touching": lambda image, dice, rng: (image, dice),
-        "motion 5": motion(5), "motion 9": motion(9), "motion 13": motion(13),
-        "glare 120": glare(120), "glare 200": glare(200), "shade": shade, "cut": cut}
-    for name, condition in conditions.items():
+    def same(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
+        return image, dice
+
+    views: dict[str, tuple[bool, Condition]] = {  # name: (dice drawn touching, what is done to the picture)
+        "plain": (False, same), "touching": (True, same),
+        "motion 5": (False, motion(5)), "motion 9": (False, motion(9)), "motion 13": (False, motion(13)),
+        "glare 120": (False, glare(120)), "glare 200": (False, glare(200)), "shade": (False, shade), "cut": (False, cut)}
+    for name, (touching, condition) in views.items():
         right = misread = unread = missed = 0
         for n in range(args.scenes):
             rng = np.random.default_rng(5000 + n)
-            shot = scene(rng, (640, 480), style=STYLE_OF_KIND[args.kind], touching=name == "touching")
+            shot = scene(rng, (640, 480), style=STYLE_OF_KIND[args.kind], touching=touching)
             image, dice = condition(shot.image, list(shot.dice), rng)
             read = reader.read(image).dice
             pairs = match([d["box"] for d in dice], [d.box for d in read])

@@ -41,11 +41,9 @@ def drawn(image: np.ndarray, dice: Sequence[Die]) -> np.ndarray:
 
 
 def die_line(die: Die) -> dict[str, object]:
-    """A die as a manifest line holds it (`value` None where it was not read: to be filled in)."""
-    line: dict[str, object] = {"kind": die.kind, "value": die.value, "box": [int(v) for v in die.box]}
-    if die.symbol is not None:
-        line["symbol"] = die.symbol
-    return line
+    """A die as a manifest line holds it: its JSON without what a label has no place for
+    (`value` None where it was not read: to be filled in)."""
+    return {key: v for key, v in die.to_json().items() if key not in ("confidence", "why")}
 
 
 class Snapshots:
