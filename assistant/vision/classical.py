@@ -106,7 +106,9 @@ def die_support(contrast: np.ndarray, mask: np.ndarray, core: np.ndarray) -> np.
     cv2.fillConvexPoly(hull, S.hull_of((labels == best).astype(np.uint8)), 255)
     # pips at the face's edge may break its outline: a margin of a few percent keeps them whole
     grow = max(1, int(round(0.05 * np.sqrt(float(np.count_nonzero(mask))))))
-    return cv2.dilate(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))) & mask
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+    grown: np.ndarray = cv2.dilate(hull, ellipse) & mask
+    return grown
 
 
 def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
@@ -137,7 +139,7 @@ def die_views(image: np.ndarray, tile: bool) -> list[DieView]:
         if not inner.any():
             continue
         # the die's own colour: the middle of it, where the top face is (signs are the minority there)
-        core = np.zeros_like(inner)
+        core: np.ndarray = np.zeros_like(inner)
         cv2.circle(core, (bw // 2, bh // 2), max(2, int(0.3 * min(bw, bh))), 255, -1)
         core &= inner
         pixels = crop[core > 0] if core.any() else crop[inner > 0]
@@ -327,7 +329,7 @@ class ClassicalReader:
         if overlap[top] == 0:
             return TopFace([], 1.0)
         hull_points = S.hull_of((labels == top).astype(np.uint8))
-        hull = np.zeros((h, w), np.uint8)
+        hull: np.ndarray = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(hull, hull_points, 255)
         rect = cv2.minAreaRect(hull_points)
         fill = float(cv2.contourArea(hull_points)) / max(rect[1][0] * rect[1][1], 1.0)
@@ -415,8 +417,10 @@ class ClassicalReader:
             sym_shares, sym_close = G.votes(G.describe(sym.mask), *self._symbols)
             symbol = max(sym_shares, key=lambda key: sym_shares[key]).split(":")[1]
             # a value with no symbol gets what a symbol unlike all three leaves over
-            fit = {name.split(":")[1]: share * sym_close for name, share in sym_shares.items()}
-            fit[None] = max(0.0, 1.0 - sym_close) * 0.5  # type: ignore[index]
+            fit: dict[str | None, float] = {
+                name.split(":")[1]: share * sym_close for name, share in sym_shares.items()
+            }
+            fit[None] = max(0.0, 1.0 - sym_close) * 0.5
             scores = {v: s * (fit.get(ASTRO_BY_VALUE.get(v), 0.0) + 0.02) for v, s in scores.items()}
         total = sum(scores.values())
         value = max(scores, key=lambda v: scores[v])

@@ -65,7 +65,7 @@ def decode(out: np.ndarray, scale: tuple[float, float], threshold: float = THRES
     0..1); `scale` = frame pixels per output cell along x and y. The centre map is first smoothed
     (Gaussian, `smooth` cells; SMOOTH by default, 0 for none): a die lights a blob of cells, a
     false centre often one cell, so a blob's middle scores above a lone spike of the same height."""
-    heat = np.ascontiguousarray(out[0], dtype=np.float32)
+    heat: np.ndarray = np.ascontiguousarray(out[0], dtype=np.float32)
     sigma = SMOOTH if smooth is None else smooth
     if sigma > 0:
         heat = cv2.GaussianBlur(heat, (3, 3), sigma, borderType=cv2.BORDER_REPLICATE)

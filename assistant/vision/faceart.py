@@ -18,7 +18,8 @@ from assistant.vision.dice import ASTRO_BY_VALUE
 
 FACE = 64  # side of a face's flat picture, pixels
 # a d8 face: an equilateral triangle, apex up, filling the square's width
-TRIANGLE = np.float32([[FACE / 2, FACE * 0.067], [FACE * 0.0, FACE * 0.933], [FACE * 1.0, FACE * 0.933]])
+TRIANGLE = np.array([[FACE / 2, FACE * 0.067], [FACE * 0.0, FACE * 0.933], [FACE * 1.0, FACE * 0.933]],
+                    dtype=np.float32)
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_PLAIN)
 MATERIALS = ("plain", "plain", "marbled", "speckled", "pearl", "gradient")
@@ -40,7 +41,7 @@ def smooth_noise(rng: np.random.Generator, side: int, cells: int) -> np.ndarray:
 
 def random_colour(rng: np.random.Generator) -> Colour:
     """A die or table colour, BGR 0..255, anywhere from black to white and through every hue."""
-    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(15, 256)]]])
+    hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(15, 256)]]], dtype=np.uint8)
     if rng.random() < 0.3:  # white, ivory, grey and black dice are common
         hsv[0, 0, 1] = rng.integers(0, 40)
     return tuple(float(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])  # type: ignore[return-value]
@@ -59,14 +60,14 @@ def ink_for(rng: np.random.Generator, body: Colour, min_contrast: float = 70.0) 
         if rng.random() < 0.15:  # gold and silver inks
             ink = (40.0, 170.0, 210.0) if rng.random() < 0.5 else (190.0, 190.0, 190.0)
         if abs(lightness(ink) - light) >= min_contrast:
-            return ink  # type: ignore[return-value]
+            return ink
     return (15.0,) * 3 if light > 128 else (245.0,) * 3
 
 
 def material(rng: np.random.Generator, body: Colour, side: int = FACE, kind: str | None = None) -> np.ndarray:
     """A `side`-square float32 BGR picture of the die's body: plain, marbled, speckled, pearl, gradient."""
     kind = kind or str(rng.choice(MATERIALS))
-    base = np.empty((side, side, 3), np.float32)
+    base: np.ndarray = np.empty((side, side, 3), np.float32)
     base[:] = body
     if kind == "marbled":
         # veins: a sine of a warped coordinate, between the body and a second colour
@@ -91,7 +92,8 @@ def material(rng: np.random.Generator, body: Colour, side: int = FACE, kind: str
         ramp = (t[None, :] if rng.random() < 0.5 else t[:, None])[..., None] * rng.uniform(0.2, 0.6)
         base = base * (1 - ramp) + other * ramp
     grain = rng.normal(0, rng.uniform(0, 4), (side, side, 1)).astype(np.float32)
-    return np.clip(base + grain, 0, 255)
+    out: np.ndarray = np.clip(base + grain, 0, 255)
+    return out
 
 
 def paint(canvas: np.ndarray, alpha: np.ndarray, colour: Colour) -> None:

@@ -53,7 +53,7 @@ def prepare(image: np.ndarray, box: tuple[float, float, float, float], context: 
     cx, cy = x + w / 2.0, y + h / 2.0
     scale = INPUT / max(side, 1.0)
     # one affine warp: box centre to the crop's centre, `side` pixels to INPUT
-    m = np.float32([[scale, 0, INPUT / 2.0 - cx * scale], [0, scale, INPUT / 2.0 - cy * scale]])
+    m = np.array([[scale, 0, INPUT / 2.0 - cx * scale], [0, scale, INPUT / 2.0 - cy * scale]], dtype=np.float32)
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if scale < 0.5:  # shrinking a lot: average first, as INTER_AREA would
         k = int(1.0 / scale)
@@ -76,17 +76,20 @@ def blob(crops: np.ndarray) -> np.ndarray:
     x = crops.astype(np.float32)
     mean = x.mean(axis=(1, 2), keepdims=True)
     spread = x.std(axis=(1, 2), keepdims=True)
-    return ((x - mean) / np.maximum(spread, 8.0))[:, None, :, :]
+    out: np.ndarray = ((x - mean) / np.maximum(spread, 8.0))[:, None, :, :]
+    return out
 
 
 def unit(rows: np.ndarray) -> np.ndarray:
-    return rows / np.maximum(np.linalg.norm(rows, axis=-1, keepdims=True), 1e-6)
+    out: np.ndarray = rows / np.maximum(np.linalg.norm(rows, axis=-1, keepdims=True), 1e-6)
+    return out
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
+    return out
 
 
 def _decode(text: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -106,10 +109,12 @@ class Heads:
     scale: float
 
     def value_scores(self, embeddings: np.ndarray) -> np.ndarray:
-        return self.scale * unit(embeddings) @ unit(self.values).T
+        scores: np.ndarray = self.scale * unit(embeddings) @ unit(self.values).T
+        return scores
 
     def symbol_scores(self, embeddings: np.ndarray) -> np.ndarray:
-        return self.scale * unit(embeddings) @ unit(self.symbols).T
+        scores: np.ndarray = self.scale * unit(embeddings) @ unit(self.symbols).T
+        return scores
 
 
 def read_onnx(path: Path, engine: str) -> cv2.dnn.Net:

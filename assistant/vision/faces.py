@@ -226,7 +226,7 @@ class FaceReader:
         doubtful = np.flatnonzero((values[:, 0] >= NOT_A_DIE) | (values[:, 1:].max(1, initial=0) < self.threshold))
         if not doubtful.size:
             return values
-        again, _ = self.look(grey, [tops[i] for i in doubtful], kind)
+        again, _ = self.look(grey, [tops[int(i)] for i in doubtful], kind)
         both = np.sqrt(values[doubtful] * again)
         for block in (_D6, _D8):  # the value within each kind; how likely each kind is stays the first look's
             mass = values[np.ix_(doubtful, block)].sum(1, keepdims=True)

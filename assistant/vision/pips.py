@@ -22,7 +22,7 @@ class Pip:
 
 def detector(die_area: float, min_inertia: float = MIN_INERTIA) -> cv2.SimpleBlobDetector:
     """A blob detector for bright round marks on a contrast map, sized for a die of `die_area` px."""
-    p = cv2.SimpleBlobDetector_Params()
+    p = cv2.SimpleBlobDetector.Params()
     p.filterByColor = True
     p.blobColor = 255
     p.minThreshold = 30
@@ -39,7 +39,7 @@ def detector(die_area: float, min_inertia: float = MIN_INERTIA) -> cv2.SimpleBlo
     p.filterByConvexity = True
     p.minConvexity = 0.8
     p.minDistBetweenBlobs = 2
-    return cv2.SimpleBlobDetector_create(p)
+    return cv2.SimpleBlobDetector.create(p)
 
 
 def find_pips(contrast: np.ndarray, die_area: float, cut: np.ndarray | None = None) -> list[Pip]:
@@ -227,7 +227,8 @@ def pip_step(pips: list[Pip]) -> float | None:
         return None
     pts = np.array([p.centre for p in pips], np.float64)
     far = float(np.sqrt(((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)).max())
-    return far / (2.0 * np.sqrt(2.0))
+    step: float = far / (2.0 * np.sqrt(2.0))
+    return step
 
 
 def _same_dice(a: list[Pip], b: list[Pip]) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
@@ -86,7 +87,7 @@ def draw_numeral(canvas: np.ndarray, value: int, centre: tuple[float, float], he
     scale = cv2.getFontScaleFromHeight(font, int(round(height)), thickness)
     (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
     side = int(max(tw, th + base) * 1.6) + 4
-    patch = np.zeros((side, side), np.uint8)
+    patch: np.ndarray = np.zeros((side, side), np.uint8)
     cv2.putText(patch, text, ((side - tw) // 2, (side + th) // 2), font, scale, 255, thickness, cv2.LINE_AA)
     if value in (6, 9):  # the bar under 6 and 9 that tells them apart
         y = (side + th) // 2 + max(2, thickness + 1)
@@ -185,8 +186,8 @@ def random_spec(rng: np.random.Generator, style: str | None = None, kind: str | 
     value = int(rng.integers(1, FACES[kind] + 1))
     body, ink = PALETTE[int(rng.integers(len(PALETTE)))]
     jitter = rng.integers(-15, 16, 3)
-    body = tuple(int(np.clip(v + j, 0, 255)) for v, j in zip(body, jitter))
-    return Spec(kind, value, style, body, ink)  # type: ignore[arg-type]
+    b, g, r = (int(np.clip(v + j, 0, 255)) for v, j in zip(body, jitter))
+    return Spec(kind, value, style, (b, g, r), ink)
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
     bg = np.array(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32) + rng.uniform(-20, 20, 3)
     if background is not None:
         bg = np.array(background, np.float32)
-    image = np.empty((h, w, 3), np.float32)
+    image: np.ndarray = np.empty((h, w, 3), np.float32)
     image[:] = bg
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     light = 1.0 + rng.uniform(-0.15, 0.15) * (xx / w - 0.5) + rng.uniform(-0.15, 0.15) * (yy / h - 0.5)
@@ -235,7 +236,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
             continue
         placed.append((cx, cy, side))
         angle = rng.uniform(0, 360)
-        m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+        m: np.ndarray = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
         m[:, 2] += (cx - side / 2, cy - side / 2)
         warped = cv2.warpAffine(art, m, (w, h), flags=cv2.INTER_LINEAR)
         wmask = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)
@@ -249,9 +250,10 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
         dice.append({"kind": spec.kind, "value": spec.value, "symbol": spec.symbol, "style": spec.style})
     # the camera: a slight tilt (perspective), focus blur and sensor noise
     d = tilt * min(w, h)
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = src + rng.uniform(-d, d, (4, 2)).astype(np.float32) * np.float32([[0, 0], [0, 0], [1, 0], [1, 0]]) * 0.5
-    dst[:2, 0] += rng.uniform(0, d) * np.float32([1, -1])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    corners_moved = np.array([[0, 0], [0, 0], [1, 0], [1, 0]], dtype=np.float32)
+    dst = src + rng.uniform(-d, d, (4, 2)).astype(np.float32) * corners_moved * 0.5
+    dst[:2, 0] += rng.uniform(0, d) * np.array([1, -1], dtype=np.float32)
     H = cv2.getPerspectiveTransform(src, dst)
     image = cv2.warpPerspective(image, H, (w, h), borderMode=cv2.BORDER_REPLICATE)
     for label, mask in zip(dice, label_masks):
@@ -272,7 +274,7 @@ def tile(rng: np.random.Generator, style: str | None = None, kind: str | None = 
                 tilt=0.05)
     if not big.dice:
         return big
-    x, y, w, h = big.dice[0]["box"]  # type: ignore[misc]
+    x, y, w, h = cast(list[int], big.dice[0]["box"])
     cx, cy = x + w // 2, y + h // 2
     x0 = int(np.clip(cx - side // 2, 0, side))
     y0 = int(np.clip(cy - side // 2, 0, side))
@@ -351,20 +353,22 @@ def camera_effects(rng: np.random.Generator, image: np.ndarray, die_side: float)
         kernel = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1.0 / length
         m = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-        kernel = cv2.warpAffine(kernel, m, (length, length))
+        kernel = np.asarray(cv2.warpAffine(kernel, m, (length, length)), dtype=np.float32)
         image = cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6))
     sigma = rng.uniform(0, 0.035) * die_side
     if sigma > 0.3:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     gain, offset = rng.uniform(0.6, 1.35), rng.uniform(-30, 30)
-    cast = rng.uniform(0.85, 1.15, 3).astype(np.float32)
-    image = image * gain * cast + offset
+    tint = rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    image = image * gain * tint + offset
     image = 255.0 * (np.clip(image, 0, 255) / 255.0) ** rng.uniform(0.7, 1.4)
     image += rng.normal(0, rng.uniform(0, 9), image.shape).astype(np.float32)
-    out = np.clip(image, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(image, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 96))])
-        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        assert decoded is not None  # a JPEG just encoded here
+        out = decoded
     return out
 
 
@@ -427,7 +431,7 @@ def face_sample(rng: np.random.Generator, none_share: float = 0.12, kind: str | 
                        light)
         elif what < 0.55:
             skin = np.array([rng.uniform(60, 160), rng.uniform(100, 190), rng.uniform(150, 240)], np.float32)
-            mask = np.zeros((side, side), np.float32)
+            mask: np.ndarray = np.zeros((side, side), np.float32)
             cv2.ellipse(mask, (int(centre[0] + rng.normal(0, 20)), int(centre[1] + rng.normal(0, 20))),
                         (int(die_side * rng.uniform(0.5, 1.5)), int(die_side * rng.uniform(0.3, 0.8))),
                         float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)

@@ -39,7 +39,8 @@ def to_lab(image: np.ndarray) -> np.ndarray:
 def colour_distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Per-pixel distance in Lab from `reference` (a colour or an image), lightness weighted down."""
     d = lab - reference
-    return np.sqrt(L_WEIGHT * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    distance: np.ndarray = np.sqrt(L_WEIGHT * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    return distance
 
 
 def is_tile(shape: tuple[int, ...]) -> bool:
@@ -53,7 +54,8 @@ def border_colour(lab: np.ndarray, width: int = 3) -> np.ndarray:
     ring = np.concatenate(
         [lab[-width:].reshape(-1, 3), lab[:, :width].reshape(-1, 3), lab[:, -width:].reshape(-1, 3)]
     )
-    return np.median(ring, axis=0)
+    colour: np.ndarray = np.median(ring, axis=0)
+    return colour
 
 
 def background(image: np.ndarray) -> np.ndarray:
@@ -107,7 +109,7 @@ def foreground(image: np.ndarray, tile: bool, threshold: float = 16.0) -> np.nda
     lab = to_lab(small)
     bg = border_colour(lab) if tile else background(small)
     diff = colour_distance(lab, bg)
-    mask = (diff > threshold).astype(np.uint8) * 255
+    mask: np.ndarray = (diff > threshold).astype(np.uint8) * 255
     # a die the colour of the table still has an outline: strong edges closed around it count too
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(gray, EDGE_LOW, EDGE_HIGH)
@@ -167,7 +169,8 @@ def split_touching(contour: np.ndarray) -> list[np.ndarray]:
         return [contour]
     markers = markers.astype(np.int32)
     markers[mask == 0] = n  # the outside is a region of its own
-    relief = cv2.cvtColor(cv2.normalize(-dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    depth = cv2.normalize(-dist, np.empty_like(dist), 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    relief = cv2.cvtColor(depth, cv2.COLOR_GRAY2BGR)
     cv2.watershed(relief, markers)
     parts = []
     for label in range(1, n):

@@ -62,7 +62,8 @@ def _rotation_to_z(n: np.ndarray) -> np.ndarray:
     if s < 1e-9:
         return np.eye(3) if c > 0 else np.diag([1.0, -1.0, -1.0])
     k = np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]]) / s
-    return np.eye(3) + s * k + (1 - c) * (k @ k)
+    rotation: np.ndarray = np.eye(3) + s * k + (1 - c) * (k @ k)
+    return rotation
 
 
 def _yaw(deg: float) -> np.ndarray:
@@ -127,7 +128,8 @@ def _project(points: np.ndarray, cam: np.ndarray, forward: np.ndarray, right: np
     xy = np.stack([(q @ right) / z, -(q @ up) / z], axis=1)
     r = np.radians(roll)
     turn = np.array([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
-    return xy @ turn.T
+    turned: np.ndarray = xy @ turn.T
+    return turned
 
 
 def _box(points: np.ndarray) -> tuple[int, int, int, int]:
@@ -159,7 +161,8 @@ def _face_mask(kind: str, rounding: float) -> np.ndarray:
 def _paste(canvas: np.ndarray, art: np.ndarray, alpha: np.ndarray, H: np.ndarray) -> None:
     """Warp `art` through homography `H` (texture -> canvas) and blend it in where `alpha` says."""
     h, w = canvas.shape[:2]
-    corners = cv2.perspectiveTransform(np.float32([[[0, 0]], [[A.FACE, 0]], [[A.FACE, A.FACE]], [[0, A.FACE]]]), H)
+    square = np.array([[[0, 0]], [[A.FACE, 0]], [[A.FACE, A.FACE]], [[0, A.FACE]]], dtype=np.float32)
+    corners = cv2.perspectiveTransform(square, H)
     x0, y0 = np.maximum(np.floor(corners.reshape(-1, 2).min(axis=0)).astype(int) - 1, 0)
     x1, y1 = np.minimum(np.ceil(corners.reshape(-1, 2).max(axis=0)).astype(int) + 1, [w, h])
     if x1 <= x0 or y1 <= y0:
@@ -203,7 +206,7 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, look: DieLook, centre
     h, w = canvas.shape[:2]
     # the shadow, cast away from the light, then the die's rounded edges in its body's shade
     if shadow > 0:
-        sil = np.zeros((h, w), np.float32)
+        sil: np.ndarray = np.zeros((h, w), np.float32)
         drop = -light[:2] / max(light[2], 0.3) * size * 0.12
         cv2.fillPoly(sil, [np.round((local + drop) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
         sil = cv2.GaussianBlur(sil, (0, 0), max(0.5, size * 0.06))
@@ -229,7 +232,7 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, look: DieLook, centre
         centre2 = points.mean(axis=0)
         inner = centre2 + (points - centre2) * shrink
         if look.kind == "d6":
-            src = np.float32([[0, 0], [A.FACE, 0], [A.FACE, A.FACE], [0, A.FACE]])
+            src = np.array([[0, 0], [A.FACE, 0], [A.FACE, A.FACE], [0, A.FACE]], dtype=np.float32)
             dst = inner
         else:
             src = np.vstack([A.TRIANGLE, A.TRIANGLE[1] + A.TRIANGLE[2] - A.TRIANGLE[0]])
@@ -244,7 +247,7 @@ def draw_die(canvas: np.ndarray, rng: np.random.Generator, look: DieLook, centre
             d = dst[: len(points)][order]
         if look.kind == "d8":
             d = np.vstack([d, d[1] + d[2] - d[0]])
-        H = cv2.getPerspectiveTransform(np.float32(src), np.float32(d))
+        H = cv2.getPerspectiveTransform(np.asarray(src, dtype=np.float32), np.asarray(d, dtype=np.float32))
         art = face_art(rng, look, value, body) * shaded
         is_top = value == look.value and normal[2] > 0.9
         if is_top and glare > 0:

@@ -34,7 +34,7 @@ class TrayView:
         if self.homography is None:
             return box
         x, y, w, h = box
-        corners = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]).reshape(-1, 1, 2)
+        corners = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], dtype=np.float32).reshape(-1, 1, 2)
         back = cv2.perspectiveTransform(corners, np.linalg.inv(self.homography)).reshape(-1, 2)
         x0, y0 = np.floor(back.min(axis=0)).astype(int)
         x1, y1 = np.ceil(back.max(axis=0)).astype(int)
@@ -60,7 +60,7 @@ def tray_corners(corners: list[np.ndarray], ids: np.ndarray | None) -> np.ndarra
         opposite = CORNER_IDS[(missing + 2) % 4]
         left, right = CORNER_IDS[(missing + 1) % 4], CORNER_IDS[(missing + 3) % 4]
         points[missing] = points[left] + points[right] - points[opposite]
-    return np.float32([points[i] for i in CORNER_IDS])
+    return np.array([points[i] for i in CORNER_IDS], dtype=np.float32)
 
 
 class TrayFinder:
@@ -78,7 +78,7 @@ class TrayFinder:
         seen = 0 if ids is None else len(set(int(i) for i in ids.ravel()) & set(CORNER_IDS))
         # with a marker hidden (a hand), the view found with all four is better than a guessed corner
         if quad is not None and (seen == 4 or self.homography is None):
-            target = np.float32([[0, 0], [self.side, 0], [self.side, self.side], [0, self.side]])
+            target = np.array([[0, 0], [self.side, 0], [self.side, self.side], [0, self.side]], dtype=np.float32)
             self.homography = cv2.getPerspectiveTransform(quad, target)
         if self.homography is None:
             return TrayView(frame, None, seen)
