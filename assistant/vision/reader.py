@@ -34,6 +34,7 @@ from assistant.vision.render import STYLE_OF_KIND, scene
 
 LEANING = 0.5  # the detector's lean score above which a die is reported unreadable (it leans on another)
 CUT = 0.1  # a die whose whole box lies this much outside the picture is cut by its edge: reported unreadable
+BLANK = 4.0  # a tile whose grey varies less than this (standard deviation) shows one colour: no die
 READ_MARGIN = 0.3  # the classical reading crops the die's box grown by this share on each side
 
 
@@ -196,8 +197,11 @@ class DiceReader:
         return None if die is None else replace(die, box=box)
 
     def read_tile(self, work: np.ndarray) -> list[Die]:
-        """A picture that is one die, cropped close: it is reported, read or not."""
+        """A picture that is one die, cropped close: it is reported, read or not; one of a single
+        colour throughout (a crop of bare table, a blank picture) holds no die."""
         h, w = work.shape[:2]
+        if float(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).std()) < BLANK:
+            return []
         (die,) = self.read_boxes(work, [(0, 0, w, h)])
         if die is None:
             return [Die(self.classical.unread_kind, None, 0.0, (0, 0, w, h), note="no marks")]

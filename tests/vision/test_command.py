@@ -49,18 +49,22 @@ def test_bad_inputs_get_a_clear_message_and_the_others_are_still_read(tmp_path: 
     missing = tmp_path / "missing.png"
     tray = tmp_path / "empty-tray.png"
     cv2.imwrite(str(tray), np.full((480, 640, 3), (40, 110, 50), np.uint8))
-    done = dice("read", str(corrupt), str(text), str(empty), str(missing), str(tray), str(good))
+    bare = tmp_path / "bare-felt.png"  # tile-sized, so read as one die cropped close: but there is none
+    felt = np.full((120, 120, 3), (40, 110, 50), np.float32) + np.random.default_rng(0).normal(0, 1.5, (120, 120, 3))
+    cv2.imwrite(str(bare), felt.clip(0, 255).astype(np.uint8))
+    done = dice("read", str(corrupt), str(text), str(empty), str(missing), str(tray), str(bare), str(good))
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     out = lines(done)
-    assert len(out) == 6
+    assert len(out) == 7
     for record, path in zip(out[:4], (corrupt, text, empty, missing)):
         assert record["dice"] == [] and str(path) in record["error"]
         assert str(path) in done.stderr
     assert "no such file" in out[3]["error"] and "empty file" in out[2]["error"]
-    assert out[4] == {"image": str(tray), "dice": []}
-    assert f"{tray}: no dice found" in done.stderr
-    assert out[5]["dice"], "the good image after the bad ones is still read"
+    for record, path in zip(out[4:6], (tray, bare)):
+        assert record == {"image": str(path), "dice": []}
+        assert f"{path}: no dice found" in done.stderr
+    assert out[6]["dice"], "the good image after the bad ones is still read"
 
 
 def test_a_folder_argument_reads_the_pictures_in_it(rendered_pips: Path) -> None:
