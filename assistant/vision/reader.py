@@ -171,7 +171,7 @@ class DiceReader:
         may not stand. One dark mark counted as a pip is any mark (a numeral, one pip of a bigger
         face): a 1 only if the face reader leaned to 1 too. A d8 numeral matched by shape stands only
         where the close-up d8 network leans to it too: alone, the matching misreads blurred and
-        glaring numerals (chosen on rendered hard views and webcam TRAIN: docs/vision.md)."""
+        glaring numerals (chosen on rendered hard views and webcam TRAIN: docs/vision-history.md)."""
         assert self.faces is not None
         if die.note == "pips" and die.value == 1 and (face is None or face.guess != 1):
             return "one mark, and the face reader saw no 1"

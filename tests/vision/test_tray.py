@@ -51,7 +51,7 @@ def test_the_tray_is_found_warped_and_its_dice_read_with_boxes_in_frame_pixels(s
     assert view.markers == 4 and view.homography is not None
     # the tray is under test, so the dice are found by the classical segmentation, sure on top-down
     # renders; the learned detector sometimes takes a 2's pips for extra dice on these warped trays
-    # (seeds 250, 3424: docs/vision.md, where it falls short)
+    # (seeds 250, 3424: docs/vision-history.md, where it falls short)
     dice = DiceReader(detector=False).read(view.image).dice
     assert len(dice) == len(labels)
     for label in labels:  # each die found where it lies in the frame, its value right or withheld, never wrong
