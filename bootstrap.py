@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Make `.venv` beside this file and install Nova Table into it (standard library only).
 
-    python3 bootstrap.py          # the app and what it needs
+    python3 bootstrap.py          # the app and what it needs (onnxruntime too, where it has wheels)
     python3 bootstrap.py --test   # and what the tests need
 
 Works on a fresh Debian or Raspberry Pi OS with only Python 3.11+: where Debian left out
@@ -83,12 +83,21 @@ def main() -> int:
         return 1
     if not venv_works():
         make_venv()
-    target = ".[test]" if args.test else "."
-    print(f"bootstrap: installing {target} into {VENV}")
+    extras = ["test"] if args.test else []
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONWARNINGS="ignore")
-    subprocess.run(
-        [str(PYTHON), "-m", "pip", "install", "--quiet", "--editable", target], cwd=ROOT, env=env, check=True
-    )
+
+    def install(target: str, quiet: bool = False) -> subprocess.CompletedProcess[bytes]:
+        """pip install `target`; `quiet`: its errors kept back and its failure returned, not raised."""
+        print(f"bootstrap: installing {target} into {VENV}")
+        return subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--editable", target],
+                              cwd=ROOT, env=env, capture_output=quiet, check=not quiet)
+
+    # "fast": onnxruntime, which has no wheels for some systems (32-bit ARM): without it OpenCV runs
+    # the dice reader's networks, slower
+    if install(f".[{','.join(extras + ['fast'])}]", quiet=True).returncode != 0:
+        print("bootstrap: onnxruntime cannot be installed here (no wheel for this system?); "
+              "OpenCV will run the dice reader's networks, about 1.5 times slower")
+        install(f".[{','.join(extras)}]" if extras else ".")
     return 0
 
 

@@ -52,6 +52,7 @@ from assistant.vision.images import load_image  # noqa: E402
 from assistant.vision.learn import learn_entry, learn_faces  # noqa: E402
 from assistant.vision.manifest import Entry, manifest_folders, read_manifest  # noqa: E402
 from assistant.vision.matching import match  # noqa: E402
+from assistant.vision.network import runtime  # noqa: E402
 from assistant.vision.profile import Profile, load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
 
@@ -232,7 +233,7 @@ def main() -> int:
     profile = load(args.profile) if args.profile else None
     reader = DiceReader(args.kind, profile, detector=not args.classical, threshold=args.threshold)
     print(PROTOCOL)
-    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, 1 thread; profile: "
+    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, networks by {runtime()}, 1 thread; profile: "
           f"{args.profile or 'built-in (rendered dice; white pip d6 faces from webcam TRAIN)'}; kind: {args.kind}; finder: "
           f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
           f"values: {reader.values_by}")

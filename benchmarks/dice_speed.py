@@ -34,6 +34,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from assistant.vision.network import runtime  # noqa: E402
 from assistant.vision.profile import load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
 from assistant.vision.render import scene  # noqa: E402
@@ -83,7 +84,7 @@ def main() -> int:
     def baseline(frame: np.ndarray) -> None:
         cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), (5, 5), 0)
 
-    print(f"OpenCV {cv2.__version__}, 1 thread, {args.passes} passes per frame; finder: "
+    print(f"OpenCV {cv2.__version__}, networks by {runtime()}, 1 thread, {args.passes} passes per frame; finder: "
           f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
           f"values: {reader.values_by}")
     every: list[float] = []

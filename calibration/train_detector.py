@@ -544,7 +544,8 @@ def export(net: Net, out: Path) -> None:
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(Exported(net), torch.zeros(1, 3, H, W), str(out), dynamo=False, opset_version=13,
-                      input_names=["image"], output_names=["dice"])
+                      input_names=["image"], output_names=["dice"],
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "dice": {0: "n", 2: "oh", 3: "ow"}})
     net.train()
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)", flush=True)
 

@@ -75,3 +75,18 @@ def test_dice_speed_prints_medians_and_their_ratio_to_the_baseline() -> None:
     out = run("dice_speed.py", "--passes", "1", "--rendered", "2")
     assert re.search(rf"^all 640x480 frames +frames +\d+ +median +{NUMBER} ms", out, re.MULTILINE), out
     assert re.search(rf"rendered Nova d8 scenes, --kind d8 frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
+
+
+def test_dice_runtimes_compares_onnxruntime_with_opencv_in_one_process() -> None:
+    from assistant.vision import network
+
+    if network.onnxruntime() is None:
+        pytest.skip("onnxruntime is not installed here: the benchmark has nothing to compare")
+    out = run("dice_runtimes.py", "--passes", "1", "--rendered", "2")
+    nets = re.findall(rf"^(detector|face network|close-up d8 network).* onnxruntime +{NUMBER} ms +OpenCV +{NUMBER} ms +x *{NUMBER}$",
+                      out, re.MULTILINE)
+    assert nets == ["detector", "face network", "close-up d8 network"], out
+    rows = re.findall(rf"^(.+?) +frames +(\d+) +read: onnxruntime +{NUMBER} ms +OpenCV +{NUMBER} ms .* frames read otherwise (\d+)$",
+                      out, re.MULTILINE)
+    assert "rendered Nova d8 scenes, --kind d8" in [r[0] for r in rows], out
+    assert all(int(frames) >= int(differ) for _name, frames, differ in rows)

@@ -1,6 +1,6 @@
 """The learned dice detector: a small fully-convolutional network that marks every die's centre.
 
-    frame (at most 640 px) -> half size, sides a multiple of 16 -> network (cv2.dnn, ONNX)
+    frame (at most 640 px) -> half size, sides a multiple of 16 -> network (ONNX, `network.py`)
        -> per cell of a quarter of that (8 frame pixels): how surely a die's top face is centred
           here, where in the cell, the top face's size, the whole die's extent, whether it leans
     -> peaks of the centre map (3x3 local maxima above a threshold) -> one Detection per die
@@ -8,7 +8,7 @@
 
 The network (`models/dice_detector.onnx`) was trained offline by `calibration/train_detector.py`
 on rendered scenes and on the webcam TRAIN split only; PyTorch is a training tool, never needed
-here: OpenCV's dnn module runs it.
+here: onnxruntime runs it, or OpenCV's dnn module where onnxruntime is not installed.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from assistant.vision.errors import ModelError
-from assistant.vision.facenet import read_onnx
+from assistant.vision.network import LoadError, Network
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_detector.onnx"
 STRIDE = 4  # output cells per network input pixel
@@ -125,15 +125,13 @@ class DiceDetector:
         model = Path(model) if model is not None else MODEL
         if not model.exists():
             raise FileNotFoundError(f"{model}: the dice detector's model is missing")
-        if not hasattr(cv2, "dnn"):
-            raise DetectorError(f"{model}: this OpenCV has no dnn module to run the dice detector")
         try:
-            self.net = read_onnx(model, "ENGINE_NEW")  # OpenCV 5: its newer engine is the faster one here
-            self.net.setInput(np.zeros((1, 3, 2 * MULTIPLE, 2 * MULTIPLE), np.float32))
-            probe = self.net.forward()
-        except cv2.error as bad:
-            first = str(bad).strip().splitlines()[-1] if str(bad).strip() else "unknown error"
-            raise DetectorError(f"{model}: the dice detector's model is corrupt or not an ONNX model ({first})") from None
+            self.net = Network(model, "ENGINE_NEW")  # OpenCV 5: its newer engine is the faster one here
+            probe = self.net.run(np.zeros((1, 3, 2 * MULTIPLE, 2 * MULTIPLE), np.float32))
+        except (LoadError, cv2.error) as bad:
+            raise DetectorError(f"{model}: the dice detector's model is corrupt or not an ONNX model ({bad})") from None
+        except Exception as bad:  # noqa: BLE001 - onnxruntime's own kinds: a model that runs on no input of this shape
+            raise DetectorError(f"{model}: the dice detector's model cannot run ({str(bad).strip()[-160:]})") from None
         if probe.ndim != 4 or probe.shape[1] != CHANNELS:
             raise DetectorError(f"{model}: not the dice detector's network (output {tuple(probe.shape)}, "
                                 f"expected {CHANNELS} maps)")
@@ -146,8 +144,7 @@ class DiceDetector:
         w, h = input_size(frame.shape, side)
         small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
         # raw 0..255 BGR: the network normalises itself
-        self.net.setInput(cv2.dnn.blobFromImages([small, cv2.flip(small, 1)]))
-        both = self.net.forward()
+        both = self.net.run(np.stack([small, cv2.flip(small, 1)]).transpose(0, 3, 1, 2))  # N, C, H, W
         out, mirrored = both[0], both[1][:, :, ::-1].copy()
         mirrored[1] = 1.0 - mirrored[1]  # the x offset inside a cell
         mirrored[[5, 7]] = mirrored[[7, 5]]  # left and right extents

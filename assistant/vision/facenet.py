@@ -1,4 +1,4 @@
-"""The learned face reader's network, run with OpenCV's dnn module (no torch at the table).
+"""The learned face reader's network, run by onnxruntime or OpenCV's dnn module (`network.py`; no torch at the table).
 
 The network (trained offline by `calibration/train_faces.py`, saved as
 `models/faces.onnx`) takes a die's crop and gives an embedding: a vector whose direction says
@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from assistant.vision.errors import ModelError
+from assistant.vision.network import LoadError, Network
 
 INPUT = 64  # the network's input side, pixels
 CONTEXT = 1.2  # crop side / box's longer side
@@ -117,13 +118,6 @@ class Heads:
         return scores
 
 
-def read_onnx(path: Path, engine: str) -> cv2.dnn.Net:
-    """OpenCV's dnn network of the ONNX model at `path`, on `engine` ("ENGINE_NEW", "ENGINE_CLASSIC")
-    where this OpenCV has engines (OpenCV 5); cv2.error if it cannot load it."""
-    chosen = getattr(cv2.dnn, engine, None)
-    return cv2.dnn.readNetFromONNX(str(path)) if chosen is None else cv2.dnn.readNetFromONNX(str(path), chosen)
-
-
 def _resource(name: str) -> Path:
     return Path(str(resources.files("assistant.vision").joinpath("models", name)))
 
@@ -178,11 +172,9 @@ class FaceNet:
         try:
             # OpenCV 5's classic engine runs these small networks faster than its new one (measured:
             # 1.8 against 2.6 ms for 3 crops of the face network, one thread; the detector is the other way)
-            self.net = read_onnx(model, "ENGINE_CLASSIC")
-        except cv2.error as bad:
-            raise ModelError(f"{model}: OpenCV cannot load the face model ({str(bad).strip()[-120:]})") from None
-        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+            self.net = Network(model, "ENGINE_CLASSIC")
+        except LoadError as bad:
+            raise ModelError(f"{model}: cannot load the face model ({bad})") from None
         self.identity = digest[:16]  # profiles name the model whose embeddings they hold
         self.dim = dim
 
@@ -190,6 +182,8 @@ class FaceNet:
         """(N, D) float32 embeddings of (N, input, input) uint8 crops."""
         if len(crops) == 0:
             return np.zeros((0, self.dim), np.float32)
-        self.net.setInput(blob(crops))
-        out = np.asarray(self.net.forward(), np.float32)
+        try:
+            out = self.net.run(blob(crops))
+        except Exception as bad:  # noqa: BLE001 - a model that loads but does not take these crops
+            raise ModelError(f"the face model cannot read {self.input} px crops ({str(bad).strip()[-160:]})") from None
         return out.reshape(len(crops), -1)

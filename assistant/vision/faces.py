@@ -10,7 +10,7 @@ Aetas d8), a `Die` with `value=None` when the region is a die that cannot be rea
 (a wrong reading is worse than none: `note` says why), or `None` when the region is not a die.
 
 It is a small convolutional network (`facenet.py`, trained offline on rendered dice and the
-webcam TRAIN photos by `calibration/train_faces.py`) run by OpenCV's dnn module: the crop around
+webcam TRAIN photos by `calibration/train_faces.py`) run by onnxruntime (`network.py`): the crop around
 the box gives an embedding; a cosine head scores "not a die", d6 1..6 and d8 1..8; a second head
 scores the astro symbol, which must agree with a d8's value (Sun 8/6/4, Star 7/5, Moon 1, none on
 2 and 3) or the die is reported unreadable. `kind` ("auto", "d6", "d8") is the reader's default;

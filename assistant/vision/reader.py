@@ -9,7 +9,7 @@
           -> Die(kind, value or None, confidence, box in the frame's pixels)
 
 A picture that is one die, cropped close (a tile), is read as one box. Without the detector's
-model (or OpenCV's dnn module) frames fall back to the classical segmentation (classical.py):
+model (or with neither onnxruntime nor OpenCV's dnn module) frames fall back to the classical segmentation (classical.py):
     foreground (unlike the plain background) -> die-sized blobs -> per die: its own colour, a
     contrast map of what is unlike it -> pips (round, one size, d6 layout) or glyphs (numeral +
     astro symbol, via the profile). `ClassicalReader.read_view` is that reading of one region.

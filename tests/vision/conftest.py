@@ -23,6 +23,19 @@ def rendered_astro_tiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_set(tmp_path_factory.mktemp("astro"), 60, seed=102, tiles=True, style="astro")
 
 
+@pytest.fixture(params=["onnxruntime", "opencv"])
+def runtime(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The runtime the networks loaded in the test run on: onnxruntime, or OpenCV's dnn as where
+    onnxruntime is not installed (32-bit ARM)."""
+    from assistant.vision import network
+
+    if request.param == "opencv":
+        monkeypatch.setattr(network, "onnxruntime", lambda: None)
+    elif network.onnxruntime() is None:
+        pytest.skip("onnxruntime is not installed here")
+    return str(request.param)
+
+
 def shared_set(name: str) -> Path:
     """The manifest of a shared photo set, or skip the test saying why."""
     manifest = SHARED_DICE / name / "manifest.jsonl"

@@ -90,14 +90,14 @@ def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("content", [b"", b"\x08\x07 not a protobuf at all", b"ir_version: 7"])
-def test_a_corrupt_model_is_a_clear_error_naming_the_file(tmp_path: Path, content: bytes) -> None:
+def test_a_corrupt_model_is_a_clear_error_naming_the_file(tmp_path: Path, content: bytes, runtime: str) -> None:
     bad = tmp_path / "broken.onnx"
     bad.write_bytes(content)
     with pytest.raises(DetectorError, match="broken.onnx: the dice detector's model is corrupt"):
         DiceDetector(bad)
 
 
-def test_a_model_of_another_network_is_refused(tmp_path: Path) -> None:
+def test_a_model_of_another_network_is_refused(tmp_path: Path, runtime: str) -> None:
     import onnx
     from onnx import TensorProto, helper
 

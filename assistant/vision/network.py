@@ -1,0 +1,82 @@
+"""One ONNX network, run by onnxruntime where it is installed, else by OpenCV's dnn module.
+
+onnxruntime runs these small networks 1.9 to 3.6 times faster than OpenCV's dnn on one thread here
+(whole frames 1.5 times: `benchmarks/dice_runtimes.py`); it has wheels for 64-bit Linux (x86_64, aarch64: a Pi 4 or 5 on 64-bit
+Raspberry Pi OS) and none for 32-bit ARM, where OpenCV's dnn, always present, runs them.
+Either way a network uses as many threads as OpenCV is set to (`cv2.setNumThreads`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+class LoadError(Exception):
+    """The model cannot be loaded (corrupt, not ONNX, or an operation the runtime lacks); one line."""
+
+
+def onnxruntime() -> Any | None:
+    """The onnxruntime module, or None where it is not installed."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        return None
+    return ort
+
+
+def runtime() -> str:
+    """What runs the networks here, with its version: for benchmarks' and logs' headers."""
+    ort = onnxruntime()
+    return f"onnxruntime {ort.__version__}" if ort is not None else f"OpenCV {cv2.__version__} dnn"
+
+
+class Network:
+    """`run(batch)` gives the model's first output for an (N, C, H, W) float32 batch.
+
+    `engine`: OpenCV 5's dnn engine for the fallback ("ENGINE_NEW" or "ENGINE_CLASSIC"; the faster one
+    differs by network)."""
+
+    def __init__(self, path: Path, engine: str) -> None:
+        ort = onnxruntime()
+        self.runtime = "opencv" if ort is None else "onnxruntime"
+        if ort is not None:
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = max(1, cv2.getNumThreads())
+            options.inter_op_num_threads = 1
+            # no worker threads spinning between runs: on the Pi the touchscreen wants those cores
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            options.log_severity_level = 3  # errors only: its warnings are not the table's business
+            try:
+                self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+            except Exception as bad:  # noqa: BLE001 - onnxruntime raises its own kinds for a bad file
+                raise LoadError(_line(bad, path)) from None
+            self.input = self.session.get_inputs()[0].name
+            return
+        if not hasattr(cv2, "dnn"):
+            raise LoadError("this OpenCV has no dnn module")
+        chosen = getattr(cv2.dnn, engine, None)  # OpenCV 4 has one engine
+        try:
+            self.net = cv2.dnn.readNetFromONNX(str(path)) if chosen is None else cv2.dnn.readNetFromONNX(str(path), chosen)
+        except cv2.error as bad:
+            raise LoadError(_line(bad, path)) from None
+
+    def run(self, batch: np.ndarray) -> np.ndarray:
+        batch = np.ascontiguousarray(batch, np.float32)
+        if self.runtime == "onnxruntime":
+            out = self.session.run(None, {self.input: batch})[0]
+        else:
+            self.net.setInput(batch)
+            out = self.net.forward()
+        return np.asarray(out, np.float32)
+
+
+def _line(bad: Exception, path: Path) -> str:
+    """The last line of a runtime's error, less what the caller's message already says."""
+    text = str(bad).strip().splitlines()[-1] if str(bad).strip() else type(bad).__name__
+    text = re.sub(r"^\[ONNXRuntimeError\] : \d+ : (\w+) : ", r"\1: ", text)
+    return text.replace(f"Load model from {path} failed:", "").strip()[-160:]
