@@ -90,3 +90,6 @@ def test_dice_runtimes_compares_onnxruntime_with_opencv_in_one_process() -> None
                       out, re.MULTILINE)
     assert "rendered Nova d8 scenes, --kind d8" in [r[0] for r in rows], out
     assert all(int(frames) >= int(differ) for _name, frames, differ in rows)
+    memory = re.findall(rf"^(onnxruntime|opencv) +memory: +{NUMBER} MB before the reader, +{NUMBER} MB after, peak +{NUMBER} MB$",
+                        out, re.MULTILINE)
+    assert memory == ["onnxruntime", "opencv"], out

@@ -1,6 +1,6 @@
 """One ONNX network, run by onnxruntime where it is installed, else by OpenCV's dnn module.
 
-onnxruntime runs these small networks 1.9 to 3.6 times faster than OpenCV's dnn on one thread here
+onnxruntime runs these small networks 2 to 3.6 times faster than OpenCV's dnn on one thread here
 (whole frames 1.5 times: `benchmarks/dice_runtimes.py`); it has wheels for 64-bit Linux (x86_64, aarch64: a Pi 4 or 5 on 64-bit
 Raspberry Pi OS) and none for 32-bit ARM, where OpenCV's dnn, always present, runs them.
 Either way a network uses as many threads as OpenCV is set to (`cv2.setNumThreads`).
