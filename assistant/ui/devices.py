@@ -117,6 +117,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     The readings reach the open form (an attack, a defence roll) like typed dice, and stay correctable
     by hand. A camera that fails is reported on the screen's log and the table goes on without it.
     """
+    from assistant.vision.network import onnxruntime
     from assistant.vision.watch import watch
 
     def emit(reading: dict[str, Any]) -> None:
@@ -144,5 +145,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
 
     thread.start()
     app.closers.append(close)
-    app.log(f"reading {'dice' if kind == 'auto' else kind} from {source}")
+    slower = "" if onnxruntime() is not None else \
+        " (onnxruntime is not installed: OpenCV runs the dice reader's networks, about 1.5 times slower)"
+    app.log(f"reading {'dice' if kind == 'auto' else kind} from {source}{slower}")
     return thread

@@ -53,6 +53,25 @@ def test_the_camera_reads_with_the_tables_profile_and_kind(monkeypatch) -> None:
                       "emit": asked[0]["emit"], "stop": asked[0]["stop"]}]
 
 
+def test_the_table_is_told_when_the_dice_reader_runs_slower_without_onnxruntime(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    watch = pytest.importorskip("assistant.vision.watch")
+    from assistant.vision import network
+
+    monkeypatch.setattr(watch, "watch", lambda source, **options: None)
+    said: list[str] = []
+    for installed in (True, False):
+        if not installed:
+            monkeypatch.setattr(network, "onnxruntime", lambda: None)
+        elif network.onnxruntime() is None:
+            continue  # not installed here: only the second half applies
+        app = make_app()
+        app.log = said.append
+        attach_camera(app, "render:2", kind="d8", max_frames=1).join(10)
+    assert said[-1] == ("reading d8 from render:2 (onnxruntime is not installed: OpenCV runs the dice reader's "
+                        "networks, about 1.5 times slower)")
+    assert all(line == "reading d8 from render:2" for line in said[:-1])
+
+
 def test_closing_the_app_ends_the_cameras_thread() -> None:
     """The camera's thread is not left inside OpenCV when the app ends (it could abort the process:
     "terminate called without an active exception", seen once in four SIGTERMs before)."""
