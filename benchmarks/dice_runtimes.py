@@ -50,11 +50,11 @@ def readers(kind: str) -> tuple[DiceReader, DiceReader]:
 
     fast = build()
     installed = network.onnxruntime
-    network.onnxruntime = lambda: None  # type: ignore[assignment]
+    network.onnxruntime = lambda: None
     try:
         slow = build()
     finally:
-        network.onnxruntime = installed  # type: ignore[assignment]
+        network.onnxruntime = installed
         load_net.cache_clear()
     assert fast.detector is not None and slow.detector is not None
     assert (fast.detector.net.runtime, slow.detector.net.runtime) == ("onnxruntime", "opencv")
@@ -87,7 +87,7 @@ def resident(field: str = "VmRSS") -> float:
 def memory(runtime: str) -> str:
     """In this (fresh) process: a reader on `runtime`, warmed, 20 rendered frames read; its memory."""
     if runtime == "opencv":
-        network.onnxruntime = lambda: None  # type: ignore[assignment]
+        network.onnxruntime = lambda: None
     pictures = nova_frames(20)
     before = resident()
     reader = DiceReader("auto")

@@ -67,7 +67,7 @@ def timed(action, frame: np.ndarray, passes: int, clock=time.perf_counter) -> fl
         t0 = clock()
         action(frame)
         runs.append((clock() - t0) * 1000.0)
-    return statistics.median(runs)
+    return float(statistics.median(runs))
 
 
 def main() -> int:
