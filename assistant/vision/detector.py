@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from assistant.vision.errors import ModelError
-from assistant.vision.network import LoadError, Network
+from assistant.vision.network import Network, NetworkError
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_detector.onnx"
 STRIDE = 4  # output cells per network input pixel
@@ -118,7 +118,7 @@ class DetectorError(ModelError):
 class DiceDetector:
     """Finds the dice in a BGR frame with the learned network (one per reader: not thread-safe).
 
-    A missing model raises FileNotFoundError; a model OpenCV cannot load, or whose output is not the
+    A missing model raises FileNotFoundError; a model that cannot be loaded or run, or whose output is not the
     detector's (CHANNELS maps), raises DetectorError, both with the file's name in the message."""
 
     def __init__(self, model: Path | None = None, threshold: float | None = None) -> None:
@@ -127,11 +127,12 @@ class DiceDetector:
             raise FileNotFoundError(f"{model}: the dice detector's model is missing")
         try:
             self.net = Network(model, "ENGINE_NEW")  # OpenCV 5: its newer engine is the faster one here
-            probe = self.net.run(np.zeros((1, 3, 2 * MULTIPLE, 2 * MULTIPLE), np.float32))
-        except (LoadError, cv2.error) as bad:
+        except NetworkError as bad:
             raise DetectorError(f"{model}: the dice detector's model is corrupt or not an ONNX model ({bad})") from None
-        except Exception as bad:  # noqa: BLE001 - onnxruntime's own kinds: a model that runs on no input of this shape
-            raise DetectorError(f"{model}: the dice detector's model cannot run ({str(bad).strip()[-160:]})") from None
+        try:
+            probe = self.net.run(np.zeros((1, 3, 2 * MULTIPLE, 2 * MULTIPLE), np.float32))
+        except NetworkError as bad:  # a model that runs on no input of this shape
+            raise DetectorError(f"{model}: the dice detector's model cannot run ({bad})") from None
         if probe.ndim != 4 or probe.shape[1] != CHANNELS:
             raise DetectorError(f"{model}: not the dice detector's network (output {tuple(probe.shape)}, "
                                 f"expected {CHANNELS} maps)")

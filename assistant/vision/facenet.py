@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from assistant.vision.errors import ModelError
-from assistant.vision.network import LoadError, Network
+from assistant.vision.network import Network, NetworkError
 
 INPUT = 64  # the network's input side, pixels
 CONTEXT = 1.2  # crop side / box's longer side
@@ -173,7 +173,7 @@ class FaceNet:
             # OpenCV 5's classic engine runs these small networks faster than its new one (measured:
             # 1.8 against 2.6 ms for 3 crops of the face network, one thread; the detector is the other way)
             self.net = Network(model, "ENGINE_CLASSIC")
-        except LoadError as bad:
+        except NetworkError as bad:
             raise ModelError(f"{model}: cannot load the face model ({bad})") from None
         self.identity = digest[:16]  # profiles name the model whose embeddings they hold
         self.dim = dim
@@ -184,6 +184,6 @@ class FaceNet:
             return np.zeros((0, self.dim), np.float32)
         try:
             out = self.net.run(blob(crops))
-        except Exception as bad:  # noqa: BLE001 - a model that loads but does not take these crops
-            raise ModelError(f"the face model cannot read {self.input} px crops ({str(bad).strip()[-160:]})") from None
+        except NetworkError as bad:  # a model that loads but does not take these crops
+            raise ModelError(f"the face model cannot read {self.input} px crops ({bad})") from None
         return out.reshape(len(crops), -1)

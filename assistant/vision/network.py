@@ -16,8 +16,9 @@ import cv2
 import numpy as np
 
 
-class LoadError(Exception):
-    """The model cannot be loaded (corrupt, not ONNX, or an operation the runtime lacks); one line."""
+class NetworkError(Exception):
+    """The model cannot be loaded (corrupt, not ONNX, an operation the runtime lacks) or cannot run
+    on the batch given; one line, the runtime's own reason."""
 
 
 def onnxruntime() -> Any | None:
@@ -42,6 +43,7 @@ class Network:
     differs by network)."""
 
     def __init__(self, path: Path, engine: str) -> None:
+        self.path = path
         ort = onnxruntime()
         self.runtime = "opencv" if ort is None else "onnxruntime"
         if ort is not None:
@@ -54,24 +56,27 @@ class Network:
             try:
                 self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
             except Exception as bad:  # noqa: BLE001 - onnxruntime raises its own kinds for a bad file
-                raise LoadError(_line(bad, path)) from None
+                raise NetworkError(_line(bad, path)) from None
             self.input = self.session.get_inputs()[0].name
             return
         if not hasattr(cv2, "dnn"):
-            raise LoadError("this OpenCV has no dnn module")
+            raise NetworkError("this OpenCV has no dnn module")
         chosen = getattr(cv2.dnn, engine, None)  # OpenCV 4 has one engine
         try:
             self.net = cv2.dnn.readNetFromONNX(str(path)) if chosen is None else cv2.dnn.readNetFromONNX(str(path), chosen)
         except cv2.error as bad:
-            raise LoadError(_line(bad, path)) from None
+            raise NetworkError(_line(bad, path)) from None
 
     def run(self, batch: np.ndarray) -> np.ndarray:
         batch = np.ascontiguousarray(batch, np.float32)
-        if self.runtime == "onnxruntime":
-            out = self.session.run(None, {self.input: batch})[0]
-        else:
-            self.net.setInput(batch)
-            out = self.net.forward()
+        try:
+            if self.runtime == "onnxruntime":
+                out = self.session.run(None, {self.input: batch})[0]
+            else:
+                self.net.setInput(batch)
+                out = self.net.forward()
+        except Exception as bad:  # noqa: BLE001 - each runtime raises its own kinds
+            raise NetworkError(_line(bad, self.path)) from None
         return np.asarray(out, np.float32)
 
 

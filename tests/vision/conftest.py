@@ -23,14 +23,20 @@ def rendered_astro_tiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_set(tmp_path_factory.mktemp("astro"), 60, seed=102, tiles=True, style="astro")
 
 
+def on_opencv(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Networks loaded from now on run on OpenCV's dnn, as where onnxruntime is not installed (32-bit ARM)."""
+    from assistant.vision import network
+
+    monkeypatch.setattr(network, "onnxruntime", lambda: None)
+
+
 @pytest.fixture(params=["onnxruntime", "opencv"])
 def runtime(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The runtime the networks loaded in the test run on: onnxruntime, or OpenCV's dnn as where
-    onnxruntime is not installed (32-bit ARM)."""
+    """The runtime the networks loaded in the test run on: onnxruntime, or OpenCV's dnn."""
     from assistant.vision import network
 
     if request.param == "opencv":
-        monkeypatch.setattr(network, "onnxruntime", lambda: None)
+        on_opencv(monkeypatch)
     elif network.onnxruntime() is None:
         pytest.skip("onnxruntime is not installed here")
     return str(request.param)

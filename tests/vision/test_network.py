@@ -12,12 +12,9 @@ from assistant.vision import network
 from assistant.vision.faces import load_net
 from assistant.vision.reader import DiceReader
 from assistant.vision.render import scene
+from tests.vision.conftest import on_opencv
 
 needs_onnxruntime = pytest.mark.skipif(network.onnxruntime() is None, reason="onnxruntime is not installed here")
-
-
-def on_opencv(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(network, "onnxruntime", lambda: None)
 
 
 @needs_onnxruntime
