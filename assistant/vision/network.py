@@ -81,7 +81,9 @@ class Network:
 
 
 def _line(bad: Exception, path: Path) -> str:
-    """The last line of a runtime's error, less what the caller's message already says."""
-    text = str(bad).strip().splitlines()[-1] if str(bad).strip() else type(bad).__name__
+    """The line of a runtime's error that says what went wrong (onnxruntime's first, OpenCV's last), less
+    what the caller's message already says."""
+    lines = str(bad).strip().splitlines() or [type(bad).__name__]
+    text = next((line for line in lines if line.startswith("[ONNXRuntimeError]")), lines[-1])
     text = re.sub(r"^\[ONNXRuntimeError\] : \d+ : (\w+) : ", r"\1: ", text)
     return text.replace(f"Load model from {path} failed:", "").strip()[-160:]
