@@ -4,6 +4,7 @@
     nova-table dice learn MANIFEST --out PROFILE
     nova-table dice render OUTDIR [--count N] [--style pips|numerals|astro] [--tiles] [--seed S]
     nova-table dice watch [--source auto|picamera|camera:N|video:FILE|folder:DIR|render] [--tray] [--save DIR]
+    nova-table dice calibrate --kind d6|d8 --out PROFILE [--source ...] [--tray] [--views N] [--dice N] [--keep DIR]
 
 `read` prints one JSON line per image: {"image": PATH, "dice": [{"kind", "value", "confidence",
 "box": [x, y, w, h]}]} (and "symbol" on a d8 whose astro symbol was read); a die that cannot be
@@ -19,6 +20,8 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
+
+from assistant.vision.dice import VIEWS
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -50,6 +53,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: never)")
     watch.add_argument("--save", type=Path, metavar="DIR",
                        help="keep each view read in DIR, with a manifest of what was read to correct for `dice learn`")
+    calibrate = sub.add_parser("calibrate", help="learn the table's own dice: show the camera each face when asked")
+    calibrate.add_argument("--kind", choices=("d6", "d8"), required=True, help="the dice to show (one kind a run)")
+    calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="where to write the profile")
+    calibrate.add_argument("--source", default="auto", help="auto, picamera, camera:N, video:FILE, folder:DIR, render")
+    calibrate.add_argument("--tray", action="store_true", help="find the tray by its ArUco markers and read it top-down")
+    calibrate.add_argument("--views", type=positive, default=VIEWS, help=f"views of each face (default {VIEWS})")
+    calibrate.add_argument("--dice", type=positive, help="how many dice you will show: other views are not kept")
+    calibrate.add_argument("--keep", type=Path, metavar="DIR",
+                           help="where the views are kept (default: beside PROFILE, named after it)")
+
+
+def positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return number
 
 
 def expand(paths: list[str]) -> list[Path]:
@@ -104,28 +126,30 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_learn(args: argparse.Namespace) -> int:
+    return learn_and_check(args.manifest, args.out, not args.no_built_in)
+
+
+def learn_and_check(manifest: Path, out: Path, use_built_in: bool = True) -> int:
+    """Learn a profile from `manifest` into `out`, then say whether it helps, its photos read held out in turn."""
     from assistant.vision.errors import VisionError
     from assistant.vision.heldout import held_out, verdict
     from assistant.vision.learn import entries_of, learn, learn_entries
+    from assistant.vision.watch import say
 
     try:
-        profile = learn(args.manifest, use_built_in=not args.no_built_in)
+        profile = learn(manifest, use_built_in=use_built_in)
+        if len(profile) == 0:
+            say(f"{manifest}: nothing to learn (no labelled die needed a profile)")
+        profile.save(out)
     except VisionError as bad:
-        print(f"nova-table dice: {bad}", file=sys.stderr)
+        say(str(bad))
         return 2
-    if len(profile) == 0:
-        print(f"nova-table dice: {args.manifest}: nothing to learn (no labelled die needed a profile)",
-              file=sys.stderr)
-    profile.save(args.out)
-    print(f"nova-table dice: learned {len(profile)} examples from {args.manifest} into {args.out}",
-          file=sys.stderr)
-    entries = entries_of(args.manifest, lambda _said: None)  # what is wrong in it was said above
+    say(f"learned {len(profile)} examples from {manifest} into {out}")
+    entries = entries_of(manifest, lambda _said: None)  # what is wrong in it was said above
     if len(entries) >= 2:
-        print("nova-table dice: reading the photos with profiles learned from the others, to check it ...",
-              file=sys.stderr)
-        without, with_profile = held_out(
-            entries, lambda rest: learn_entries(rest, not args.no_built_in, lambda _said: None))
-        print(f"nova-table dice: {verdict(without, with_profile)}", file=sys.stderr)
+        say("reading the photos with profiles learned from the others, to check it ...")
+        without, with_profile = held_out(entries, lambda rest: learn_entries(rest, use_built_in, lambda _said: None))
+        say(verdict(without, with_profile))
     return 0
 
 
@@ -149,8 +173,42 @@ def run_watch(args: argparse.Namespace) -> int:
         return 2
 
 
+def run_calibrate(args: argparse.Namespace) -> int:
+    from assistant.vision.errors import VisionError
+    from assistant.vision.guide import calibrate
+    from assistant.vision.reader import DiceReader
+    from assistant.vision.snapshots import Snapshots
+    from assistant.vision.sources import open_source
+    from assistant.vision.tray import TrayFinder
+    from assistant.vision.watch import say
+
+    folder = args.keep or args.out.with_name(args.out.name.split(".")[0] + "-views")
+    try:
+        snapshots = Snapshots(folder)
+        reader = DiceReader(args.kind)
+        reader.warm()
+        if reader.problem:
+            say(reader.problem)
+        say(f"keeping the views in {folder}; Ctrl-C stops, and the same command later goes on from there")
+        with open_source(args.source, args.kind) as source:
+            short = calibrate(source, reader, args.kind, snapshots, say, args.views, args.dice,
+                              TrayFinder() if args.tray else None)
+    except VisionError as bad:
+        say(str(bad))
+        return 2
+    except KeyboardInterrupt:
+        say(f"stopped; the views kept so far are in {folder}: the same command goes on from there")
+        return 130
+    if short:
+        say(f"{args.source} ended before every face was shown (views still to show: {args.kind} faces "
+            f"{', '.join(map(str, short))}); the views kept are in {folder}: the same command goes on from there")
+        return 1
+    return learn_and_check(snapshots.manifest, args.out)
+
+
 def run(args: argparse.Namespace) -> int:
-    actions = {"read": run_read, "learn": run_learn, "render": run_render, "watch": run_watch}
+    actions = {"read": run_read, "learn": run_learn, "render": run_render, "watch": run_watch,
+               "calibrate": run_calibrate}
     try:
         return actions[args.dice_command](args)
     except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly

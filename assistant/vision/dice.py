@@ -13,6 +13,7 @@ ASTRO_BY_VALUE = {1: "moon", 2: None, 3: None, 4: "sun", 5: "star", 6: "sun", 7:
 ASTRO_SYMBOLS = ("sun", "star", "moon")
 LEANS_NOTE = "leaning"  # the note of a die whose top face is tilted (it leans on something)
 CUT_NOTE = "cut by the picture's edge"  # the note of a die partly outside the picture
+VIEWS = 5  # views of each face a calibration asks for: 5 to 10, turned, in different places (docs/vision.md)
 WHY = {LEANS_NOTE: "leans on something", CUT_NOTE: "is partly out of view"}  # those notes, in a player's words
 
 

@@ -21,6 +21,7 @@ looks the same; "u:V" the same sign stood upright; "sym:NAME" a Nova Aetas astro
 from __future__ import annotations
 
 import base64
+import contextlib
 import binascii
 import json
 from collections.abc import Callable
@@ -84,6 +85,7 @@ class Profile:
                        self.model or other.model, self.d8_model or other.d8_model)
 
     def save(self, path: Path) -> None:
+        """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written)."""
         data = {
             "format": FORMAT,
             "version": VERSION,
@@ -95,8 +97,15 @@ class Profile:
                 for label, vec in zip(self.labels, self.rows)
             ],
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+        part = path.with_name(path.name + ".part")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+            part.replace(path)
+        except OSError as bad:
+            with contextlib.suppress(OSError):
+                part.unlink(missing_ok=True)
+            raise ProfileError(f"{path}: cannot write the profile ({bad.strerror or bad})") from None
 
 
 def parse(text: str, name: str) -> Profile:

@@ -175,7 +175,8 @@ def sprite(spec: Spec, side: int, rng: np.random.Generator) -> tuple[np.ndarray,
     return img, mask
 
 
-def random_spec(rng: np.random.Generator, style: str | None = None, kind: str | None = None) -> Spec:
+def random_spec(rng: np.random.Generator, style: str | None = None, kind: str | None = None,
+                value: int | None = None) -> Spec:
     style = style or str(rng.choice(STYLES))
     if style == "pips":
         kind = "d6"
@@ -183,7 +184,8 @@ def random_spec(rng: np.random.Generator, style: str | None = None, kind: str | 
         kind = "d8"
     else:
         kind = kind or str(rng.choice(["d6", "d8"]))
-    value = int(rng.integers(1, FACES[kind] + 1))
+    drawn = int(rng.integers(1, FACES[kind] + 1))  # drawn even when `value` is given: the same rolls follow
+    value = drawn if value is None else value
     body, ink = PALETTE[int(rng.integers(len(PALETTE)))]
     jitter = rng.integers(-15, 16, 3)
     b, g, r = (int(np.clip(v + j, 0, 255)) for v, j in zip(body, jitter))
@@ -199,9 +201,10 @@ class Rendered:
 def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: int | None = None,
           style: str | None = None, kind: str | None = None, die_side: int | None = None,
           tilt: float = 0.12, blur: float = 1.2, noise: float = 4.0,
-          background: tuple[int, int, int] | None = None, touching: bool = False) -> Rendered:
+          background: tuple[int, int, int] | None = None, touching: bool = False,
+          value: int | None = None) -> Rendered:
     """A picture of `count` dice (1..6 when None) on a plain background, with exact labels;
-    `touching`: each die after the first laid against one already there."""
+    `touching`: each die after the first laid against one already there; `value`: every die shows it."""
     w, h = size
     count = int(rng.integers(1, 7)) if count is None else count
     bg = np.array(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32) + rng.uniform(-20, 20, 3)
@@ -219,7 +222,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
     dice: list[dict[str, object]] = []
     label_masks: list[np.ndarray] = []
     for _ in range(count):
-        spec = random_spec(rng, style, kind)
+        spec = random_spec(rng, style, kind, value)
         art, mask = sprite(spec, side, rng)
         for _attempt in range(40):
             cx, cy = rng.uniform(side, w - side), rng.uniform(side, h - side)

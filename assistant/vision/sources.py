@@ -22,15 +22,11 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 class FrameSource(Protocol):
+    """What gives frames: `read()` the next one (BGR), or None when there are no more."""
+
     name: str
 
     def read(self) -> np.ndarray | None: ...
-
-    def close(self) -> None: ...
-
-    def __enter__(self) -> FrameSource: ...
-
-    def __exit__(self, *exc: object) -> None: ...
 
 
 class _Closing:
@@ -122,7 +118,9 @@ class CaptureSource(_Closing):
 class RenderedSource(_Closing):
     """Rendered rolls: each roll shows dice tumbling for a few frames, then lying still.
 
-    `labels` holds the exact dice of the frame last read (empty while they tumble).
+    `labels` holds the exact dice of the frame last read (empty while they tumble). Asked to show a
+    face (`ask`, as `dice calibrate` asks the table), it plays the player: the dice are picked up,
+    and from then on every roll lands with that face up.
     """
 
     def __init__(self, seed: int = 0, rolls: int = 0, moving: int = 4, still: int = 8,
@@ -135,6 +133,17 @@ class RenderedSource(_Closing):
         self.settled: np.ndarray | None = None
         self.labels: list[dict[str, object]] = []
         self.noise = np.random.default_rng(seed + 1)
+        self.kind: str | None = None
+        self.value: int | None = None  # the face every die shows, once asked
+        self.count: int | None = None  # the dice on the tray (None: 1 to 6, a new number each roll)
+
+    def ask(self, kind: str, value: int) -> None:
+        from assistant.vision.render import STYLE_OF_KIND
+
+        self.kind, self.value, self.style = kind, value, STYLE_OF_KIND[kind]
+        if self.step:  # picked up: this roll is over, a new one starts
+            self.step = 0
+            self.roll += 1
 
     def read(self) -> np.ndarray | None:
         from assistant.vision.render import scene
@@ -142,7 +151,7 @@ class RenderedSource(_Closing):
         if self.step == 0:
             if self.rolls and self.roll >= self.rolls:
                 return None
-            shot = scene(self.rng, self.size, style=self.style, noise=0.0)
+            shot = scene(self.rng, self.size, self.count, style=self.style, kind=self.kind, value=self.value, noise=0.0)
             self.settled, self.final_labels = shot.image, shot.dice
         assert self.settled is not None
         if self.step < self.moving:

@@ -4,52 +4,65 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from assistant.vision.exposure import ExposureHold
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
 from assistant.vision.settle import SettleDetector
 from assistant.vision.snapshots import Snapshots
-from assistant.vision.sources import open_source
-from assistant.vision.tray import TrayFinder
+from assistant.vision.sources import FrameSource, open_source
+from assistant.vision.tray import TrayFinder, TrayView
+
+
+def say(line: str) -> None:
+    print(f"nova-table dice: {line}", file=sys.stderr, flush=True)
+
+
+def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[[str], None] = say,
+                  max_frames: int = 0, stop: threading.Event | None = None
+                  ) -> Iterator[tuple[int, np.ndarray, TrayView | None]]:
+    """(frame number, the picture to read, the tray's view or None) each time the dice come to rest:
+    the tray's top view with `finder`, else the frame. It ends when the source does, after
+    `max_frames` (0: no limit), or once `stop` is set. A camera that can hold its exposure holds it
+    from the first rest on (`exposure.ExposureHold`); what it does is said."""
+    settle = SettleDetector()
+    hold = ExposureHold(source)
+    count = 0
+    while (max_frames <= 0 or count < max_frames) and not (stop is not None and stop.is_set()):
+        frame = source.read()
+        if frame is None:
+            return
+        count += 1
+        if not settle.update(frame):
+            continue
+        if note := hold.settled(frame):
+            say(note)
+        view = finder.find(frame) if finder is not None else None
+        yield count, (view.image if view is not None else frame), view
 
 
 def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None, max_frames: int,
           emit: Callable[[dict[str, Any]], None], stop: threading.Event | None = None,
           save: Path | None = None) -> int:
-    """Read every settled view from the source; `emit` gets {"frame", "dice"} per reading. It ends
-    when the source does, after `max_frames` (0: no limit), or once `stop` is set. A camera that can
-    hold its exposure holds it from the first settled view (`exposure.ExposureHold`); what it does is
-    said on stderr. With `save`, each view read is kept there with its reading (`snapshots.py`), and
-    its record says where ("saved")."""
+    """Read every settled view from the source (`settled_views`); `emit` gets {"frame", "dice"} per
+    reading. With `save`, each view read is kept there with its reading (`snapshots.py`), and its
+    record says where ("saved")."""
     snapshots = Snapshots(save) if save is not None else None  # a folder it cannot write to: said first
     reader = DiceReader(kind, load(profile_path) if profile_path else None)
     reader.warm()  # before the first settled roll, not during it
     if reader.problem:
-        print(f"nova-table dice: {reader.problem}", file=sys.stderr)
+        say(reader.problem)
     if snapshots is not None:
-        print(f"nova-table dice: keeping each settled view in {snapshots.folder}: check {snapshots.manifest} against "
-              f"{snapshots.folder / 'seen'}, then `nova-table dice learn {snapshots.manifest} --out PROFILE`",
-              file=sys.stderr)
-    settle = SettleDetector()
-    finder = TrayFinder() if tray else None
+        say(f"keeping each settled view in {snapshots.folder}: check {snapshots.manifest} against "
+            f"{snapshots.folder / 'seen'}, then `nova-table dice learn {snapshots.manifest} --out PROFILE`")
     with open_source(source_spec, reader.kind) as source:
-        hold = ExposureHold(source)
-        count = 0
-        while (max_frames <= 0 or count < max_frames) and not (stop is not None and stop.is_set()):
-            frame = source.read()
-            if frame is None:
-                break
-            count += 1
-            if not settle.update(frame):
-                continue
-            if note := hold.settled(frame):
-                print(f"nova-table dice: {note}", file=sys.stderr)
-            view = finder.find(frame) if finder is not None else None
-            seen = view.image if view is not None else frame
+        for count, seen, view in settled_views(source, TrayFinder() if tray else None, max_frames=max_frames,
+                                               stop=stop):
             reading = reader.read(seen)
             dice = [d.to_json() if view is None else dict(d.to_json(), box=list(view.to_frame(d.box)))
                     for d in reading.dice]

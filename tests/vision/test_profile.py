@@ -61,3 +61,17 @@ def test_learning_from_labelled_pictures_teaches_a_reader_that_knew_nothing(
     taught = DiceReader(kind="d8", profile=profile, use_built_in=False)
     _, _, right_after, _ = score(taught, rendered_astro_tiles)
     assert right_after >= 0.7 * labelled
+
+
+def test_a_profile_that_cannot_be_written_is_a_clear_error_and_leaves_no_part_behind(tmp_path: Path) -> None:
+    profile = Profile()
+    profile.add("n:3", np.ones(8, np.float32))
+    profile.save(tmp_path / "mine.json")
+    before = (tmp_path / "mine.json").read_text()
+    (tmp_path / "a-file").write_text("not a folder")
+    with pytest.raises(ProfileError, match="a-file/mine.json: cannot write the profile"):
+        profile.save(tmp_path / "a-file" / "mine.json")
+    profile.add("n:4", np.zeros(8, np.float32))
+    profile.save(tmp_path / "mine.json")  # written over whole
+    assert (tmp_path / "mine.json").read_text() != before and len(load(tmp_path / "mine.json")) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "mine.json"]
