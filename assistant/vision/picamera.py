@@ -33,6 +33,21 @@ def available() -> bool:
         return False
 
 
+def busy(bad: BaseException) -> str:
+    """A hint where the camera is held by another program (libcamera serves one at a time): picamera2
+    then says "Camera __init__ sequence did not complete", raised from "Failed to acquire camera:
+    Device or resource busy"."""
+    chain: list[BaseException] = []
+    link: BaseException | None = bad
+    while link is not None and link not in chain:
+        chain.append(link)
+        link = link.__cause__ or link.__context__
+    if any("busy" in str(e) or "acquire" in str(e) for e in chain):
+        return ("; another program holds the camera, and only one can use it at a time (the table's "
+                "service stops with `sudo systemctl stop nova-table`)")
+    return ""
+
+
 class PiCameraSource(_Closing):
     def __init__(self, size: tuple[int, int] = (1280, 960), controls: dict[str, Any] | None = None) -> None:
         try:
@@ -48,7 +63,7 @@ class PiCameraSource(_Closing):
                 self.camera.set_controls(controls)
             self.camera.start()
         except Exception as bad:  # noqa: BLE001 - libcamera raises many kinds
-            raise SourceError(f"picamera: cannot start the camera ({bad})") from None
+            raise SourceError(f"picamera: cannot start the camera ({bad}){busy(bad)}") from None
 
     def read(self) -> np.ndarray | None:
         frame = self.camera.capture_array("main")

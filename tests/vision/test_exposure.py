@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from assistant.vision.errors import SourceError
 from assistant.vision.exposure import DRIFT, ExposureHold, brightness
+from assistant.vision.picamera import PiCameraSource
 from assistant.vision.render import scene
 from assistant.vision.sources import RenderedSource
 from assistant.vision.watch import watch
@@ -125,3 +127,32 @@ def test_a_small_change_of_light_keeps_the_hold_and_sources_without_one_are_left
     assert hold.settled(slightly) is None and calls == ["lock"]
     with RenderedSource(seed=1) as rendered:
         assert ExposureHold(rendered).settled(frame) is None
+
+
+def test_a_camera_held_by_another_program_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Held:
+        """picamera2 while `nova-table play` (or any program) has the camera open."""
+
+        def __init__(self) -> None:
+            try:
+                raise RuntimeError("Failed to acquire camera: Device or resource busy")
+            except RuntimeError:
+                raise RuntimeError("Camera __init__ sequence did not complete.")  # noqa: B904 - as picamera2 does
+
+    class Absent:
+        def __init__(self) -> None:
+            raise IndexError("list index out of range")  # picamera2 with no camera plugged in
+
+    module = types.ModuleType("picamera2")
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    module.Picamera2 = Held  # type: ignore[attr-defined]
+    with pytest.raises(SourceError) as held:
+        PiCameraSource()
+    assert str(held.value) == (
+        "picamera: cannot start the camera (Camera __init__ sequence did not complete.); another program holds "
+        "the camera, and only one can use it at a time (the table's service stops with `sudo systemctl stop "
+        "nova-table`)")
+    module.Picamera2 = Absent  # type: ignore[attr-defined]
+    with pytest.raises(SourceError) as absent:
+        PiCameraSource()
+    assert str(absent.value) == "picamera: cannot start the camera (list index out of range)"
