@@ -189,8 +189,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
         reader.warm()
         if reader.problem:
             say(reader.problem)
-        say(f"keeping the views in {folder}; Ctrl-C stops, and the same command later goes on from there")
         with open_source(args.source, args.kind) as source:
+            say(f"watching {source.name}; keeping the views in {folder}; Ctrl-C stops, and the same command "
+                "later goes on from there")
             short = calibrate(source, reader, args.kind, snapshots, say, args.views, args.dice,
                               TrayFinder() if args.tray else None)
     except VisionError as bad:

@@ -51,7 +51,7 @@ def refused(found: list[Die], dice: int | None) -> str | None:
     if not found:
         return "no dice seen: are they on the tray, and in the light?"
     if dice is not None and len(found) != dice:
-        return f"{len(found)} dice seen, {dice} expected: spread them apart, all in view"
+        return f"{len(found)} {'die' if len(found) == 1 else 'dice'} seen, {dice} expected: spread them apart, all in view"
     if odd := [d for d in found if d.why]:
         return f"a die {odd[0].why}: lay each die flat, all in view"
     return None
