@@ -53,7 +53,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: never)")
     watch.add_argument("--save", type=Path, metavar="DIR",
                        help="keep each view read in DIR, with a manifest of what was read to correct for `dice learn`")
-    calibrate = sub.add_parser("calibrate", help="learn the table's own dice: show the camera each face when asked")
+    calibrate = sub.add_parser(
+        "calibrate", help="learn the table's own dice: show the camera each face when asked",
+        description="Asks for each face of the kind in turn (on stderr); each time the dice lie still, every die "
+                    "found is labelled with the face asked and the view is kept. When every face has its views, "
+                    "the profile is learned and checked, as `dice learn` does. Run again, it goes on from the "
+                    "faces still short.")
     calibrate.add_argument("--kind", choices=("d6", "d8"), required=True, help="the dice to show (one kind a run)")
     calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="where to write the profile")
     calibrate.add_argument("--source", default="auto", help="auto, picamera, camera:N, video:FILE, folder:DIR, render")
