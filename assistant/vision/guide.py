@@ -16,7 +16,6 @@ half-way (the camera unplugged, Ctrl-C) goes on from the faces still short when 
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -58,14 +57,13 @@ def refused(found: list[Die], dice: int | None) -> str | None:
 
 
 def calibrate(source: FrameSource, reader: DiceReader, kind: str, snapshots: Snapshots, say: Callable[[str], None],
-              views: int = VIEWS, dice: int | None = None, finder: TrayFinder | None = None,
-              stop: threading.Event | None = None) -> list[int]:
+              views: int = VIEWS, dice: int | None = None, finder: TrayFinder | None = None) -> list[int]:
     """Ask for each face of `kind` until `snapshots`' folder holds `views` views of it; return the
     faces still short (none: every face shown). A source that can play the player (`ask`, the
     rendered stand-in) is told which face is asked."""
     kept = views_kept(snapshots.manifest, kind)
     short = [v for v in range(1, FACES[kind] + 1) if kept[v] < views]
-    rests = settled_views(source, finder, say, stop=stop)
+    rests = settled_views(source, finder, say)
     for value in short:
         while kept[value] < views:
             say(asking(kind, value, kept[value] + 1, views, dice))
