@@ -91,6 +91,11 @@ def expand(paths: list[str]) -> list[Path]:
     return result
 
 
+def say(line: str) -> None:
+    """A line for the person at the command, on stderr (stdout is kept for JSON)."""
+    print(f"nova-table dice: {line}", file=sys.stderr, flush=True)
+
+
 def emit(record: dict[str, Any]) -> None:
     print(json.dumps(record), flush=True)
 
@@ -107,7 +112,7 @@ def run_read(args: argparse.Namespace) -> int:
             profile = load(args.profile)
             reader = DiceReader(args.kind, profile)
         except VisionError as bad:
-            print(f"nova-table dice: {bad}", file=sys.stderr)
+            say(str(bad))
             return 2
     else:
         reader = DiceReader(args.kind)
@@ -117,15 +122,15 @@ def run_read(args: argparse.Namespace) -> int:
         try:
             reading = reader.read(load_image(path))
             if reader.problem and not warned:
-                print(f"nova-table dice: {reader.problem}", file=sys.stderr)
+                say(reader.problem)
                 warned = True
         except VisionError as bad:
             failures += 1
-            print(f"nova-table dice: {bad}", file=sys.stderr)
+            say(str(bad))
             emit({"image": str(path), "dice": [], "error": str(bad)})
             continue
         if not reading.dice:
-            print(f"nova-table dice: {path}: no dice found", file=sys.stderr)
+            say(f"{path}: no dice found")
         emit({"image": str(path), "dice": [d.to_json() for d in reading.dice]})
     return 1 if failures else 0
 
@@ -139,7 +144,6 @@ def learn_and_check(manifest: Path, out: Path, use_built_in: bool = True) -> int
     from assistant.vision.errors import VisionError
     from assistant.vision.heldout import held_out, verdict
     from assistant.vision.learn import entries_of, learn, learn_entries
-    from assistant.vision.watch import say
 
     try:
         profile = learn(manifest, use_built_in=use_built_in)
@@ -162,7 +166,7 @@ def run_render(args: argparse.Namespace) -> int:
     from assistant.vision.render import write_set
 
     manifest = write_set(args.out, args.count, args.seed, tiles=args.tiles, style=args.style, kind=args.kind)
-    print(f"nova-table dice: rendered {args.count} pictures, labels in {manifest}", file=sys.stderr)
+    say(f"rendered {args.count} pictures, labels in {manifest}")
     return 0
 
 
@@ -174,7 +178,7 @@ def run_watch(args: argparse.Namespace) -> int:
         return watch(args.source, tray=args.tray, kind=args.kind, profile_path=args.profile,
                      max_frames=args.frames, emit=emit, save=args.save)
     except VisionError as bad:
-        print(f"nova-table dice: {bad}", file=sys.stderr)
+        say(str(bad))
         return 2
 
 
@@ -185,7 +189,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from assistant.vision.snapshots import Snapshots
     from assistant.vision.sources import open_source
     from assistant.vision.tray import TrayFinder
-    from assistant.vision.watch import say
 
     folder = args.keep or args.out.with_name(args.out.name.split(".")[0] + "-views")
     try:

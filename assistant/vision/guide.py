@@ -73,12 +73,13 @@ def calibrate(source: FrameSource, reader: DiceReader, kind: str, snapshots: Sna
                 rest = next(rests, None)
                 if rest is None:
                     return [v for v in short if kept[v] < views]
-                found = list(reader.read(rest[1]).dice)
+                _frame, seen, _view = rest
+                found = list(reader.read(seen).dice)
                 if (why := refused(found, dice)) is None:
                     break
                 say(f"not kept: {why}")
             labelled = [Die(kind, value, 1.0, d.box) for d in found]
-            name = snapshots.keep(rest[1], labelled)
+            name = snapshots.keep(seen, labelled)
             kept[value] += 1
             other = [str(d.value) for d in found if d.value is not None and (d.kind, d.value) != (kind, value)]
             said = f"kept {name}: {len(found)} {kind} showing {value}"

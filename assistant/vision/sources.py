@@ -133,14 +133,13 @@ class RenderedSource(_Closing):
         self.settled: np.ndarray | None = None
         self.labels: list[dict[str, object]] = []
         self.noise = np.random.default_rng(seed + 1)
-        self.kind: str | None = None
         self.value: int | None = None  # the face every die shows, once asked
         self.count: int | None = None  # the dice on the tray (None: 1 to 6, a new number each roll)
 
     def ask(self, kind: str, value: int) -> None:
         from assistant.vision.render import STYLE_OF_KIND
 
-        self.kind, self.value, self.style = kind, value, STYLE_OF_KIND[kind]
+        self.value, self.style = value, STYLE_OF_KIND[kind]  # the style draws dice of that kind
         if self.step:  # picked up: this roll is over, a new one starts
             self.step = 0
             self.roll += 1
@@ -151,7 +150,7 @@ class RenderedSource(_Closing):
         if self.step == 0:
             if self.rolls and self.roll >= self.rolls:
                 return None
-            shot = scene(self.rng, self.size, self.count, style=self.style, kind=self.kind, value=self.value, noise=0.0)
+            shot = scene(self.rng, self.size, self.count, style=self.style, value=self.value, noise=0.0)
             self.settled, self.final_labels = shot.image, shot.dice
         assert self.settled is not None
         if self.step < self.moving:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from assistant.vision.command import say
 from assistant.vision.exposure import ExposureHold
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
@@ -17,10 +17,6 @@ from assistant.vision.settle import SettleDetector
 from assistant.vision.snapshots import Snapshots
 from assistant.vision.sources import FrameSource, open_source
 from assistant.vision.tray import TrayFinder, TrayView
-
-
-def say(line: str) -> None:
-    print(f"nova-table dice: {line}", file=sys.stderr, flush=True)
 
 
 def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[[str], None] = say,
