@@ -95,7 +95,12 @@ class CaptureSource(_Closing):
         self.name = f"camera:{target}" if isinstance(target, int) else f"video:{target}"
         if isinstance(target, str) and not Path(target).exists():
             raise SourceError(f"{target}: no such video file")
-        self.capture = cv2.VideoCapture(target)
+        quiet = cv2.utils.logging.getLogLevel()  # OpenCV's own warnings on a camera it cannot open: ours says it
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+        try:
+            self.capture = cv2.VideoCapture(target)
+        finally:
+            cv2.utils.logging.setLogLevel(quiet)
         if not self.capture.isOpened():
             raise SourceError(f"{self.name}: OpenCV cannot open it")
         if isinstance(target, int) and size is not None:

@@ -69,6 +69,13 @@ def test_a_missing_video_is_a_source_error(tmp_path: Path) -> None:
         CaptureSource(str(tmp_path / "nope.avi"))
 
 
+def test_a_camera_that_is_not_there_is_one_clear_line_not_opencvs_warnings(capfd: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SourceError, match="camera:97: OpenCV cannot open it"):
+        open_source("camera:97")
+    assert "WARN" not in capfd.readouterr().err
+    assert cv2.utils.logging.getLogLevel() != cv2.utils.logging.LOG_LEVEL_ERROR  # OpenCV's level is put back
+
+
 @pytest.mark.parametrize("spec, message", [("telescope", "unknown source"), ("camera:x", "needs a number")])
 def test_bad_source_names_are_refused(spec: str, message: str) -> None:
     with pytest.raises(SourceError, match=message):
