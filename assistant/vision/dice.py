@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +14,7 @@ ASTRO_BY_VALUE = {1: "moon", 2: None, 3: None, 4: "sun", 5: "star", 6: "sun", 7:
 ASTRO_SYMBOLS = ("sun", "star", "moon")
 LEANS_NOTE = "leaning"  # the note of a die whose top face is tilted (it leans on something)
 CUT_NOTE = "cut by the picture's edge"  # the note of a die partly outside the picture
+ROW_STEP = 0.6  # reading order: a die this share of a die's height below another, or less, is in its row
 VIEWS = 5  # views of each face a calibration asks for: 5 to 10, turned, in different places (docs/vision.md)
 WHY = {LEANS_NOTE: "leans on something", CUT_NOTE: "is partly out of view"}  # those notes, in a player's words
 
@@ -67,9 +69,22 @@ class Die:
         return out
 
 
+def in_rows(dice: Sequence[Die]) -> tuple[Die, ...]:
+    """`dice` in reading order, as a player counts them on the tray: row by row from the top of the
+    picture, each row left to right. Taken from the top, a die is in the row of the one above it
+    when its centre is less than ROW_STEP of a die's height lower (a row's dice never lie exactly level)."""
+    rows: list[list[Die]] = []
+    for die in sorted(dice, key=lambda d: d.centre[1]):
+        if rows and die.centre[1] - rows[-1][-1].centre[1] < ROW_STEP * max(die.box[3], rows[-1][-1].box[3]):
+            rows[-1].append(die)
+        else:
+            rows.append([die])
+    return tuple(die for row in rows for die in sorted(row, key=lambda d: d.centre[0]))
+
+
 @dataclass(frozen=True)
 class Reading:
-    """Every die read in one frame, in reading order (top to bottom, left to right)."""
+    """Every die read in one frame, in reading order (`in_rows`: row by row from the top, left to right)."""
 
     dice: tuple[Die, ...] = field(default_factory=tuple)
 

@@ -25,7 +25,7 @@ import numpy as np
 from assistant.vision import segment as S
 from assistant.vision.classical import ClassicalReader, die_views, plausible
 from assistant.vision.detector import Detection, DetectorError, DiceDetector
-from assistant.vision.dice import CUT_NOTE, LEANS_NOTE, Box, Die, Reading
+from assistant.vision.dice import CUT_NOTE, LEANS_NOTE, Box, Die, Reading, in_rows
 from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.faces import FaceReader, check_kind
 from assistant.vision.images import check_frame
@@ -139,7 +139,7 @@ class DiceReader:
                 for d in self.detector.detect(work)]
 
     def read(self, frame: np.ndarray) -> Reading:
-        """Every die in a BGR frame, boxes in the frame's own pixels, top to bottom."""
+        """Every die in a BGR frame, boxes in the frame's own pixels, in reading order (`in_rows`)."""
         work, scale, left, top, tile = self.working(frame)
         if tile:
             dice = self.read_tile(work)
@@ -147,9 +147,7 @@ class DiceReader:
             dice = self.read_detected(work, self.detector.detect(work))
         else:
             dice = self.read_segmented(work)
-        placed = [replace(die, box=to_frame(die.box, scale, left, top)) for die in dice]
-        placed.sort(key=lambda d: (d.box[1] + d.box[3] / 2, d.box[0]))
-        return Reading(tuple(placed))
+        return Reading(in_rows([replace(die, box=to_frame(die.box, scale, left, top)) for die in dice]))
 
     def read_boxes(self, work: np.ndarray, boxes: list[Box], tops: list[Box] | None = None) -> list[Die | None]:
         """What each box of `work` shows: with a face profile, the face reader's answer (one batch),
