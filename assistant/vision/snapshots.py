@@ -61,8 +61,9 @@ class Snapshots:
                  if (m := re.fullmatch(r"roll-(\d+)\.png", p.name))]
         self.number = max(taken, default=0)
 
-    def keep(self, image: np.ndarray, dice: Sequence[Die]) -> str:
-        """Save one view and its reading; return the picture's path in the manifest."""
+    def keep(self, image: np.ndarray, dice: Sequence[Die], complete: bool = True) -> str:
+        """Save one view and its reading; return the picture's path in the manifest. `complete`: every
+        die in the view is in `dice`."""
         self.number += 1
         name = f"roll-{self.number:04d}.png"
         for path, picture in ((self.folder / "images" / name, image),
@@ -71,7 +72,7 @@ class Snapshots:
                 raise SourceError(f"{path}: cannot write the view (is the disk full or the folder read-only?)")
         try:
             with self.manifest.open("a", encoding="utf-8") as out:
-                out.write(entry_json(f"images/{name}", [die_line(d) for d in dice]) + "\n")
+                out.write(entry_json(f"images/{name}", [die_line(d) for d in dice], complete) + "\n")
         except OSError as bad:
             raise SourceError(f"{self.manifest}: cannot add the view's line ({bad.strerror or bad})") from None
         return f"images/{name}"

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from assistant.vision.dice import Die
-from assistant.vision.guide import calibrate, refused, views_kept
+from assistant.vision.guide import calibrate, refused, unmoved, views_kept
 from assistant.vision.matching import match
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
@@ -116,6 +116,67 @@ def test_why_a_view_at_rest_is_not_kept() -> None:
     assert refused([flat, leaning], None) == "a die leans on something: lay each die flat, all in view"
     assert refused([cut, flat], 2) == "a die is partly out of view: lay each die flat, all in view"
     assert refused([flat, flat, flat], 3) is None and refused([flat], None) is None
+    assert refused([flat, flat], 2, [True, True]) == ("nothing changed since the view kept before: pick the dice "
+                                                      "up, turn them, and spread them again")
+    assert refused([flat, flat], 2, [True, False]) is None and refused([flat], None, [False]) is None
+
+
+def test_a_die_neither_moved_nor_turned_since_the_view_before_is_told_apart_from_one_turned() -> None:
+    """The same rendered dice at the same places showing 3, then 5 (pips) or 6: every one has changed;
+    the same view again under camera noise: none has."""
+    for style, other in (("pips", 5), ("astro", 6), ("numerals", 6)):
+        for seed in range(3):
+            three = scene(np.random.default_rng(seed), (640, 480), 4, style=style, value=3, noise=0.0)
+            turned = scene(np.random.default_rng(seed), (640, 480), 4, style=style, value=other, noise=0.0)
+            noisy = scene(np.random.default_rng(seed), (640, 480), 4, style=style, value=3, noise=4.0)
+            assert [d["box"] for d in turned.dice] == [d["box"] for d in three.dice]  # the same places
+            dice = [Die("d6", 3, 1.0, tuple(d["box"])) for d in three.dice]  # type: ignore[arg-type]
+            assert unmoved(three.image, turned.image, dice) == [False] * 4
+            assert unmoved(three.image, noisy.image, dice) == [True] * 4
+            assert unmoved(None, three.image, dice) == [False] * 4
+
+
+class Frames:
+    """A camera that shows these rests in turn, the dice tumbling between them (other rendered dice), then ends."""
+
+    name = "frames"
+
+    def __init__(self, rests: list[np.ndarray]) -> None:
+        self.frames: list[np.ndarray] = []
+        for n, rest in enumerate(rests):
+            self.frames += [scene(np.random.default_rng(900 + 10 * n + k), (640, 480), 3, noise=0.0).image for k in range(3)]
+            self.frames += [rest] * 6
+
+    def read(self) -> np.ndarray | None:
+        return self.frames.pop(0) if self.frames else None
+
+
+def test_dice_that_stayed_put_between_views_are_not_labelled_and_a_view_where_nothing_changed_is_not_kept(
+        tmp_path: Path) -> None:
+    """The left half of the tray is left as it was (dice not turned, or tokens that are no dice): its
+    dice are left out of the second view; a third rest with nothing changed is not kept."""
+    grey = (120, 120, 120)
+
+    def half(seed: int) -> np.ndarray:
+        return scene(np.random.default_rng(seed), (320, 480), 2, style="pips", value=1, noise=0.0, background=grey).image
+
+    left, right, other_right = half(31), half(36), half(40)
+    first, second = np.hstack([left, right]), np.hstack([left, other_right])
+    table = Table(RenderedSource())  # only its `say`; the frames are these
+    reader = DiceReader("d6")
+    found = [len(reader.read(view).dice) for view in (first, second)]
+    on_left = [sum(d.centre[0] < 320 for d in reader.read(view).dice) for view in (first, second)]
+    assert on_left[0] == on_left[1] == 2 and found == [4, 4]
+    short = calibrate(Frames([first, second, second]), reader, "d6", Snapshots(tmp_path), table.say, views=2)
+    assert short == [2, 3, 4, 5, 6]  # the frames ended while face 2 was asked
+    lines = manifest_lines(tmp_path)
+    assert [len(line["dice"]) for line in lines] == [4, 2] and [line["complete"] for line in lines] == [True, False]
+    assert all(die["box"][0] >= 320 for die in lines[1]["dice"])  # only the right half's dice, which changed
+    kept = [line for line in table.said if line.startswith("kept ")]
+    assert kept[1] == ("kept images/roll-0002.png: 2 d6 showing 1; 2 left out, unchanged since the view kept "
+                       "before (a die not turned, or no die)")
+    assert "not kept: nothing changed since the view kept before: pick the dice up, turn them, and spread them again" \
+        in table.said
 
 
 def test_a_die_read_otherwise_before_calibration_is_pointed_out(tmp_path: Path) -> None:
