@@ -70,17 +70,21 @@ MIDDLE = 0.7  # the share of a die's box (each way) compared: its top face, less
 def detail(image: np.ndarray, box: Box) -> np.ndarray:
     """The fine detail (grey, less a blur of it) of the middle MIDDLE of `box` in `image`."""
     x, y, w, h = box
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    grey -= cv2.GaussianBlur(grey, (0, 0), max(1.0, w / 12))
-    cx, cy, half_w, half_h = x + w / 2, y + h / 2, w * MIDDLE / 2, h * MIDDLE / 2
-    return grey[max(0, int(cy - half_h)):max(0, int(cy + half_h)), max(0, int(cx - half_w)):max(0, int(cx + half_w))]
+    half_w, half_h = int(w * MIDDLE / 2), int(h * MIDDLE / 2)
+    cx, cy = x + w // 2, y + h // 2
+    crop = image[max(0, cy - half_h):max(0, cy + half_h), max(0, cx - half_w):max(0, cx + half_w)]
+    if crop.size == 0:
+        return np.zeros((0, 0), np.float32)
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    fine: np.ndarray = grey - cv2.GaussianBlur(grey, (0, 0), max(1.0, w / 12))
+    return fine
 
 
 def unmoved(before: np.ndarray | None, image: np.ndarray, found: list[Die]) -> list[bool]:
     """For each die found in `image`, whether its place looks the same in `before` (the view kept last,
     as the camera saw it): a die neither moved nor turned since, or something that is no die (a
-    token, a mark on the tray). Measured on rendered dice turned in place (3 to 5 or 6): at most 0.88;
-    the same die under heavy noise (6 grey levels): at least 0.91."""
+    token, a mark on the tray). Measured on 480 rendered dice turned in place (3 to 5 or 6): at most 0.89;
+    the same dice under heavy camera noise (6 grey levels): at least 0.92."""
     if before is None or before.shape != image.shape:
         return [False] * len(found)
     out = []
