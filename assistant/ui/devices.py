@@ -109,25 +109,43 @@ def dice_of(edition: Edition) -> str:
     return "d8" if edition is Edition.RENAISSANCE else "auto"
 
 
+def already_posted(dice: list[dict[str, Any]], posted: list[dict[str, Any]]) -> bool:
+    """Whether every die of a reading lies where a die of the reading posted last lay, read the same:
+    the tray came to rest again with no die rolled (a hand held over it, hiding some; the table
+    bumped). Such a reading is not posted: it would undo the table's taps on the form, or drop the
+    hidden dice from it."""
+    from assistant.vision.matching import match
+
+    pairs = match([d["box"] for d in posted], [d["box"] for d in dice])
+    same = {j for i, j in pairs.items() if (posted[i].get("kind"), posted[i].get("value")) ==
+            (dice[j].get("kind"), dice[j].get("value"))}
+    return len(same) == len(dice)
+
+
 def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "auto", profile: Path | None = None,
                   max_frames: int = 0) -> threading.Thread:
     """Read the dice tray with `assistant.vision` on a thread of its own; each settled reading is posted as dice.
     `profile`: the table's own dice (`nova-table dice learn`), as `nova-table dice watch --profile`.
 
     The readings reach the open form (an attack, a defence roll) like typed dice, and stay correctable
-    by hand. A camera that fails is reported on the screen's log and the table goes on without it.
+    by hand: a reading of the dice already posted, where they lay, is not posted again (`already_posted`).
+    A camera that fails is reported on the screen's log and the table goes on without it.
     """
     from assistant.vision.network import onnxruntime
     from assistant.vision.watch import watch
+
+    posted: list[dict[str, Any]] = []  # the dice of the reading posted last
 
     def emit(reading: dict[str, Any]) -> None:
         # a die the reader could not read comes as None: the form shows "?" there until a tap sets it,
         # and says why where the reader knows (it leans, it is partly out of view)
         dice = reading.get("dice", [])
+        if not dice or already_posted(dice, posted):
+            return
         values = [d["value"] if isinstance(d.get("value"), int) else None for d in dice]
         why = [d.get("why") if value is None and isinstance(d.get("why"), str) else None for d, value in zip(dice, values)]
-        if values:
-            post_dice(values, "camera", why)
+        post_dice(values, "camera", why)
+        posted[:] = dice
 
     stop = threading.Event()
 

@@ -53,6 +53,31 @@ def test_the_camera_reads_with_the_tables_profile_and_kind(monkeypatch) -> None:
                       "emit": asked[0]["emit"], "stop": asked[0]["stop"]}]
 
 
+def test_the_dice_already_posted_are_not_posted_again_so_the_tables_taps_stay(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The tray at rest again with no die rolled (a hand held over it, hiding a die; the table bumped)
+    posts nothing: a die the table set by hand keeps its value, a hidden die stays on the form."""
+    watch = pytest.importorskip("assistant.vision.watch")
+    from assistant.ui import devices
+
+    def die(value: int, x: int, y: int) -> dict[str, Any]:
+        return {"kind": "d6", "value": value, "confidence": 0.99, "box": [x, y, 50, 50]}
+
+    rolled = {"dice": [die(6, 100, 100), die(3, 300, 100)]}
+    readings = [rolled,
+                {"dice": [die(6, 103, 98)]},  # a hand over the second die
+                {"dice": [die(6, 101, 100), die(3, 299, 102)]},  # the hand gone: the same dice, where they lay
+                {"dice": []},  # nothing seen (the tray covered)
+                {"dice": [die(2, 420, 300), die(5, 150, 350)]}]  # rolled again
+    monkeypatch.setattr(watch, "watch", lambda source, **options: [options["emit"](r) for r in readings])
+    posted: list[list[int | None]] = []
+    monkeypatch.setattr(devices, "post_dice", lambda values, source, why: posted.append(list(values)))
+    attach_camera(make_app(), "render:2", max_frames=1).join(10)
+    assert posted == [[6, 3], [2, 5]]
+    assert devices.already_posted([die(6, 100, 100)], rolled["dice"])
+    assert not devices.already_posted([die(6, 100, 100), die(4, 300, 100)], rolled["dice"])  # a die turned: read again
+    assert not devices.already_posted([die(6, 100, 100), die(1, 500, 400)], rolled["dice"])  # a die added
+
+
 def test_the_table_is_told_when_the_dice_reader_runs_slower_without_onnxruntime(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     watch = pytest.importorskip("assistant.vision.watch")
     from assistant.vision import network
