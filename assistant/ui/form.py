@@ -238,22 +238,27 @@ class Form:
             item.touched = True
             self.refresh()
 
-    def fill_dice(self, values: Sequence[int | None], source: str = "camera") -> bool:
-        """Dice read elsewhere (the camera): they replace the dice field's values; False if no dice field.
-        A die not read (None), or read as more than this roll's die has (a d8's 7 on a d6 roll), is
-        left "?" for the table to set: the form cannot be applied before."""
+    def fill_dice(self, values: Sequence[int | None], source: str = "camera") -> str | None:
+        """Dice read elsewhere (the camera): they replace the dice field's values. A die not read (None),
+        or read as more than this roll's die has (a d8's 7 on a d6 roll), is left "?" for the table to
+        set: the form cannot be applied before. Returns None, or why nothing was filled: no dice field,
+        or more dice than the roll can take (which of them to keep would be a guess)."""
         dice = self.dice()
         if dice is None:
-            return False
+            shown = " ".join("?" if v is None else str(v) for v in values)
+            return f"dice read ({shown}); this form takes none."
         counted = [i for i, f in self.visible() if isinstance(f, Number) and f.key == dice.key + "_count"]
         if counted:
             count = self.fields[counted[0]]
             assert isinstance(count, Number)
+            if len(values) > count.high:
+                return (f"{len(values)} dice seen, and a roll here takes at most {count.high}: is something else "
+                        "on the tray? Tap the dice to set them.")
             count.set(len(values))
         dice.values = [v if v is not None and 1 <= v <= dice.sides else None for v in values]
         dice.source = source
         self.refresh()
-        return True
+        return None
 
 
 def link_dice_count(form: Form, dice_key: str = "dice") -> None:

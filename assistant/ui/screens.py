@@ -124,8 +124,7 @@ class TableScreen:
             return None
         opened = self.open_form(app, rolls[0].form, rolls[0].extra)
         assert app.form is not None
-        app.form.fill_dice(values, source)
-        app.error = unread_words(why)
+        app.error = camera_words(app.form.fill_dice(values, source), why)
         return opened
 
     def _move(self, delta: int) -> None:
@@ -198,8 +197,11 @@ class TableScreen:
         return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
 
 
-def unread_words(why: list[str | None]) -> str:
-    """What the camera says of the dice it saw and could not read, where it knows why (else "")."""
+def camera_words(refused: str | None, why: list[str | None]) -> str:
+    """What the camera says of a reading: why the form took none of it (`Form.fill_dice`), or of the
+    dice it saw and could not read, where it knows why (else "")."""
+    if refused:
+        return f"Camera: {refused}"
     told = [f"die {n} {words}" for n, words in enumerate(why, 1) if words]
     return f"Camera: {'; '.join(told)}. Tap a die to set it." if told else ""
 
@@ -230,8 +232,7 @@ class FormScreen:
             form.type_digit(int(action.value))
         elif kind == "dice":
             values, source, why = action.value
-            form.fill_dice(values, source)
-            app.error = unread_words(why)
+            app.error = camera_words(form.fill_dice(values, source), why)
         elif kind == "tap":
             return self.tap(app, form, action.value)
         return None

@@ -143,7 +143,7 @@ def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_s
     app.draw()
     pygame.image.save(app.surface, shots / "camera-unread-die-800x480.png")  # the Roll row: 6 ? 3
     dice.sides = 6
-    assert app.form.fill_dice([2, 7, 5]) and dice.values == [2, None, 5]  # a 7 is no d6's face: asked, not made a 6
+    assert app.form.fill_dice([2, 7, 5]) is None and dice.values == [2, None, 5]  # a 7 is no d6's face: asked, not made a 6
 
 
 def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shots: Path) -> None:  # type: ignore[no-untyped-def]
@@ -193,3 +193,38 @@ def test_a_screen_smaller_than_the_supported_ones_still_draws_the_notes_and_the_
     panel = app.surface.subsurface(pygame.Rect(240, 0, 240, 320))
     red = pygame.mask.from_threshold(panel, theme.DANGER, (40, 40, 40, 255)).count()
     assert red > 100  # the words are on the screen
+
+
+def test_more_dice_than_a_roll_takes_fill_nothing_and_the_table_is_told() -> None:
+    """18 dice seen for an attack of at most 12 (tokens on the tray read as dice?): which 12 to keep
+    would be a guess, so the form keeps its dice and says why."""
+    from assistant.ui.ai_forms import MAX_DICE
+    from assistant.ui.inputs import post_dice
+
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    post_dice([3, 5], "camera")
+    post_dice([1, 2, 3, 4, 5, 6] * 3, "camera")
+    app.running = True
+    app.pump()
+    dice = app.form.dice()
+    assert dice is not None and dice.values == [3, 5] and app.form.value("dice_count") == 2
+    assert app.error == (f"Camera: 18 dice seen, and a roll here takes at most {MAX_DICE}: is something else on the "
+                         "tray? Tap the dice to set them.")
+    post_dice([4] * MAX_DICE, "camera")  # as many as it takes: filled
+    app.pump()
+    assert dice.values == [4] * MAX_DICE and app.error == ""
+
+
+def test_dice_read_while_a_form_without_dice_is_open_are_named_not_used() -> None:
+    from assistant.ui.inputs import post_dice
+    from assistant.ui.intents import make_form
+
+    app = make_app()
+    app.form = make_form("wait", app.game.state)
+    app.machine.go(app, "form")
+    post_dice([6, None, 2], "camera")
+    app.running = True
+    app.pump()
+    assert app.form.dice() is None and app.error == "Camera: dice read (6 ? 2); this form takes none."
