@@ -195,7 +195,7 @@ def test_a_screen_smaller_than_the_supported_ones_still_draws_the_notes_and_the_
     assert red > 100  # the words are on the screen
 
 
-def test_more_dice_than_a_roll_takes_fill_nothing_and_the_table_is_told() -> None:
+def test_more_dice_than_a_roll_takes_fill_nothing_and_the_table_is_told(shots: Path) -> None:
     """18 dice seen for an attack of at most 12 (tokens on the tray read as dice?): which 12 to keep
     would be a guess, so the form keeps its dice and says why."""
     from assistant.ui.ai_forms import MAX_DICE
@@ -212,6 +212,9 @@ def test_more_dice_than_a_roll_takes_fill_nothing_and_the_table_is_told() -> Non
     assert dice is not None and dice.values == [3, 5] and app.form.value("dice_count") == 2
     assert app.error == (f"Camera: 18 dice seen, and a roll here takes at most {MAX_DICE}: is something else on the "
                          "tray? Tap the dice to set them.")
+    app.draw()
+    pygame.image.save(app.surface, shots / "camera-too-many-800x480.png")
+    assert app.fonts.squeezed == []  # every line of it fits
     post_dice([4] * MAX_DICE, "camera")  # as many as it takes: filled
     app.pump()
     assert dice.values == [4] * MAX_DICE and app.error == ""
