@@ -144,7 +144,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
             return
         values = [d["value"] if isinstance(d.get("value"), int) else None for d in dice]
         why = [d.get("why") if value is None and isinstance(d.get("why"), str) else None for d, value in zip(dice, values)]
-        post_dice(values, "camera", why)
+        post_dice(values, "camera", why, [d.get("kind") for d in dice])
         posted[:] = dice
 
     stop = threading.Event()

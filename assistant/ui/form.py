@@ -238,28 +238,38 @@ class Form:
             item.touched = True
             self.refresh()
 
-    def fill_dice(self, values: Sequence[int | None], source: str = "camera") -> str | None:
+    def fill_dice(self, values: Sequence[int | None], source: str = "camera", why: Sequence[str | None] | None = None,
+                  kinds: Sequence[str | None] | None = None) -> str:
         """Dice read elsewhere (the camera): they replace the dice field's values. A die not read (None),
-        or read as more than this roll's die has (a d8's 7 on a d6 roll), is left "?" for the table to
-        set: the form cannot be applied before. Returns None, or why nothing was filled: no dice field,
-        or more dice than the roll can take (which of them to keep would be a guess)."""
+        read as more than this roll's die has (a d8's 7 on a d6 roll), or of another kind than the roll's
+        (`kinds`: a d8 left on the tray for a d6 roll) is left "?" for the table to set: the form cannot
+        be applied before. More dice than the roll can take fill nothing (which to keep would be a guess).
+        Returns what the camera says of it to the table ("" for nothing): why nothing was filled, or which
+        dice are "?" where it knows why (`why`, the reader's words per die, and the kinds)."""
         dice = self.dice()
         if dice is None:
             shown = " ".join("?" if v is None else str(v) for v in values)
-            return f"dice read ({shown}); this form takes none."
+            return f"Camera: dice read ({shown}); this form takes none."
         counted = [i for i, f in self.visible() if isinstance(f, Number) and f.key == dice.key + "_count"]
         if counted:
             count = self.fields[counted[0]]
             assert isinstance(count, Number)
             if len(values) > count.high:
-                return (f"{len(values)} dice seen, and a roll here takes at most {count.high}: is something else "
-                        "on the tray? Tap the dice to set them.")
+                return (f"Camera: {len(values)} dice seen, and a roll here takes at most {count.high}: is something "
+                        "else on the tray? Tap the dice to set them.")
             count.set(len(values))
-        dice.values = [v if v is not None and 1 <= v <= dice.sides else None for v in values]
+        kind = f"d{dice.sides}"
+        words = list(why or [None] * len(values))
+        dice.values = []
+        for n, (value, seen) in enumerate(zip(values, kinds or [None] * len(values))):
+            other = seen is not None and seen != kind
+            if other:
+                words[n] = f"is a {seen}, and this roll is of {kind}"
+            dice.values.append(value if value is not None and 1 <= value <= dice.sides and not other else None)
         dice.source = source
         self.refresh()
-        return None
-
+        told = [f"die {n} {said}" for n, (said, value) in enumerate(zip(words, dice.values), 1) if said and value is None]
+        return f"Camera: {'; '.join(told)}. Tap a die to set it." if told else ""
 
 def link_dice_count(form: Form, dice_key: str = "dice") -> None:
     """Keep the dice field as long as its count field (`<dice_key>_count`) says."""

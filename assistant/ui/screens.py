@@ -115,7 +115,8 @@ class TableScreen:
                     return self.open_form(app, "ai_choice", {"choice": hit.target[1]})
         return None
 
-    def dice(self, app: App, values: list[int | None], source: str, why: list[str | None]) -> str | None:
+    def dice(self, app: App, values: list[int | None], source: str, why: list[str | None],
+             kinds: list[str | None]) -> str | None:
         """Dice read while a defence roll is awaited: its form opens with them, still correctable."""
         rolls = [item for item in self.items if item.enabled and item.form in DICE_FORMS]
         if not rolls:
@@ -124,7 +125,7 @@ class TableScreen:
             return None
         opened = self.open_form(app, rolls[0].form, rolls[0].extra)
         assert app.form is not None
-        app.error = camera_words(app.form.fill_dice(values, source), why)
+        app.error = app.form.fill_dice(values, source, why, kinds)
         return opened
 
     def _move(self, delta: int) -> None:
@@ -197,15 +198,6 @@ class TableScreen:
         return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
 
 
-def camera_words(refused: str | None, why: list[str | None]) -> str:
-    """What the camera says of a reading: why the form took none of it (`Form.fill_dice`), or of the
-    dice it saw and could not read, where it knows why (else "")."""
-    if refused:
-        return f"Camera: {refused}"
-    told = [f"die {n} {words}" for n, words in enumerate(why, 1) if words]
-    return f"Camera: {'; '.join(told)}. Tap a die to set it." if told else ""
-
-
 class FormScreen:
     """One intent's form beside the dial; Apply makes the event, Back (or hold) returns to the table."""
 
@@ -231,8 +223,8 @@ class FormScreen:
         elif kind == "digit":
             form.type_digit(int(action.value))
         elif kind == "dice":
-            values, source, why = action.value
-            app.error = camera_words(form.fill_dice(values, source), why)
+            values, source, why, kinds = action.value
+            app.error = form.fill_dice(values, source, why, kinds)
         elif kind == "tap":
             return self.tap(app, form, action.value)
         return None

@@ -20,9 +20,8 @@ def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
     expected: list[list[int]] = []
 
     def collect(reading: dict[str, Any]) -> None:
-        values = [d["value"] for d in reading["dice"]]
-        if values:
-            expected.append(values)
+        if reading["dice"]:
+            expected.append([(d["kind"], d["value"]) for d in reading["dice"]])
 
     # what the vision part reads from these rendered rolls, asked directly
     watch.watch("render:2", tray=False, kind="auto", profile_path=None, max_frames=FRAMES, emit=collect)
@@ -37,7 +36,8 @@ def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
     app.pump()  # the loop takes the posted readings; the last one is in the form
     dice = app.form.dice()
     assert dice is not None and dice.source == "camera"
-    assert dice.values == expected[-1]
+    # the roll's own kind (this hero rolls d8): a die of the other kind is left "?", as one not read
+    assert dice.values == [value if kind == f"d{dice.sides}" else None for kind, value in expected[-1]]
     assert app.form.value("dice_count") == len(expected[-1])
 
 
@@ -70,7 +70,7 @@ def test_the_dice_already_posted_are_not_posted_again_so_the_tables_taps_stay(mo
                 {"dice": [die(2, 420, 300), die(5, 150, 350)]}]  # rolled again
     monkeypatch.setattr(watch, "watch", lambda source, **options: [options["emit"](r) for r in readings])
     posted: list[list[int | None]] = []
-    monkeypatch.setattr(devices, "post_dice", lambda values, source, why: posted.append(list(values)))
+    monkeypatch.setattr(devices, "post_dice", lambda values, source, why, kinds: posted.append(list(values)))
     attach_camera(make_app(), "render:2", max_frames=1).join(10)
     assert posted == [[6, 3], [2, 5]]
     assert devices.already_posted([die(6, 100, 100)], rolled["dice"])
@@ -143,7 +143,7 @@ def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_s
     app.draw()
     pygame.image.save(app.surface, shots / "camera-unread-die-800x480.png")  # the Roll row: 6 ? 3
     dice.sides = 6
-    assert app.form.fill_dice([2, 7, 5]) is None and dice.values == [2, None, 5]  # a 7 is no d6's face: asked, not made a 6
+    assert app.form.fill_dice([2, 7, 5]) == "" and dice.values == [2, None, 5]  # a 7 is no d6's face: asked, not made a 6
 
 
 def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shots: Path) -> None:  # type: ignore[no-untyped-def]
@@ -153,8 +153,8 @@ def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shot
     from assistant.vision.dice import CUT_NOTE, LEANS_NOTE, Die
 
     box = (10, 10, 40, 40)
-    seen = [Die("d6", 6, 0.99, box), Die("d6", None, 0.3, box, note=LEANS_NOTE), Die("d6", 3, 0.97, box),
-            Die("d6", None, 0.6, box, note=CUT_NOTE), Die("d6", None, 0.5, box, note="doubtful d6:4")]
+    seen = [Die("d8", 6, 0.99, box), Die("d8", None, 0.3, box, note=LEANS_NOTE), Die("d8", 3, 0.97, box),
+            Die("d8", None, 0.6, box, note=CUT_NOTE), Die("d8", None, 0.5, box, note="doubtful d8:4")]
     monkeypatch.setattr(watch, "watch", lambda source, emit, **options: emit(
         {"frame": 1, "source": source, "dice": [die.to_json() for die in seen]}))
     app = make_app()
@@ -169,7 +169,7 @@ def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shot
     assert app.error == "Camera: die 2 leans on something; die 4 is partly out of view. Tap a die to set it."
     app.draw()
     pygame.image.save(app.surface, shots / "camera-why-unread-800x480.png")
-    monkeypatch.setattr(watch, "watch", lambda source, emit, **options: emit({"dice": [Die("d6", 5, 0.99, box).to_json()]}))
+    monkeypatch.setattr(watch, "watch", lambda source, emit, **options: emit({"dice": [Die("d8", 5, 0.99, box).to_json()]}))
     attach_camera(app, "render:2", max_frames=1).join(10)  # the next roll, all read: nothing more to say
     app.pump()
     assert dice.values == [5] and app.error == ""
@@ -231,3 +231,23 @@ def test_dice_read_while_a_form_without_dice_is_open_are_named_not_used() -> Non
     app.running = True
     app.pump()
     assert app.form.dice() is None and app.error == "Camera: dice read (6 ? 2); this form takes none."
+
+
+def test_a_die_of_another_kind_than_the_roll_is_left_for_the_table(shots: Path) -> None:
+    """A first-edition table rolls d6 and d8 (first-edition rulebook: Mastery D6 or D8): a d6 left on
+    the tray beside this hero's d8 is not taken as a d8 result."""
+    from assistant.ui.inputs import post_dice
+
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    dice = app.form.dice()
+    assert dice is not None and dice.sides == 8  # Valerio's mastery: D8
+    post_dice([7, 4, 2], "camera", [None, None, None], ["d8", "d6", "d8"])
+    app.running = True
+    app.pump()
+    assert dice.values == [7, None, 2]
+    assert app.error == "Camera: die 2 is a d6, and this roll is of d8. Tap a die to set it."
+    app.draw()
+    pygame.image.save(app.surface, shots / "camera-other-kind-800x480.png")
+    assert app.fonts.squeezed == []

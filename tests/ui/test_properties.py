@@ -29,7 +29,8 @@ actions = st.one_of(
     st.builds(Action, st.sampled_from(["undo", "redo"])),
     st.builds(Action, st.just("dice"), st.lists(st.one_of(st.integers(1, 8), st.none()), max_size=6).flatmap(
         lambda values: st.tuples(st.just(values), st.just("camera"), st.lists(
-            st.sampled_from([None, "leans on something", "is partly out of view"]), min_size=len(values), max_size=len(values))))),
+            st.sampled_from([None, "leans on something", "is partly out of view"]), min_size=len(values), max_size=len(values)),
+            st.lists(st.sampled_from([None, "d6", "d8"]), min_size=len(values), max_size=len(values))))),
     st.builds(Action, st.just("knob"), st.tuples(st.integers(0, 3), st.integers(-2, 2))),
 )
 
