@@ -471,8 +471,6 @@ def main() -> int:
                         help="share of rendered scenes that are top-down trays (render.py: flat dice from above)")
     parser.add_argument("--crowds", type=float, default=CROWDS,
                         help="share of rendered scenes that are heaps of 16 to 40 dice, touching")
-    parser.add_argument("--widths", type=int, nargs=4, default=(8, 24, 48, 64), metavar=("C1", "C2", "C3", "C4"),
-                        help="the network's channels at 1/2, 1/4, 1/8 and 1/16 of the input")
     parser.add_argument("--scale", type=float, nargs=2, default=SCALE, metavar=("MIN", "MAX"),
                         help="augmentation zoom range")
     args = parser.parse_args()
@@ -497,7 +495,7 @@ def main() -> int:
     cam, held_cam = webcam(False), webcam(True)
     print(f"data: {len(scenes)} rendered scenes, {len(cam)} webcam train frames "
           f"({len(held_cam)} held out), {time.time() - t0:.0f} s", flush=True)
-    net = Net(tuple(args.widths))
+    net = Net()
     if args.init:
         load_onnx(net, args.init)
         print(f"warm start from {args.init}", flush=True)
