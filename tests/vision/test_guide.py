@@ -197,8 +197,11 @@ def test_a_die_read_otherwise_before_calibration_is_pointed_out(tmp_path: Path) 
 
 
 def command(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    # Ctrl-C as at a terminal, even where this runs in a background job, whose SIGINT is ignored and
+    # would be inherited (Python then installs no KeyboardInterrupt handler)
     return subprocess.Popen([sys.executable, "-m", "assistant", "dice", "calibrate", *args], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_the_command_learns_a_profile_that_reads_the_table_s_dice(tmp_path: Path) -> None:
