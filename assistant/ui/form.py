@@ -248,8 +248,7 @@ class Form:
         dice are "?" where it knows why (`why`, the reader's words per die, and the kinds)."""
         dice = self.dice()
         if dice is None:
-            shown = " ".join("?" if v is None else str(v) for v in values)
-            return f"Camera: dice read ({shown}); this form takes none."
+            return f"Camera: dice read ({shown(values)}); this form takes none."
         counted = [i for i, f in self.visible() if isinstance(f, Number) and f.key == dice.key + "_count"]
         if counted:
             count = self.fields[counted[0]]
@@ -270,6 +269,12 @@ class Form:
         self.refresh()
         told = [f"die {n} {said}" for n, (said, value) in enumerate(zip(words, dice.values), 1) if said and value is None]
         return f"Camera: {'; '.join(told)}. Tap a die to set it." if told else ""
+
+
+def shown(values: Sequence[int | None]) -> str:
+    """Dice values as the screen names them: "6 ? 2" ("?" for a die not read)."""
+    return " ".join("?" if v is None else str(v) for v in values)
+
 
 def link_dice_count(form: Form, dice_key: str = "dice") -> None:
     """Keep the dice field as long as its count field (`<dice_key>_count`) says."""

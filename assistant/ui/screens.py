@@ -16,7 +16,7 @@ from assistant.ui.dial import draw_dial
 from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
 from assistant.ui.advice import Advice, advice_for
-from assistant.ui.form import APPLY, Form, Incomplete, Stop
+from assistant.ui.form import APPLY, Form, Incomplete, Stop, shown
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, make_form, menu
 from assistant.ui.mission_panel import draw_mission
@@ -120,8 +120,7 @@ class TableScreen:
         """Dice read while a defence roll is awaited: its form opens with them, still correctable."""
         rolls = [item for item in self.items if item.enabled and item.form in DICE_FORMS]
         if not rolls:
-            shown = " ".join("?" if v is None else str(v) for v in values)
-            app.error = f"Dice read ({source}): {shown}; open an attack to use them"
+            app.error = f"Dice read ({source}): {shown(values)}; open an attack to use them"
             return None
         opened = self.open_form(app, rolls[0].form, rolls[0].extra)
         assert app.form is not None

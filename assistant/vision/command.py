@@ -19,9 +19,12 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.vision.dice import VIEWS
+
+if TYPE_CHECKING:  # the reader's modules load inside each action (`nova-table --help` stays fast)
+    from assistant.vision.reader import DiceReader
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -94,6 +97,15 @@ def expand(paths: list[str]) -> list[Path]:
 def say(line: str) -> None:
     """A line for the person at the command, on stderr (stdout is kept for JSON)."""
     print(f"nova-table dice: {line}", file=sys.stderr, flush=True)
+
+
+def warmed(reader: DiceReader) -> DiceReader:
+    """`reader` (a DiceReader) warmed before the first settled roll, not during it; what it reads
+    without (a model missing) is said."""
+    reader.warm()
+    if reader.problem:
+        say(reader.problem)
+    return reader
 
 
 def emit(record: dict[str, Any]) -> None:
@@ -193,10 +205,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     folder = args.keep or args.out.with_name(args.out.name.split(".")[0] + "-views")
     try:
         snapshots = Snapshots(folder)
-        reader = DiceReader(args.kind)
-        reader.warm()
-        if reader.problem:
-            say(reader.problem)
+        reader = warmed(DiceReader(args.kind))
         with open_source(args.source, args.kind) as source:
             say(f"watching {source.name}; keeping the views in {folder}; Ctrl-C stops, and the same command "
                 "later goes on from there")

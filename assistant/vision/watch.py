@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.vision.command import say
+from assistant.vision.command import say, warmed
 from assistant.vision.exposure import ExposureHold
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
@@ -49,10 +49,7 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
     reading. With `save`, each view read is kept there with its reading (`snapshots.py`), and its
     record says where ("saved")."""
     snapshots = Snapshots(save) if save is not None else None  # a folder it cannot write to: said first
-    reader = DiceReader(kind, load(profile_path) if profile_path else None)
-    reader.warm()  # before the first settled roll, not during it
-    if reader.problem:
-        say(reader.problem)
+    reader = warmed(DiceReader(kind, load(profile_path) if profile_path else None))
     if snapshots is not None:
         say(f"keeping each settled view in {snapshots.folder}: check {snapshots.manifest} against "
             f"{snapshots.folder / 'seen'}, then `nova-table dice learn {snapshots.manifest} --out PROFILE`")
