@@ -16,6 +16,7 @@ from typing import Any
 from assistant.hardware.config import HardwareConfig
 from assistant.rules.edition import Edition
 from assistant.ui.app import App
+from assistant.ui.form import Reading
 from assistant.ui.inputs import post_board_message, post_dice, post_encoder, post_knob
 
 
@@ -109,17 +110,16 @@ def dice_of(edition: Edition) -> str:
     return "d8" if edition is Edition.RENAISSANCE else "auto"
 
 
-def already_posted(dice: list[dict[str, Any]], posted: list[dict[str, Any]]) -> bool:
-    """Whether every die of a reading lies where a die of the reading posted last lay, read the same:
-    the tray came to rest again with no die rolled (a hand held over it, hiding some; the table
-    bumped). Such a reading is not posted: it would undo the table's taps on the form, or drop the
-    hidden dice from it."""
+def unchanged(dice: list[dict[str, Any]], posted: list[dict[str, Any]]) -> list[int | None]:
+    """Per die of a reading, the place in the reading posted last of the die that lay there, read the same
+    (kind and value); None for a die rolled, turned or new."""
     from assistant.vision.matching import match
 
-    pairs = match([d["box"] for d in posted], [d["box"] for d in dice])
-    same = {j for i, j in pairs.items() if (posted[i].get("kind"), posted[i].get("value")) ==
-            (dice[j].get("kind"), dice[j].get("value"))}
-    return len(same) == len(dice)
+    same: list[int | None] = [None] * len(dice)
+    for i, j in match([d["box"] for d in posted], [d["box"] for d in dice]).items():
+        if (posted[i].get("kind"), posted[i].get("value")) == (dice[j].get("kind"), dice[j].get("value")):
+            same[j] = i
+    return same
 
 
 def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "auto", profile: Path | None = None,
@@ -128,7 +128,10 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     `profile`: the table's own dice (`nova-table dice learn`), as `nova-table dice watch --profile`.
 
     The readings reach the open form (an attack, a defence roll) like typed dice, and stay correctable
-    by hand: a reading of the dice already posted, where they lay, is not posted again (`already_posted`).
+    by hand. A reading of the dice already posted, all where they lay and read the same (the tray at rest
+    again with no die rolled: a hand held over it, hiding some; the table bumped), is not posted: it would
+    drop the hidden dice from the form. Any other reading tells which dice are unchanged (`unchanged`), so
+    that a die the table set by hand keeps its value while another die is read anew.
     A camera that fails is reported on the screen's log and the table goes on without it.
     """
     from assistant.vision.network import onnxruntime
@@ -140,11 +143,12 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
         # a die the reader could not read comes as None: the form shows "?" there until a tap sets it,
         # and says why where the reader knows (it leans, it is partly out of view)
         dice = reading.get("dice", [])
-        if not dice or already_posted(dice, posted):
+        same = unchanged(dice, posted)
+        if not dice or None not in same:
             return
         values = [d["value"] if isinstance(d.get("value"), int) else None for d in dice]
         why = [d.get("why") if value is None and isinstance(d.get("why"), str) else None for d, value in zip(dice, values)]
-        post_dice(values, "camera", why, [d.get("kind") for d in dice])
+        post_dice(Reading(values, "camera", why, [d.get("kind") for d in dice], same))
         posted[:] = dice
 
     stop = threading.Event()

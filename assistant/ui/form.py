@@ -80,17 +80,23 @@ class Dice:
     label: str
     sides: int
     values: list[int | None] = field(default_factory=list)
-    source: str = ""  # "camera" when the last values came from the dice reader
+    source: str = ""  # "camera" once the dice reader has filled the values
     show: Callable[[Form], bool] | None = None
+    hand: set[int] = field(default_factory=set)  # the dice set by hand since (a tap, the encoder, a key)
 
     def resize(self, count: int) -> None:
         self.values = (self.values + [None] * count)[:count]
+        self.hand = {die for die in self.hand if die < count}
 
     def turn(self, die: int, delta: int) -> None:
         current = self.values[die]
         start = 0 if current is None else current
-        self.values[die] = (start - 1 + delta) % self.sides + 1
-        self.source = ""
+        self.set(die, (start - 1 + delta) % self.sides + 1)
+
+    def set(self, die: int, value: int) -> None:
+        """A die set by hand."""
+        self.values[die] = value
+        self.hand.add(die)
 
     @property
     def complete(self) -> bool:
@@ -227,8 +233,7 @@ class Form:
         item = self.fields[self.focus.field]
         if isinstance(item, Dice):
             if 1 <= digit <= item.sides:
-                item.values[self.focus.die] = digit
-                item.source = ""
+                item.set(self.focus.die, digit)
                 self.next()
         elif isinstance(item, Number):
             item.set(digit)
@@ -238,14 +243,15 @@ class Form:
             item.touched = True
             self.refresh()
 
-    def fill_dice(self, values: Sequence[int | None], source: str = "camera", why: Sequence[str | None] | None = None,
-                  kinds: Sequence[str | None] | None = None) -> str:
-        """Dice read elsewhere (the camera): they replace the dice field's values. A die not read (None),
-        read as more than this roll's die has (a d8's 7 on a d6 roll), or of another kind than the roll's
-        (`kinds`: a d8 left on the tray for a d6 roll) is left "?" for the table to set: the form cannot
-        be applied before. More dice than the roll can take fill nothing (which to keep would be a guess).
-        Returns what the camera says of it to the table ("" for nothing): why nothing was filled, or which
-        dice are "?" where it knows why (`why`, the reader's words per die, and the kinds)."""
+    def fill_dice(self, reading: Reading) -> str:
+        """Dice read elsewhere (the camera): they replace the dice field's values, but for a die set by hand
+        that the reading shows unchanged (`Reading.same`: where it lay, read the same), which keeps the hand's
+        value. A die not read (None), read as more than this roll's die has (a d8's 7 on a d6 roll), or of
+        another kind than the roll's (a d8 left on the tray for a d6 roll) is left "?" for the table to set:
+        the form cannot be applied before. More dice than the roll can take fill nothing (which to keep would
+        be a guess). Returns what the camera says of it to the table ("" for nothing): why nothing was
+        filled, or which dice are "?" where it knows why (the reader's words per die, and the kinds)."""
+        values = list(reading.values)
         dice = self.dice()
         if dice is None:
             return f"Camera: dice read ({shown(values)}); this form takes none."
@@ -254,21 +260,46 @@ class Form:
             count = self.fields[counted[0]]
             assert isinstance(count, Number)
             if len(values) > count.high:
+                dice.hand = set()  # the next reading is told against this one, which the form does not hold
                 return (f"Camera: {len(values)} dice seen, and a roll here takes at most {count.high}: is something "
                         "else on the tray? Tap the dice to set them.")
             count.set(len(values))
         kind = f"d{dice.sides}"
-        words = list(why or [None] * len(values))
-        dice.values = []
-        for n, (value, seen) in enumerate(zip(values, kinds or [None] * len(values))):
+        before, hand = dice.values, dice.hand if dice.source == "camera" else set()
+        dice.values, dice.hand, told = [], set(), []
+        for n, value in enumerate(values):
+            was, seen, why = (_at(reading.same, n), _at(reading.kinds, n), _at(reading.why, n))
+            if was is not None and was in hand and was < len(before):
+                dice.values.append(before[was])
+                dice.hand.add(n)
+                continue
             other = seen is not None and seen != kind
-            if other:
-                words[n] = f"is a {seen}, and this roll is of {kind}"
-            dice.values.append(value if value is not None and 1 <= value <= dice.sides and not other else None)
-        dice.source = source
+            if value is None or not 1 <= value <= dice.sides or other:
+                dice.values.append(None)
+                said = f"is a {seen}, and this roll is of {kind}" if other else why
+                told.extend([f"die {n + 1} {said}"] if said else [])
+            else:
+                dice.values.append(value)
+        dice.source = reading.source
         self.refresh()
-        told = [f"die {n} {said}" for n, (said, value) in enumerate(zip(words, dice.values), 1) if said and value is None]
         return f"Camera: {'; '.join(told)}. Tap a die to set it." if told else ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Dice read elsewhere (the camera), die by die: the value (None: seen, not read), the reader's words for
+    why not (`why`), the kind ("d6", "d8"), and for a die lying where a die of the reading before lay, read
+    the same, that die's place there (`same`; None for a die rolled, turned or new). Missing entries: None."""
+
+    values: Sequence[int | None]
+    source: str = "camera"
+    why: Sequence[str | None] = ()
+    kinds: Sequence[str | None] = ()
+    same: Sequence[int | None] = ()
+
+
+def _at(items: Sequence[Any], n: int) -> Any:
+    return items[n] if n < len(items) else None
 
 
 def shown(values: Sequence[int | None]) -> str:

@@ -13,9 +13,11 @@ from typing import Any
 
 import pygame
 
+from assistant.ui.form import Reading
+
 ENCODER = pygame.event.custom_type()  # attributes: action ("turn" | "confirm" | "back"), value
 KNOB = pygame.event.custom_type()  # attributes: hero (index from 0), delta
-DICE = pygame.event.custom_type()  # attributes: values (list of ints, None for a die not read), source, why, kinds
+DICE = pygame.event.custom_type()  # attributes: reading (a form.Reading)
 BOARD = pygame.event.custom_type()  # attributes: message (str), for the status line
 
 
@@ -37,15 +39,9 @@ def post_knob(hero: int, delta: int) -> None:
     pygame.event.post(pygame.event.Event(KNOB, hero=hero, delta=delta))
 
 
-def post_dice(values: Sequence[int | None], source: str = "camera", why: Sequence[str | None] | None = None,
-              kinds: Sequence[str | None] | None = None) -> None:
-    """The seam for `assistant.vision`: die values read from the tray (always correctable by hand);
-    None for a die seen but not read, `why`, per die, the reader's words for why (or None), and
-    `kinds`, per die, "d6" or "d8" where the reader tells them (a form takes only its roll's kind)."""
-    told = list(why) if why is not None else [None] * len(values)
-    kinds = list(kinds) if kinds is not None else [None] * len(values)
-    pygame.event.post(pygame.event.Event(DICE, values=[None if v is None else int(v) for v in values], source=source,
-                                         why=told, kinds=kinds))
+def post_dice(reading: Reading) -> None:
+    """The seam for `assistant.vision`: dice read from the tray (always correctable by hand)."""
+    pygame.event.post(pygame.event.Event(DICE, reading=reading))
 
 
 def post_board_message(message: str) -> None:
@@ -80,7 +76,7 @@ def translate(event: pygame.event.Event) -> Action | None:
     if kind == KNOB:
         return Action("knob", (int(event.hero), int(event.delta)))
     if kind == DICE:
-        return Action("dice", (list(event.values), event.source, list(event.why), list(event.kinds)))
+        return Action("dice", event.reading)
     if kind == BOARD:
         return Action("status", event.message)
     if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:

@@ -16,7 +16,7 @@ from assistant.ui.dial import draw_dial
 from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
 from assistant.ui.advice import Advice, advice_for
-from assistant.ui.form import APPLY, Form, Incomplete, Stop, shown
+from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, make_form, menu
 from assistant.ui.mission_panel import draw_mission
@@ -102,7 +102,7 @@ class TableScreen:
                 if item.key == action.value:
                     return self.choose(app, index)
         elif action.kind == "dice":
-            return self.dice(app, *action.value)
+            return self.dice(app, action.value)
         elif action.kind == "back":
             app.asking = False  # who is adjacent is not asked any more: the Hero's menu
         elif action.kind == "tap":
@@ -115,16 +115,15 @@ class TableScreen:
                     return self.open_form(app, "ai_choice", {"choice": hit.target[1]})
         return None
 
-    def dice(self, app: App, values: list[int | None], source: str, why: list[str | None],
-             kinds: list[str | None]) -> str | None:
+    def dice(self, app: App, reading: Reading) -> str | None:
         """Dice read while a defence roll is awaited: its form opens with them, still correctable."""
         rolls = [item for item in self.items if item.enabled and item.form in DICE_FORMS]
         if not rolls:
-            app.error = f"Dice read ({source}): {shown(values)}; open an attack to use them"
+            app.error = f"Dice read ({reading.source}): {shown(reading.values)}; open an attack to use them"
             return None
         opened = self.open_form(app, rolls[0].form, rolls[0].extra)
         assert app.form is not None
-        app.error = app.form.fill_dice(values, source, why, kinds)
+        app.error = app.form.fill_dice(reading)
         return opened
 
     def _move(self, delta: int) -> None:
@@ -222,8 +221,7 @@ class FormScreen:
         elif kind == "digit":
             form.type_digit(int(action.value))
         elif kind == "dice":
-            values, source, why, kinds = action.value
-            app.error = form.fill_dice(values, source, why, kinds)
+            app.error = form.fill_dice(action.value)
         elif kind == "tap":
             return self.tap(app, form, action.value)
         return None

@@ -10,7 +10,8 @@ import pygame
 import pytest
 
 from assistant.ui.devices import attach_camera
-from tests.ui.conftest import key, make_app, play
+from assistant.ui.form import Reading, Stop
+from tests.ui.conftest import click, feed, key, make_app, play
 
 FRAMES = 15
 
@@ -53,29 +54,59 @@ def test_the_camera_reads_with_the_tables_profile_and_kind(monkeypatch) -> None:
                       "emit": asked[0]["emit"], "stop": asked[0]["stop"]}]
 
 
-def test_the_dice_already_posted_are_not_posted_again_so_the_tables_taps_stay(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_dice_already_posted_are_not_posted_again_and_each_reading_tells_which_dice_stayed(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The tray at rest again with no die rolled (a hand held over it, hiding a die; the table bumped)
-    posts nothing: a die the table set by hand keeps its value, a hidden die stays on the form."""
+    posts nothing, so a hidden die stays on the form; a reading where one die changed tells which did not."""
     watch = pytest.importorskip("assistant.vision.watch")
     from assistant.ui import devices
 
-    def die(value: int, x: int, y: int) -> dict[str, Any]:
+    def die(value: int | None, x: int, y: int) -> dict[str, Any]:
         return {"kind": "d6", "value": value, "confidence": 0.99, "box": [x, y, 50, 50]}
 
-    rolled = {"dice": [die(6, 100, 100), die(3, 300, 100)]}
+    rolled = {"dice": [die(6, 100, 100), die(None, 300, 100), die(3, 500, 100)]}
     readings = [rolled,
-                {"dice": [die(6, 103, 98)]},  # a hand over the second die
-                {"dice": [die(6, 101, 100), die(3, 299, 102)]},  # the hand gone: the same dice, where they lay
+                {"dice": [die(6, 103, 98)]},  # a hand over two dice
+                {"dice": [die(6, 101, 100), die(None, 299, 102), die(3, 500, 100)]},  # the hand gone: as they lay
+                {"dice": [die(6, 101, 100), die(4, 299, 102), die(3, 500, 100)]},  # the middle die read now
                 {"dice": []},  # nothing seen (the tray covered)
                 {"dice": [die(2, 420, 300), die(5, 150, 350)]}]  # rolled again
     monkeypatch.setattr(watch, "watch", lambda source, **options: [options["emit"](r) for r in readings])
-    posted: list[list[int | None]] = []
-    monkeypatch.setattr(devices, "post_dice", lambda values, source, why, kinds: posted.append(list(values)))
+    posted: list[Reading] = []
+    monkeypatch.setattr(devices, "post_dice", posted.append)
     attach_camera(make_app(), "render:2", max_frames=1).join(10)
-    assert posted == [[6, 3], [2, 5]]
-    assert devices.already_posted([die(6, 100, 100)], rolled["dice"])
-    assert not devices.already_posted([die(6, 100, 100), die(4, 300, 100)], rolled["dice"])  # a die turned: read again
-    assert not devices.already_posted([die(6, 100, 100), die(1, 500, 400)], rolled["dice"])  # a die added
+    assert [(list(r.values), list(r.same)) for r in posted] == [
+        ([6, None, 3], [None, None, None]), ([6, 4, 3], [0, None, 2]), ([2, 5], [None, None])]
+    assert devices.unchanged([die(3, 500, 100), die(6, 100, 100)], rolled["dice"]) == [2, 0]
+    assert devices.unchanged([die(6, 100, 100), die(1, 500, 400)], rolled["dice"]) == [0, None]  # a die added
+
+
+def test_a_die_set_by_hand_keeps_its_value_when_the_camera_reads_another_die_anew() -> None:
+    """The table fixes die 1 by hand; the camera then reads die 2, which it could not read before: the
+    fix stays. Turning die 1 itself, or rolling again, brings the camera's value back."""
+    from assistant.ui.inputs import post_dice
+
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    dice = app.form.dice()
+    assert dice is not None
+    app.running = True
+    post_dice(Reading([6, None, 3]))
+    app.pump()
+    app.draw()
+    die_1 = next(h for h in app.hits if h.target == ("stop", Stop(app.form.fields.index(dice), 0), 1))
+    feed(app, click(die_1.rect.center), key("5"))  # the camera's 6 was wrong: a tap on it, then 5 typed
+    assert dice.values == [5, None, 3] and dice.hand == {0}
+    post_dice(Reading([6, 4, 3], same=[0, None, 2]))  # the middle die read now; the others where they lay
+    app.pump()
+    assert dice.values == [5, 4, 3] and app.error == ""
+    post_dice(Reading([2, 4, 3], same=[None, 1, 2]))  # die 1 turned by hand: the camera's value again
+    app.pump()
+    assert dice.values == [2, 4, 3] and dice.hand == set()
+    feed(app, click(die_1.rect.center), key("1"))
+    post_dice(Reading([4, 6], same=[None, None]))  # rolled again
+    app.pump()
+    assert dice.values == [4, 6] and app.form.value("dice_count") == 2
 
 
 def test_the_table_is_told_when_the_dice_reader_runs_slower_without_onnxruntime(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -134,7 +165,7 @@ def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_s
     play(app, key("a"))
     assert app.form is not None
     pygame.event.clear()
-    post_dice([6, None, 3])
+    post_dice(Reading([6, None, 3]))
     app.running = True
     app.pump()
     assert app.form.value("dice_count") == 3
@@ -143,7 +174,7 @@ def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_s
     app.draw()
     pygame.image.save(app.surface, shots / "camera-unread-die-800x480.png")  # the Roll row: 6 ? 3
     dice.sides = 6
-    assert app.form.fill_dice([2, 7, 5]) == "" and dice.values == [2, None, 5]  # a 7 is no d6's face: asked, not made a 6
+    assert app.form.fill_dice(Reading([2, 7, 5])) == "" and dice.values == [2, None, 5]  # a 7 is no d6's face: asked, not made a 6
 
 
 def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shots: Path) -> None:  # type: ignore[no-untyped-def]
@@ -185,7 +216,7 @@ def test_a_screen_smaller_than_the_supported_ones_still_draws_the_notes_and_the_
     play(app, key("a"))  # the table screen drew its notes on the way
     assert app.form is not None
     pygame.event.clear()
-    post_dice([6, None], "camera", [None, "leans on something"])
+    post_dice(Reading([6, None], "camera", [None, "leans on something"]))
     app.running = True
     app.pump()
     app.draw()
@@ -204,8 +235,8 @@ def test_more_dice_than_a_roll_takes_fill_nothing_and_the_table_is_told(shots: P
     app = make_app()
     play(app, key("a"))
     assert app.form is not None
-    post_dice([3, 5], "camera")
-    post_dice([1, 2, 3, 4, 5, 6] * 3, "camera")
+    post_dice(Reading([3, 5]))
+    post_dice(Reading([1, 2, 3, 4, 5, 6] * 3))
     app.running = True
     app.pump()
     dice = app.form.dice()
@@ -215,7 +246,7 @@ def test_more_dice_than_a_roll_takes_fill_nothing_and_the_table_is_told(shots: P
     app.draw()
     pygame.image.save(app.surface, shots / "camera-too-many-800x480.png")
     assert app.fonts.squeezed == []  # every line of it fits
-    post_dice([4] * MAX_DICE, "camera")  # as many as it takes: filled
+    post_dice(Reading([4] * MAX_DICE))  # as many as it takes: filled
     app.pump()
     assert dice.values == [4] * MAX_DICE and app.error == ""
 
@@ -227,7 +258,7 @@ def test_dice_read_while_a_form_without_dice_is_open_are_named_not_used() -> Non
     app = make_app()
     app.form = make_form("wait", app.game.state)
     app.machine.go(app, "form")
-    post_dice([6, None, 2], "camera")
+    post_dice(Reading([6, None, 2]))
     app.running = True
     app.pump()
     assert app.form.dice() is None and app.error == "Camera: dice read (6 ? 2); this form takes none."
@@ -243,7 +274,7 @@ def test_a_die_of_another_kind_than_the_roll_is_left_for_the_table(shots: Path) 
     assert app.form is not None
     dice = app.form.dice()
     assert dice is not None and dice.sides == 8  # Valerio's mastery: D8
-    post_dice([7, 4, 2], "camera", [None, None, None], ["d8", "d6", "d8"])
+    post_dice(Reading([7, 4, 2], "camera", [None, None, None], ["d8", "d6", "d8"]))
     app.running = True
     app.pump()
     assert dice.values == [7, None, 2]

@@ -9,6 +9,7 @@ import pygame
 
 from assistant.rules import game as rules
 from assistant.ui import theme
+from assistant.ui.form import Reading
 from assistant.ui.inputs import post_dice
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import click, key, make_app, play
@@ -73,7 +74,7 @@ def test_dice_from_the_camera_fill_the_open_form_and_stay_correctable() -> None:
     start = app.game.state
     pygame.event.clear()
     pygame.event.post(key("a"))
-    reader = threading.Thread(target=post_dice, args=([6, 5, 5, 2, 7],))  # the dice reader's own thread
+    reader = threading.Thread(target=post_dice, args=(Reading([6, 5, 5, 2, 7]),))  # the dice reader's own thread
     reader.start()
     reader.join()
     # the table corrects the second die by hand: focus it (Enter x5 from the target) and type 3

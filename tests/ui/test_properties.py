@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,6 +13,7 @@ from assistant.rules.horologium import Side
 from assistant.rules.instructions import plan
 from assistant.rules.scenario import Scenario
 from assistant.ui.app import App
+from assistant.ui.form import Reading
 from assistant.ui.inputs import Action
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import make_app
@@ -20,6 +23,10 @@ from tests.ui.missions import mission
 SCENARIO = demo_scenario()
 MISSIONS = {name: mission(name) for name in ("stealth", "draft", "hunt", "classic", "eclectic")}
 
+def per_die(values: list[int | None], each: st.SearchStrategy[Any]) -> st.SearchStrategy[list[Any]]:
+    return st.lists(each, min_size=len(values), max_size=len(values))
+
+
 actions = st.one_of(
     st.builds(Action, st.just("turn"), st.sampled_from([1, -1])),
     st.builds(Action, st.just("confirm")),
@@ -28,9 +35,9 @@ actions = st.one_of(
     st.builds(Action, st.just("key"), st.sampled_from(list("maweoifrkuydsngc"))),
     st.builds(Action, st.sampled_from(["undo", "redo"])),
     st.builds(Action, st.just("dice"), st.lists(st.one_of(st.integers(1, 8), st.none()), max_size=6).flatmap(
-        lambda values: st.tuples(st.just(values), st.just("camera"), st.lists(
-            st.sampled_from([None, "leans on something", "is partly out of view"]), min_size=len(values), max_size=len(values)),
-            st.lists(st.sampled_from([None, "d6", "d8"]), min_size=len(values), max_size=len(values))))),
+        lambda values: st.builds(Reading, st.just(values), st.just("camera"), per_die(values, st.sampled_from(
+            [None, "leans on something", "is partly out of view"])), per_die(values, st.sampled_from([None, "d6", "d8"])),
+            per_die(values, st.one_of(st.none(), st.integers(0, 5)))))),
     st.builds(Action, st.just("knob"), st.tuples(st.integers(0, 3), st.integers(-2, 2))),
 )
 

@@ -14,6 +14,7 @@ from assistant.rules.state import GameState
 from assistant.ui import theme
 from assistant.ui.advice import Advice
 from assistant.ui.app import App
+from assistant.ui.form import Reading
 from assistant.ui.inputs import ENCODER, post_dice
 from assistant.ui.table import MemoryGame, open_saved_game
 from tests.ui.conftest import click, feed, key, make_app, play
@@ -186,7 +187,7 @@ def test_dice_from_the_camera_open_the_awaited_defence_roll() -> None:
     order = orders(start, ["papal_guard/1"])[0]
     read = [5, 5, 2, 8][: order.dice]
     pygame.event.clear()
-    reader = threading.Thread(target=post_dice, args=(read,))  # the dice reader's own thread
+    reader = threading.Thread(target=post_dice, args=(Reading(read),))  # the dice reader's own thread
     reader.start()
     reader.join()
     app.running = True

@@ -12,6 +12,7 @@ from assistant.rules import game as rules
 from assistant.rules.state import GameState
 from assistant.ui import theme
 from assistant.ui.dial import draw_dial
+from assistant.ui.form import Reading
 from assistant.ui.table import MemoryGame
 from assistant.ui.theme import Fonts
 from tests.ui.conftest import make_app
@@ -130,7 +131,7 @@ def test_a_form_with_dice_fits(size: tuple[int, int], kind: str, shots: Path) ->
     assert app.form is not None and app.form.name == "hero_attack"
     app.form.get("kind").select(kind)  # type: ignore[union-attr]
     app.form.refresh()
-    app.form.fill_dice([8, 6, 5, 1], "camera")
+    app.form.fill_dice(Reading([8, 6, 5, 1]))
     app.draw()
     pygame.image.save(app.surface, shots / f"attack-{kind}-{size[0]}x{size[1]}.png")
     screen = pygame.Rect(0, 0, *size)
