@@ -120,13 +120,14 @@ def calibrate(source: FrameSource, reader: DiceReader, kind: str, snapshots: Sna
                     break
                 say(f"not kept: {why}")
             moved = [d for d, same in zip(found, still) if not same]
-            name = snapshots.keep(seen, [Die(kind, value, 1.0, d.box) for d in moved], complete=len(moved) == len(found))
+            left_out = [d.box for d, same in zip(found, still) if same]
+            name = snapshots.keep(seen, [Die(kind, value, 1.0, d.box) for d in moved], left_out)
             before = seen
             kept[value] += 1
             other = [str(d.value) for d in moved if d.value is not None and (d.kind, d.value) != (kind, value)]
             said = f"kept {name}: {len(moved)} {kind} showing {value}"
-            if len(moved) < len(found):
-                said += (f"; {len(found) - len(moved)} left out, unchanged since the view kept before (a die not "
+            if left_out:
+                said += (f"; {len(left_out)} left out, unchanged since the view kept before (a die not "
                          "turned, or no die)")
             if other:
                 said += (f"; before calibration {len(other)} of them read as {', '.join(other)}: look at seen/"

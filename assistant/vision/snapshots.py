@@ -1,7 +1,8 @@
 """Keep the settled views `watch` reads, as a draft of labelled photos for `nova-table dice learn`.
 
     FOLDER/images/roll-0001.png   the view read (the tray's top view with --tray), untouched
-    FOLDER/seen/roll-0001.png     the same with each die's box and reading drawn on it
+    FOLDER/seen/roll-0001.png     the same with each die's box and reading drawn on it (and "left out"
+                                  on a die `dice calibrate` did not label)
     FOLDER/manifest.jsonl         a line per view: the dice as read, boxes in the view's pixels
 
 The manifest is the reader's guess, to be checked against `seen/` and corrected by hand: a wrong
@@ -18,23 +19,24 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from assistant.vision.dice import Die
+from assistant.vision.dice import Box, Die
 from assistant.vision.errors import SourceError
 from assistant.vision.manifest import entry_json
 
 READ = (60, 200, 60)  # BGR: a die read
 UNREAD = (40, 40, 230)  # a die seen but not read
+LEFT_OUT = (0, 170, 255)  # a die seen and not labelled (orange)
 
 
-def drawn(image: np.ndarray, dice: Sequence[Die]) -> np.ndarray:
-    """A copy of `image` with each die's box and its reading ("d6 4", "d8 ?") drawn on it."""
+def drawn(image: np.ndarray, dice: Sequence[Die], left_out: Sequence[Box] = ()) -> np.ndarray:
+    """A copy of `image` with each die's box and its reading ("d6 4", "d8 ?") drawn on it, and "left out"
+    on the boxes of `left_out`."""
     out = image.copy()
     scale = max(0.4, max(image.shape[:2]) / 1200)
-    for die in dice:
-        x, y, w, h = die.box
-        colour = READ if die.value is not None else UNREAD
+    marks = [(die.box, f"{die.kind} {die.value if die.value is not None else '?'}",
+              READ if die.value is not None else UNREAD) for die in dice]
+    for (x, y, w, h), text, colour in marks + [(box, "left out", LEFT_OUT) for box in left_out]:
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, max(1, round(2 * scale)))
-        text = f"{die.kind} {die.value if die.value is not None else '?'}"
         cv2.putText(out, text, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour,
                     max(1, round(2 * scale)), cv2.LINE_AA)
     return out
@@ -61,18 +63,18 @@ class Snapshots:
                  if (m := re.fullmatch(r"roll-(\d+)\.png", p.name))]
         self.number = max(taken, default=0)
 
-    def keep(self, image: np.ndarray, dice: Sequence[Die], complete: bool = True) -> str:
-        """Save one view and its reading; return the picture's path in the manifest. `complete`: every
-        die in the view is in `dice`."""
+    def keep(self, image: np.ndarray, dice: Sequence[Die], left_out: Sequence[Box] = ()) -> str:
+        """Save one view and its reading; return the picture's path in the manifest. `left_out`: the boxes
+        of dice in the view that `dice` does not hold (the manifest's line is then not complete)."""
         self.number += 1
         name = f"roll-{self.number:04d}.png"
         for path, picture in ((self.folder / "images" / name, image),
-                              (self.folder / "seen" / name, drawn(image, dice))):
+                              (self.folder / "seen" / name, drawn(image, dice, left_out))):
             if not cv2.imwrite(str(path), picture):
                 raise SourceError(f"{path}: cannot write the view (is the disk full or the folder read-only?)")
         try:
             with self.manifest.open("a", encoding="utf-8") as out:
-                out.write(entry_json(f"images/{name}", [die_line(d) for d in dice], complete) + "\n")
+                out.write(entry_json(f"images/{name}", [die_line(d) for d in dice], not left_out) + "\n")
         except OSError as bad:
             raise SourceError(f"{self.manifest}: cannot add the view's line ({bad.strerror or bad})") from None
         return f"images/{name}"

@@ -21,7 +21,7 @@ from assistant.vision.matching import match
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
 from assistant.vision.render import STYLE_OF_KIND, scene
-from assistant.vision.snapshots import Snapshots
+from assistant.vision.snapshots import LEFT_OUT, Snapshots
 from assistant.vision.sources import RenderedSource
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,6 +172,8 @@ def test_dice_that_stayed_put_between_views_are_not_labelled_and_a_view_where_no
     lines = manifest_lines(tmp_path)
     assert [len(line["dice"]) for line in lines] == [4, 2] and [line["complete"] for line in lines] == [True, False]
     assert all(die["box"][0] >= 320 for die in lines[1]["dice"])  # only the right half's dice, which changed
+    orange = [np.all(cv2.imread(str(tmp_path / "seen" / f"roll-000{n}.png")) == LEFT_OUT, axis=2) for n in (1, 2)]
+    assert not orange[0].any() and orange[1][:, :320].sum() > 100 and not orange[1][:, 320:].any()  # seen/ says so
     kept = [line for line in table.said if line.startswith("kept ")]
     assert kept[1] == ("kept images/roll-0002.png: 2 d6 showing 1; 2 left out, unchanged since the view kept "
                        "before (a die not turned, or no die)")

@@ -14,7 +14,7 @@ from assistant.vision.dice import Die
 from assistant.vision.errors import ManifestError, SourceError
 from assistant.vision.learn import learn
 from assistant.vision.manifest import Entry, read_manifest
-from assistant.vision.snapshots import Snapshots, drawn
+from assistant.vision.snapshots import LEFT_OUT, READ, Snapshots, drawn
 from assistant.vision.watch import watch
 
 
@@ -68,6 +68,17 @@ def test_a_die_not_read_is_kept_as_null_and_learn_names_its_line(tmp_path: Path)
     assert isinstance(entry, ManifestError) and "manifest.jsonl:1" in str(entry) and "got None" in str(entry)
     red, green = drawn(image, dice)[40, 80], drawn(image, dice)[20, 20]
     assert red[2] > 200 and green[1] > 150  # the die not read is boxed in red, the one read in green
+
+
+def test_dice_left_out_are_drawn_as_such_and_make_the_line_incomplete(tmp_path: Path) -> None:
+    image = np.full((120, 160, 3), 90, np.uint8)
+    kept = Snapshots(tmp_path)
+    kept.keep(image, [Die("d6", 5, 1.0, (10, 20, 30, 30))], left_out=[(80, 40, 36, 36)])
+    line = json.loads((tmp_path / "manifest.jsonl").read_text())
+    assert line["complete"] is False and [d["box"] for d in line["dice"]] == [[10, 20, 30, 30]]
+    seen = cv2.imread(str(tmp_path / "seen" / "roll-0001.png"))
+    assert list(seen[40, 100]) == list(LEFT_OUT) and list(seen[20, 20]) == list(READ)  # each box's top edge
+    assert not np.array_equal(seen[25:40, 80:160], image[25:40, 80:160])  # and its words above it
 
 
 def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
