@@ -398,8 +398,8 @@ def rendered(seeds: range, cache: Path | None) -> list[Sample]:
 
 
 def pick_threshold(model: Path) -> tuple[float, float]:
-    """The detector's smoothing and threshold for `model`, chosen on pictures no model trained on
-    and no benchmark scores: the held-out 1-in-5 webcam TRAIN frames together with 200 rendered
+    """The detector's smoothing and its centre map's own threshold (without the verifier) for `model`,
+    chosen on pictures no model trained on and no benchmark scores: the held-out 1-in-5 webcam TRAIN frames together with 200 rendered
     held-out scenes. For each smoothing (0, 0.5, 0.8 cells) `detector.choose_threshold` picks the
     threshold on both together; the smoothing whose pick finds the most labelled dice less false
     ones wins. Each set's figures are printed."""
@@ -478,7 +478,8 @@ def main() -> int:
     if args.pick_threshold:
         cv2.setNumThreads(1)
         smooth, threshold = pick_threshold(args.pick_threshold)
-        print(f"{args.pick_threshold}: SMOOTH = {smooth:.1f}, THRESHOLD = {threshold:.2f}")
+        print(f"{args.pick_threshold}: SMOOTH = {smooth:.1f}, the centre map's own threshold {threshold:.2f} "
+              "(the detector's THRESHOLD, with the verifier: train_verifier.py --pick-threshold)")
         return 0
     SCALE = tuple(args.scale)
     DECOYS = args.decoys

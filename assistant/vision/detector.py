@@ -3,17 +3,22 @@
     frame (at most 640 px) -> half size, sides a multiple of 16 -> network (ONNX, `network.py`)
        -> per cell of a quarter of that (8 frame pixels): how surely a die's top face is centred
           here, where in the cell, the top face's size, the whole die's extent, whether it leans
-    -> peaks of the centre map (3x3 local maxima above a threshold) -> one Detection per die
+    -> peaks of the centre map (3x3 local maxima, CANDIDATE or more) -> one candidate per peak
+    -> each candidate's whole box, cut from the frame, looked at by a second small network (the
+       verifier: a die, or a pip, a token, a knot in the wood?); a die's score is the geometric mean
+       of the two; THRESHOLD or more is a die
     -> dice bigger than the network reads well (LARGE at its input): the frame again, smaller
 
-The network (`models/dice_detector.onnx`) was trained offline by `calibration/train_detector.py`
-on rendered scenes and on the webcam TRAIN split only; PyTorch is a training tool, never needed
+The networks (`models/dice_detector.onnx`, `models/dice_verifier.onnx`) were trained offline by
+`calibration/train_detector.py` and `calibration/train_verifier.py` (on the first network's
+candidates) on rendered scenes and on the webcam TRAIN split only; PyTorch is a training tool, never needed
 here: onnxruntime runs it, or OpenCV's dnn module where onnxruntime is not installed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -23,10 +28,15 @@ from assistant.vision.errors import ModelError
 from assistant.vision.network import Network, NetworkError
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_detector.onnx"
+VERIFIER = MODEL.with_name("dice_verifier.onnx")
 STRIDE = 4  # output cells per network input pixel
 MULTIPLE = 16  # the network's input sides are a multiple of this
 INPUT_SIDE = 320  # the longer side of the network's input
-THRESHOLD = 0.20  # a centre at least this sure is a die (smoothed map; chosen on held-out frames: --pick-threshold)
+THRESHOLD = 0.30  # a die's score at least this is a die (chosen on held-out frames: train_verifier.py --pick-threshold)
+CANDIDATE = 0.06  # a centre this sure or more (smoothed map) is looked at by the verifier
+CROP = 32  # the verifier's input side, in pixels ...
+GROW = 1.3  # ... of a square around the whole die's box, this many times its longer side
+MOST = 200  # candidates looked at in one pass, surest first
 SAME_DIE = 0.6  # two centres closer than this share of a top face's side are one die
 SMOOTH = 0.8  # the centre map's Gaussian smoothing before peaks are taken, in cells
 INSIDE = 0.0  # a centre inside a surer die's whole box shrunk by this share each side is that die
@@ -59,7 +69,7 @@ def input_size(shape: tuple[int, ...], side: int = INPUT_SIDE) -> tuple[int, int
             max(MULTIPLE, int(round(h * scale / MULTIPLE)) * MULTIPLE))
 
 
-def decode(out: np.ndarray, scale: tuple[float, float], threshold: float = THRESHOLD,
+def decode(out: np.ndarray, scale: tuple[float, float], threshold: float = CANDIDATE,
            frame_shape: tuple[int, ...] | None = None, smooth: float | None = None) -> list[Detection]:
     """Detections from the network's output (CHANNELS x H x W, heat and lean already squashed to
     0..1); `scale` = frame pixels per output cell along x and y. The centre map is first smoothed
@@ -121,36 +131,26 @@ class DiceDetector:
     A missing model raises FileNotFoundError; a model that cannot be loaded or run, or whose output is not the
     detector's (CHANNELS maps), raises DetectorError, both with the file's name in the message."""
 
-    def __init__(self, model: Path | None = None, threshold: float | None = None) -> None:
-        model = Path(model) if model is not None else MODEL
-        if not model.exists():
-            raise FileNotFoundError(f"{model}: the dice detector's model is missing")
-        try:
-            self.net = Network(model, "ENGINE_NEW")  # OpenCV 5: its newer engine is the faster one here
-        except NetworkError as bad:
-            raise DetectorError(f"{model}: the dice detector's model is corrupt or not an ONNX model ({bad})") from None
-        try:
-            probe = self.net.run(np.zeros((1, 3, 2 * MULTIPLE, 2 * MULTIPLE), np.float32))
-        except NetworkError as bad:  # a model that runs on no input of this shape
-            raise DetectorError(f"{model}: the dice detector's model cannot run ({bad})") from None
-        if probe.ndim != 4 or probe.shape[1] != CHANNELS:
-            raise DetectorError(f"{model}: not the dice detector's network (output {tuple(probe.shape)}, "
-                                f"expected {CHANNELS} maps)")
+    def __init__(self, model: Path | None = None, threshold: float | None = None, verifier: Path | None = None) -> None:
+        self.net = detector_network(Path(model) if model is not None else MODEL)
+        self.verifier = _load(Path(verifier) if verifier is not None else VERIFIER, "verifier", (1, 3, CROP, CROP),
+                              lambda out: out.shape == (1,), "one score a die")
         self.threshold = THRESHOLD if threshold is None else threshold
 
     def raw(self, frame: np.ndarray, side: int = INPUT_SIDE) -> tuple[np.ndarray, tuple[float, float]]:
-        """The network's output for `frame` (its longer side shrunk to `side`) and the frame pixels per
-        output cell (x, y): the mean of its outputs for the frame and for its mirror image (one batch
-        of two), mirrored back."""
-        w, h = input_size(frame.shape, side)
-        small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
-        # raw 0..255 BGR: the network normalises itself
-        both = self.net.run(np.stack([small, cv2.flip(small, 1)]).transpose(0, 3, 1, 2))  # N, C, H, W
-        out, mirrored = both[0], both[1][:, :, ::-1].copy()
-        mirrored[1] = 1.0 - mirrored[1]  # the x offset inside a cell
-        mirrored[[5, 7]] = mirrored[[7, 5]]  # left and right extents
-        out = (out + mirrored) / 2.0
-        return out, (frame.shape[1] / out.shape[2], frame.shape[0] / out.shape[1])
+        return output(self.net, frame, side)
+
+    def verified(self, frame: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """The candidates `found` (surest centre first) that are dice, each scored by the geometric mean of
+        its centre's score and the verifier's on its box, surest first; second peaks on one die are
+        suppressed again by these scores (a top face's peak surer than its whole die's, say)."""
+        found = found[:MOST]
+        if not found:
+            return []
+        crops = np.stack([crop(frame, d.box) for d in found]).transpose(0, 3, 1, 2)
+        sure = 1.0 / (1.0 + np.exp(-self.verifier.run(crops).reshape(-1)))
+        scored = [replace(d, score=float(np.sqrt(d.score * p))) for d, p in zip(found, sure)]
+        return suppress(sorted((d for d in scored if d.score >= self.threshold), key=lambda d: -d.score))
 
     def detect(self, frame: np.ndarray) -> list[Detection]:
         """The dice in `frame`. Where the biggest die found is LARGE or more at the network's input,
@@ -159,7 +159,7 @@ class DiceDetector:
         (their median), more small dice hide below the threshold: the frame is read again at up to
         FINE pixels. The second pass's detections stand, if it finds any."""
         out, scale = self.raw(frame)
-        found = decode(out, scale, self.threshold, frame.shape)
+        found = self.verified(frame, decode(out, scale, CANDIDATE, frame.shape))
         sides = [max(d.box[2], d.box[3]) * INPUT_SIDE / max(frame.shape[:2]) for d in found]
         side = INPUT_SIDE
         if sides and max(sides) >= LARGE:
@@ -168,8 +168,57 @@ class DiceDetector:
             side = min(FINE, max(frame.shape[:2]) // MULTIPLE * MULTIPLE)
         if side != INPUT_SIDE:
             out, scale = self.raw(frame, side)
-            found = decode(out, scale, self.threshold, frame.shape) or found
+            found = self.verified(frame, decode(out, scale, CANDIDATE, frame.shape)) or found
         return found
+
+
+def detector_network(path: Path = MODEL) -> Network:
+    """The centre network alone (`train_verifier.py` gathers its candidates with it)."""
+    return _load(path, "detector", (1, 3, 2 * MULTIPLE, 2 * MULTIPLE),
+                 lambda out: out.ndim == 4 and out.shape[1] == CHANNELS, f"{CHANNELS} maps")
+
+
+def output(net: Network, frame: np.ndarray, side: int = INPUT_SIDE) -> tuple[np.ndarray, tuple[float, float]]:
+    """The centre network's output for `frame` (its longer side shrunk to `side`) and the frame pixels per
+    output cell (x, y): the mean of its outputs for the frame and for its mirror image (one batch
+    of two), mirrored back."""
+    w, h = input_size(frame.shape, side)
+    small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
+    # raw 0..255 BGR: the network normalises itself
+    both = net.run(np.stack([small, cv2.flip(small, 1)]).transpose(0, 3, 1, 2))  # N, C, H, W
+    out, mirrored = both[0], both[1][:, :, ::-1].copy()
+    mirrored[1] = 1.0 - mirrored[1]  # the x offset inside a cell
+    mirrored[[5, 7]] = mirrored[[7, 5]]  # left and right extents
+    out = (out + mirrored) / 2.0
+    return out, (frame.shape[1] / out.shape[2], frame.shape[0] / out.shape[1])
+
+
+def crop(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """What the verifier sees of a candidate: a CROP-pixel square of `frame` around its whole box,
+    GROW times the box's longer side (the frame's edge repeated beyond it)."""
+    x, y, w, h = box
+    side = max(w, h) * GROW
+    k = CROP / side
+    move = np.array([[k, 0, CROP / 2 - (x + w / 2) * k], [0, k, CROP / 2 - (y + h / 2) * k]], np.float32)
+    out: np.ndarray = cv2.warpAffine(frame, move, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _load(path: Path, what: str, probe: tuple[int, ...], fits: Callable[[np.ndarray], bool], expected: str) -> Network:
+    """One of the detector's networks, run once on zeros of shape `probe`; a clear error naming the file."""
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: the dice {what}'s model is missing")
+    try:
+        net = Network(path, "ENGINE_NEW")  # OpenCV 5: its newer engine is the faster one here
+    except NetworkError as bad:
+        raise DetectorError(f"{path}: the dice {what}'s model is corrupt or not an ONNX model ({bad})") from None
+    try:
+        out = net.run(np.zeros(probe, np.float32))
+    except NetworkError as bad:  # a model that runs on no input of this shape
+        raise DetectorError(f"{path}: the dice {what}'s model cannot run ({bad})") from None
+    if not fits(out):
+        raise DetectorError(f"{path}: not the dice {what}'s network (output {tuple(out.shape)}, expected {expected})")
+    return net
 
 
 def choose_threshold(scored: list[tuple[list[tuple[float, bool]], int, bool]],
