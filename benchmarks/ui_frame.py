@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pygame  # noqa: E402
 
 from assistant.ui.app import App  # noqa: E402
+from assistant.ui.form import Reading  # noqa: E402
 from assistant.ui.table import MemoryGame, demo_path, load_scenario, open_saved_game  # noqa: E402
 
 
@@ -71,7 +72,7 @@ def main() -> int:
         print(f"{size[0]}x{size[1]} table frame:   {median_ms(timed(app.draw, args.frames))}")
         app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0))
         assert app.form is not None
-        app.form.fill_dice([8, 6, 5, 2])
+        app.form.fill_dice(Reading([8, 6, 5, 2]))
         print(f"{size[0]}x{size[1]} attack form:   {median_ms(timed(app.draw, args.frames))}")
         app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode="", scancode=0))
         app.form = None
