@@ -12,7 +12,7 @@
 The networks (`models/dice_detector.onnx`, `models/dice_verifier.onnx`) were trained offline by
 `calibration/train_detector.py` and `calibration/train_verifier.py` (on the first network's
 candidates) on rendered scenes and on the webcam TRAIN split only; PyTorch is a training tool, never needed
-here: onnxruntime runs it, or OpenCV's dnn module where onnxruntime is not installed.
+here: onnxruntime runs them, or OpenCV's dnn module where onnxruntime is not installed.
 """
 
 from __future__ import annotations
@@ -126,10 +126,11 @@ class DetectorError(ModelError):
 
 
 class DiceDetector:
-    """Finds the dice in a BGR frame with the learned network (one per reader: not thread-safe).
+    """Finds the dice in a BGR frame with the learned networks (one per reader: not thread-safe).
 
-    A missing model raises FileNotFoundError; a model that cannot be loaded or run, or whose output is not the
-    detector's (CHANNELS maps), raises DetectorError, both with the file's name in the message."""
+    A missing model (the centre network's or the verifier's) raises FileNotFoundError; a model that cannot be
+    loaded or run, or whose output is not the network's (CHANNELS maps; one score a crop), raises
+    DetectorError, both with the file's name in the message."""
 
     def __init__(self, model: Path | None = None, threshold: float | None = None, verifier: Path | None = None) -> None:
         self.net = detector_network(Path(model) if model is not None else MODEL)
@@ -138,6 +139,7 @@ class DiceDetector:
         self.threshold = THRESHOLD if threshold is None else threshold
 
     def raw(self, frame: np.ndarray, side: int = INPUT_SIDE) -> tuple[np.ndarray, tuple[float, float]]:
+        """The centre network's output for `frame` (`output`)."""
         return output(self.net, frame, side)
 
     def verified(self, frame: np.ndarray, found: list[Detection]) -> list[Detection]:
