@@ -32,7 +32,7 @@ VERIFIER = MODEL.with_name("dice_verifier.onnx")
 STRIDE = 4  # output cells per network input pixel
 MULTIPLE = 16  # the network's input sides are a multiple of this
 INPUT_SIDE = 320  # the longer side of the network's input
-THRESHOLD = 0.30  # a die's score at least this is a die (chosen on held-out frames: train_verifier.py --pick-threshold)
+THRESHOLD = 0.32  # a die's score at least this is a die (chosen on held-out frames: train_verifier.py --pick-threshold)
 CANDIDATE = 0.06  # a centre this sure or more (smoothed map) is looked at by the verifier
 CROP = 32  # the verifier's input side, in pixels ...
 GROW = 1.3  # ... of a square around the whole die's box, this many times its longer side
@@ -43,7 +43,7 @@ INSIDE = 0.0  # a centre inside a surer die's whole box shrunk by this share eac
 LARGE = 64  # a whole die this many input pixels across or more: read the frame again, smaller ...
 AIM = 40  # ... so that it is this big (the network was trained on dice of about 15 to 50 px) ...
 SMALLEST_SIDE = 224  # ... but never on an input side under this (the network misses more there)
-SMALL = 16  # the dice found under this many input pixels across (their median): read the frame again ...
+SMALL = 24  # the dice found under this many input pixels across (their median): read the frame again ...
 FINE = 640  # ... at up to this input side, the frame's own pixels (the reader's working image is at most 640)
 CHANNELS = 10  # heat, dx, dy, log top w, log top h, log(1+l), log(1+t), log(1+r), log(1+b), lean
 
@@ -157,20 +157,21 @@ class DiceDetector:
     def detect(self, frame: np.ndarray) -> list[Detection]:
         """The dice in `frame`. Where the biggest die found is LARGE or more at the network's input,
         the network sees a big die's pips as dice of their own (a 2 read as a 1): the frame is then
-        read again at the input side that makes that die AIM pixels. Where the dice found are SMALL
-        (their median), more small dice hide below the threshold: the frame is read again at up to
-        FINE pixels. The second pass's detections stand, if it finds any."""
+        read again at the input side that makes that die AIM pixels, and that pass's detections stand,
+        if it finds any. Where the dice found are SMALL (their median), more small dice hide below the
+        threshold: the frame is read again at up to FINE pixels, and that pass's dice join the first's."""
         out, scale = self.raw(frame)
         found = self.verified(frame, decode(out, scale, CANDIDATE, frame.shape))
         sides = [max(d.box[2], d.box[3]) * INPUT_SIDE / max(frame.shape[:2]) for d in found]
-        side = INPUT_SIDE
         if sides and max(sides) >= LARGE:
             side = max(SMALLEST_SIDE, int(INPUT_SIDE * AIM / max(sides)) // MULTIPLE * MULTIPLE)
-        elif sides and float(np.median(sides)) < SMALL:
-            side = min(FINE, max(frame.shape[:2]) // MULTIPLE * MULTIPLE)
-        if side != INPUT_SIDE:
             out, scale = self.raw(frame, side)
-            found = self.verified(frame, decode(out, scale, CANDIDATE, frame.shape)) or found
+            return self.verified(frame, decode(out, scale, CANDIDATE, frame.shape)) or found
+        fine = min(FINE, max(frame.shape[:2]) // MULTIPLE * MULTIPLE)
+        if sides and float(np.median(sides)) < SMALL and fine > INPUT_SIDE:
+            out, scale = self.raw(frame, fine)
+            more = self.verified(frame, decode(out, scale, CANDIDATE, frame.shape))
+            return suppress(sorted(found + more, key=lambda d: -d.score))
         return found
 
 
