@@ -161,8 +161,8 @@ def export(net: Verifier, out: Path) -> None:
 
 
 def pick_threshold(verifier: Path) -> float:
-    """THRESHOLD for `verifier`, by `detector.choose_threshold`'s rule (the most labelled dice found less
-    false ones) on the held-out frames, the detector run as the reader runs it at each threshold (which
+    """THRESHOLD for `verifier`, by `detector.best_threshold` (the most labelled dice found less false
+    ones) on the held-out frames, the detector run as the reader runs it at each threshold (which
     second pass runs depends on it); each set's figures are printed."""
     sets = {"webcam TRAIN held-out 1 in 5": T.webcam(True),
             "rendered held-out scenes": T.rendered(range(999_000_000, 999_000_200), T.CACHE)}
@@ -180,16 +180,12 @@ def pick_threshold(verifier: Path) -> float:
                 counts[0] += hits
                 counts[1] += len(found) - hits
                 counts[2] += len(truth)
-    best: tuple[int, float] | None = None
+    gains = {t: sum(tally[(name, t)][0] - tally[(name, t)][1] for name in sets) for t in thresholds}
     for t in thresholds:
-        gain = sum(tally[(name, t)][0] - tally[(name, t)][1] for name in sets)
-        print(f"  threshold {t:.2f}: gain {gain}; " + "; ".join(
+        print(f"  threshold {t:.2f}: gain {gains[t]}; " + "; ".join(
             f"{name} found {tally[(name, t)][0]}/{tally[(name, t)][2]} false {tally[(name, t)][1]}" for name in sets),
             flush=True)
-        if best is None or (gain, -abs(t - D.THRESHOLD)) > (best[0], -abs(best[1] - D.THRESHOLD)):
-            best = (gain, t)
-    assert best is not None
-    return best[1]
+    return D.best_threshold(gains.__getitem__, thresholds)
 
 
 def main() -> int:

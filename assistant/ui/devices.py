@@ -144,7 +144,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
         # and says why where the reader knows (it leans, it is partly out of view)
         dice = reading.get("dice", [])
         same = unchanged(dice, posted)
-        if not dice or None not in same:
+        if None not in same:  # no die, or every die as posted
             return
         values = [d["value"] if isinstance(d.get("value"), int) else None for d in dice]
         why = [d.get("why") if value is None and isinstance(d.get("why"), str) else None for d, value in zip(dice, values)]

@@ -269,7 +269,7 @@ class Form:
         dice.values, dice.hand, told = [], set(), []
         for n, value in enumerate(values):
             was, seen, why = (_at(reading.same, n), _at(reading.kinds, n), _at(reading.why, n))
-            if was is not None and was in hand and was < len(before):
+            if was in hand:  # the hand's dice are places in `before`
                 dice.values.append(before[was])
                 dice.hand.add(n)
                 continue

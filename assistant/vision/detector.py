@@ -17,7 +17,7 @@ here: onnxruntime runs them, or OpenCV's dnn module where onnxruntime is not ins
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -98,17 +98,15 @@ def decode(out: np.ndarray, scale: tuple[float, float], threshold: float = CANDI
         box = (int(round(x0)), int(round(y0)), max(1, int(round(x1 - x0))), max(1, int(round(y1 - y0))))
         face = (int(round(cx - tw / 2)), int(round(cy - th / 2)), max(1, int(round(tw))), max(1, int(round(th))))
         found.append(Detection(float(heat[gy, gx]), (cx, cy), face, box, float(cell[9]), cut))
-    found.sort(key=lambda d: -d.score)
     return suppress(found)
 
 
 def suppress(found: list[Detection]) -> list[Detection]:
     """The detections less second peaks on one die: a centre closer to a surer one's than SAME_DIE
     times the smaller of their top faces, or inside a surer one's whole-die box shrunk by INSIDE
-    on each side. Dice that touch are a whole face apart, so both stay. `found` is sorted surest
-    first."""
+    on each side. Dice that touch are a whole face apart, so both stay. Surest first."""
     kept: list[Detection] = []
-    for d in found:
+    for d in sorted(found, key=lambda d: -d.score):
         size = (d.top[2] * d.top[3]) ** 0.5
         if all(np.hypot(d.centre[0] - k.centre[0], d.centre[1] - k.centre[1])
                >= SAME_DIE * min(size, (k.top[2] * k.top[3]) ** 0.5) and not within(d.centre, k.box) for k in kept):
@@ -152,7 +150,7 @@ class DiceDetector:
         crops = np.stack([crop(frame, d.box) for d in found]).transpose(0, 3, 1, 2)
         sure = 1.0 / (1.0 + np.exp(-self.verifier.run(crops).reshape(-1)))
         scored = [replace(d, score=float(np.sqrt(d.score * p))) for d, p in zip(found, sure)]
-        return suppress(sorted((d for d in scored if d.score >= self.threshold), key=lambda d: -d.score))
+        return suppress([d for d in scored if d.score >= self.threshold])
 
     def detect(self, frame: np.ndarray) -> list[Detection]:
         """The dice in `frame`. Where the biggest die found is LARGE or more at the network's input,
@@ -160,19 +158,20 @@ class DiceDetector:
         read again at the input side that makes that die AIM pixels, and that pass's detections stand,
         if it finds any. Where the dice found are SMALL (their median), more small dice hide below the
         threshold: the frame is read again at up to FINE pixels, and that pass's dice join the first's."""
-        out, scale = self.raw(frame)
-        found = self.verified(frame, decode(out, scale, CANDIDATE, frame.shape))
+        found = self.read_at(frame)
         sides = [max(d.box[2], d.box[3]) * INPUT_SIDE / max(frame.shape[:2]) for d in found]
         if sides and max(sides) >= LARGE:
-            side = max(SMALLEST_SIDE, int(INPUT_SIDE * AIM / max(sides)) // MULTIPLE * MULTIPLE)
-            out, scale = self.raw(frame, side)
-            return self.verified(frame, decode(out, scale, CANDIDATE, frame.shape)) or found
+            smaller = max(SMALLEST_SIDE, int(INPUT_SIDE * AIM / max(sides)) // MULTIPLE * MULTIPLE)
+            return self.read_at(frame, smaller) or found
         fine = min(FINE, max(frame.shape[:2]) // MULTIPLE * MULTIPLE)
         if sides and float(np.median(sides)) < SMALL and fine > INPUT_SIDE:
-            out, scale = self.raw(frame, fine)
-            more = self.verified(frame, decode(out, scale, CANDIDATE, frame.shape))
-            return suppress(sorted(found + more, key=lambda d: -d.score))
+            return suppress(found + self.read_at(frame, fine))
         return found
+
+    def read_at(self, frame: np.ndarray, side: int = INPUT_SIDE) -> list[Detection]:
+        """One pass: the dice the centre network finds in `frame` at input side `side`, verified."""
+        out, scale = self.raw(frame, side)
+        return self.verified(frame, decode(out, scale, CANDIDATE, frame.shape))
 
 
 def detector_network(path: Path = MODEL) -> Network:
@@ -243,4 +242,10 @@ def choose_threshold(scored: list[tuple[list[tuple[float, bool]], int, bool]],
                 total -= sum(1 for s, hit in dets if s >= t and not hit)
         return total
 
+    return best_threshold(gain, candidates, default)
+
+
+def best_threshold(gain: Callable[[float], int], candidates: Sequence[float], default: float = THRESHOLD) -> float:
+    """The candidate threshold of the highest gain (labelled dice found less false ones); among equals,
+    the one nearest `default`."""
     return float(max(candidates, key=lambda t: (gain(t), -abs(t - default))))
