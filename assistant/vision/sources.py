@@ -125,12 +125,16 @@ class RenderedSource(_Closing):
 
     `labels` holds the exact dice of the frame last read (empty while they tumble). Asked to show a
     face (`ask`, as `dice calibrate` asks the table), it plays the player: the dice are picked up,
-    and from then on every roll lands with that face up.
+    and from then on every roll lands with that face up. `rolling`, where given, tells the kind of dice
+    the table rolls now ("d6", "d8"; None: any), as the open form asks: each roll throws that kind.
     """
 
     def __init__(self, seed: int = 0, rolls: int = 0, moving: int = 4, still: int = 8,
-                 size: tuple[int, int] = (640, 480), style: str | None = None) -> None:
+                 size: tuple[int, int] = (640, 480), style: str | None = None,
+                 rolling: Callable[[], str | None] | None = None) -> None:
         self.name = "render"
+        self.rolling = rolling
+        self.throwing = style  # the style of this roll's dice
         self.rng = np.random.default_rng(seed)
         self.rolls, self.moving, self.still, self.size, self.style = rolls, moving, still, size, style
         self.roll = 0
@@ -150,17 +154,19 @@ class RenderedSource(_Closing):
             self.roll += 1
 
     def read(self) -> np.ndarray | None:
-        from assistant.vision.render import scene
+        from assistant.vision.render import STYLE_OF_KIND, scene
 
         if self.step == 0:
             if self.rolls and self.roll >= self.rolls:
                 return None
-            shot = scene(self.rng, self.size, self.count, style=self.style, value=self.value, noise=0.0)
+            kind = self.rolling() if self.rolling is not None and self.value is None else None
+            self.throwing = STYLE_OF_KIND[kind] if kind is not None else self.style
+            shot = scene(self.rng, self.size, self.count, style=self.throwing, value=self.value, noise=0.0)
             self.settled, self.final_labels = shot.image, shot.dice
         assert self.settled is not None
         if self.step < self.moving:
             # tumbling: the dice are somewhere else every frame
-            frame = scene(self.rng, self.size, style=self.style, noise=0.0).image
+            frame = scene(self.rng, self.size, style=self.throwing, noise=0.0).image
             self.labels = []
         else:
             frame = self.settled
@@ -173,9 +179,10 @@ class RenderedSource(_Closing):
         return np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
 
 
-def open_source(spec: str, kind: str = "auto") -> _Closing:
+def open_source(spec: str, kind: str = "auto", rolling: Callable[[], str | None] | None = None) -> _Closing:
     """The source named by `spec`: picamera, camera:N, video:FILE, folder:DIR, render[:SEED], or auto.
-    Rendered rolls are of the dice a reader of `kind` reads (d8: Nova Aetas d8; d6: pip d6; auto: any)."""
+    Rendered rolls are of the dice a reader of `kind` reads (d8: Nova Aetas d8; d6: pip d6; auto: any),
+    or of the kind `rolling` tells for each roll (`RenderedSource`)."""
     from assistant.vision.render import STYLE_OF_KIND
 
     if spec == "auto":
@@ -186,7 +193,7 @@ def open_source(spec: str, kind: str = "auto") -> _Closing:
         try:
             return CaptureSource(0)
         except SourceError:
-            return RenderedSource(style=STYLE_OF_KIND[kind])
+            return RenderedSource(style=STYLE_OF_KIND[kind], rolling=rolling)
     name, _, arg = spec.partition(":")
     if name == "picamera":
         from assistant.vision import picamera
@@ -202,5 +209,5 @@ def open_source(spec: str, kind: str = "auto") -> _Closing:
     if name == "folder":
         return ImageFolderSource(Path(arg))
     if name == "render":
-        return RenderedSource(seed=int(arg) if arg else 0, style=STYLE_OF_KIND[kind])
+        return RenderedSource(seed=int(arg) if arg else 0, style=STYLE_OF_KIND[kind], rolling=rolling)
     raise SourceError(f"{spec}: unknown source (picamera, camera:N, video:FILE, folder:DIR, render, auto)")

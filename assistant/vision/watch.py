@@ -44,16 +44,17 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
 
 def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None, max_frames: int,
           emit: Callable[[dict[str, Any]], None], stop: threading.Event | None = None,
-          save: Path | None = None) -> int:
+          save: Path | None = None, rolling: Callable[[], str | None] | None = None) -> int:
     """Read every settled view from the source (`settled_views`); `emit` gets {"frame", "dice"} per
     reading. With `save`, each view read is kept there with its reading (`snapshots.py`), and its
-    record says where ("saved")."""
+    record says where ("saved"). `rolling`: the kind of dice the table rolls now, for the rendered
+    stand-in (`sources.open_source`)."""
     snapshots = Snapshots(save) if save is not None else None  # a folder it cannot write to: said first
     reader = warmed(DiceReader(kind, load(profile_path) if profile_path else None))
     if snapshots is not None:
         say(f"keeping each settled view in {snapshots.folder}: check {snapshots.manifest} against "
             f"{snapshots.folder / 'seen'}, then `nova-table dice learn {snapshots.manifest} --out PROFILE`")
-    with open_source(source_spec, reader.kind) as source:
+    with open_source(source_spec, reader.kind, rolling) as source:
         for count, seen, view in settled_views(source, TrayFinder() if tray else None, max_frames=max_frames,
                                                stop=stop):
             reading = reader.read(seen)

@@ -17,7 +17,13 @@ FRAMES = 15
 
 
 def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
+    """The rendered stand-in throws the dice the open roll takes (this hero's Mastery: d8), and they fill it."""
     watch = pytest.importorskip("assistant.vision.watch")
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    roll = app.form.dice()
+    assert roll is not None and app.rolling() == f"d{roll.sides}"
     expected: list[list[int]] = []
 
     def collect(reading: dict[str, Any]) -> None:
@@ -25,20 +31,18 @@ def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
             expected.append([(d["kind"], d["value"]) for d in reading["dice"]])
 
     # what the vision part reads from these rendered rolls, asked directly
-    watch.watch("render:2", tray=False, kind="auto", profile_path=None, max_frames=FRAMES, emit=collect)
+    watch.watch("render:2", tray=False, kind="auto", profile_path=None, max_frames=FRAMES, emit=collect,
+                rolling=lambda: f"d{roll.sides}")
     if not expected:
         pytest.skip("no roll settled in the first frames of this source")
-    app = make_app()
-    play(app, key("a"))
-    assert app.form is not None
+    assert {kind for reading in expected for kind, _ in reading} == {f"d{roll.sides}"}
     pygame.event.clear()
     attach_camera(app, "render:2", max_frames=FRAMES).join(60)  # the same rolls, on the camera's thread
     app.running = True
     app.pump()  # the loop takes the posted readings; the last one is in the form
     dice = app.form.dice()
     assert dice is not None and dice.source == "camera"
-    # the roll's own kind (this hero rolls d8): a die of the other kind is left "?", as one not read
-    assert dice.values == [value if kind == f"d{dice.sides}" else None for kind, value in expected[-1]]
+    assert dice.values == [value for _, value in expected[-1]]
     assert app.form.value("dice_count") == len(expected[-1])
 
 
@@ -51,7 +55,10 @@ def test_the_camera_reads_with_the_tables_profile_and_kind(monkeypatch) -> None:
     profile = Path("my-dice.profile.json")
     attach_camera(make_app(), "render:2", kind="d8", profile=profile, max_frames=1).join(10)
     assert asked == [{"source": "render:2", "tray": False, "kind": "d8", "profile_path": profile, "max_frames": 1,
-                      "emit": asked[0]["emit"], "stop": asked[0]["stop"]}]
+                      "emit": asked[0]["emit"], "stop": asked[0]["stop"], "rolling": None}]
+    app = make_app()  # a reader of any kind: the stand-in asks the app which kind the open roll takes
+    attach_camera(app, "render:2", kind="auto", max_frames=1).join(10)
+    assert asked[1]["kind"] == "auto" and asked[1]["rolling"] == app.rolling
 
 
 def test_the_dice_already_posted_are_not_posted_again_and_each_reading_tells_which_dice_stayed(monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -128,3 +128,21 @@ def test_the_rendered_stand_in_rolls_the_dice_the_reader_reads() -> None:
     assert rolled["d8"] == {("d8", "astro")}
     assert rolled["d6"] == {("d6", "pips")}
     assert len(rolled["auto"]) >= 3  # pips, numerals and astro mixed in four rolls of any dice
+
+
+def test_the_rendered_stand_in_throws_the_kind_the_table_rolls_now() -> None:
+    """Told which kind the open roll takes, each new roll is of that kind; told none, any dice again."""
+    now: list[str | None] = ["d6"]
+    rolled: list[set[tuple[object, object]]] = []
+    with open_source("render:4", "auto", rolling=lambda: now[0]) as source:
+        for asked in ("d6", "d8", None, "d6"):
+            now[0] = asked
+            seen: set[tuple[object, object]] = set()
+            for _ in range(12 * 3):  # three rolls
+                source.read()
+                seen |= {(d["kind"], d["style"]) for d in source.labels}
+            rolled.append(seen)
+    assert rolled[0] == {("d6", "pips")}
+    assert rolled[1] == {("d8", "astro")}
+    assert len(rolled[2]) >= 2  # any dice
+    assert rolled[3] == {("d6", "pips")}
