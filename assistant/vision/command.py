@@ -26,7 +26,6 @@ from assistant.vision.dice import VIEWS
 if TYPE_CHECKING:  # the reader's modules load inside each action (`nova-table --help` stays fast)
     from assistant.vision.reader import DiceReader
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,14 +82,15 @@ def positive(text: str) -> int:
 
 
 def expand(paths: list[str]) -> list[Path]:
-    """The pictures named: files as given, folders as the pictures in them, sorted."""
+    """The pictures named: files as given, folders as the pictures in them, sorted (a folder with none
+    as itself, for `run_read` to say so)."""
+    from assistant.vision.images import IMAGE_SUFFIXES
+
     result: list[Path] = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            result.extend(sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES))
-        else:
-            result.append(path)
+        inside = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if path.is_dir() else []
+        result.extend(inside or [path])
     return result
 
 
@@ -113,8 +113,8 @@ def emit(record: dict[str, Any]) -> None:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from assistant.vision.errors import VisionError
-    from assistant.vision.images import load_image
+    from assistant.vision.errors import ImageError, VisionError
+    from assistant.vision.images import IMAGE_SUFFIXES, load_image
     from assistant.vision.profile import load
     from assistant.vision.reader import DiceReader
 
@@ -132,6 +132,8 @@ def run_read(args: argparse.Namespace) -> int:
     warned = False
     for path in expand(args.images):
         try:
+            if path.is_dir():  # `expand` gives a folder as itself only where it holds no pictures
+                raise ImageError(f"{path}: no pictures in this folder ({', '.join(sorted(IMAGE_SUFFIXES))})")
             reading = reader.read(load_image(path))
             if reader.problem and not warned:
                 say(reader.problem)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -9,8 +11,20 @@ import numpy as np
 
 from assistant.vision.errors import ImageError
 
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}  # what a folder of pictures is read for
 MIN_SIDE = 16
 MAX_PIXELS = 50_000_000
+
+
+@contextmanager
+def quiet_opencv() -> Iterator[None]:
+    """OpenCV's own warnings held back (a file or camera it cannot open): ours say what is wrong."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
 
 
 def load_image(path: Path) -> np.ndarray:
@@ -25,7 +39,8 @@ def load_image(path: Path) -> np.ndarray:
         raise ImageError(f"{path}: cannot read ({bad.strerror or bad})") from None
     if data.size == 0:
         raise ImageError(f"{path}: empty file")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    with quiet_opencv():
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
         raise ImageError(f"{path}: not a picture OpenCV can decode (corrupt or another format)")
     return check_frame(image, str(path))

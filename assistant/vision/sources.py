@@ -16,9 +16,8 @@ from typing import Protocol
 import numpy as np
 
 from assistant.vision.errors import ImageError, SourceError
-from assistant.vision.images import check_frame, load_image
+from assistant.vision.images import IMAGE_SUFFIXES, check_frame, load_image, quiet_opencv
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 class FrameSource(Protocol):
@@ -95,12 +94,8 @@ class CaptureSource(_Closing):
         self.name = f"camera:{target}" if isinstance(target, int) else f"video:{target}"
         if isinstance(target, str) and not Path(target).exists():
             raise SourceError(f"{target}: no such video file")
-        quiet = cv2.utils.logging.getLogLevel()  # OpenCV's own warnings on a camera it cannot open: ours says it
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
-        try:
+        with quiet_opencv():  # OpenCV's own warnings on a camera it cannot open: ours says it
             self.capture = cv2.VideoCapture(target)
-        finally:
-            cv2.utils.logging.setLogLevel(quiet)
         if not self.capture.isOpened():
             raise SourceError(f"{self.name}: OpenCV cannot open it")
         if isinstance(target, int) and size is not None:

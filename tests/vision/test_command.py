@@ -72,6 +72,22 @@ def test_a_folder_argument_reads_the_pictures_in_it(rendered_pips: Path) -> None
     assert len(lines(done)) == len(rendered_pips.read_text().splitlines())
 
 
+def test_a_folder_without_pictures_and_a_picture_opencv_cannot_decode_are_named_without_opencvs_own_noise(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("the pictures are on the phone")
+    deep = tmp_path / "float.tiff"  # 32-bit float samples: OpenCV's TIFF reader warns and gives up
+    cv2.imwrite(str(deep), np.random.default_rng(1).random((64, 64, 3)).astype(np.float32))
+    done = dice("read", str(folder), str(deep))
+    assert done.returncode == 1
+    first, second = lines(done)
+    assert first == {"image": str(folder), "dice": [], "error": f"{folder}: no pictures in this folder "
+                     "(.bmp, .jpeg, .jpg, .png, .tif, .tiff, .webp)"}
+    assert second["dice"] == [] and "not a picture OpenCV can decode" in second["error"]
+    assert done.stderr.splitlines() == [f"nova-table dice: {first['error']}", f"nova-table dice: {second['error']}"]
+
+
 def test_a_corrupt_profile_is_refused_clearly(tmp_path: Path, rendered_pips: Path) -> None:
     bad = tmp_path / "p.json"
     bad.write_text("{\"format\": \"something else\"}")
