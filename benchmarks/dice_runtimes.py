@@ -7,8 +7,8 @@ Two readers are built side by side: one runs its networks by onnxruntime (as whe
 installed), the other by OpenCV's dnn (as on 32-bit ARM, where onnxruntime has no wheels). Each
 frame is read by both in turn, `passes` times each, and the per-frame medians are compared:
 the median over frames of each, their ratio, and each network alone on a typical batch (the
-detector's frame and mirror image; 4 candidates of the verifier; 4 crops of the face network; 4 dice of the close-up d8
-network, four quarter turns each). Frames: the 640x480 webcam photos of ../shared/dice when
+detector's frame and mirror image; 4 candidates of the verifier; 4 crops of the face network;
+4 dice of the close-up d8 network, four quarter turns each). Frames: the 640x480 webcam photos of ../shared/dice when
 present, rendered scenes of mixed dice and of Nova Aetas d8. It also counts the frames whose
 readings differ between the two (kind, value or box of any die): the runtimes' outputs differ by
 about 1e-5, which can move a die across a threshold. Last, the memory of a reader on each: a fresh
@@ -70,7 +70,7 @@ def nets(reader: DiceReader) -> dict[str, tuple[network.Network, np.ndarray]]:
         found["detector, frame and mirror (2 x 3 x 240 x 320)"] = (
             reader.detector.net, rng.uniform(0, 255, (2, 3, 240, 320)).astype(np.float32))
         found[f"verifier, 4 candidates (4 x 3 x {CROP} x {CROP})"] = (
-            reader.detector.verifier, rng.uniform(0, 1, (4, 3, CROP, CROP)).astype(np.float32))
+            reader.detector.verifier, rng.uniform(0, 255, (4, 3, CROP, CROP)).astype(np.float32))
     if reader.faces is not None:
         found["face network, 4 crops (4 x 1 x 64 x 64)"] = (reader.faces.net.net, rng.normal(size=(4, 1, 64, 64)).astype(np.float32))
         if reader.faces.d8 is not None:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:  # the reader's modules load inside each action (`nova-table -
     from assistant.vision.reader import DiceReader
 
 
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="dice_command", metavar="ACTION", required=True)
     read = sub.add_parser("read", help="read the dice in pictures, one JSON line per picture")

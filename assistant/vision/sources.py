@@ -19,7 +19,6 @@ from assistant.vision.errors import ImageError, SourceError
 from assistant.vision.images import IMAGE_SUFFIXES, check_frame, load_image, quiet_opencv
 
 
-
 class FrameSource(Protocol):
     """What gives frames: `read()` the next one (BGR), or None when there are no more."""
 
