@@ -63,7 +63,7 @@ class Nova:
         self.capsys = capsys
         self.monkeypatch = monkeypatch
 
-    def __call__(self, *args: str, stdin: str = "") -> tuple[int, str, str]:
+    def __call__(self, *args: str | Path, stdin: str = "") -> tuple[int, str, str]:
         import io
 
         from assistant.cli import main
@@ -74,7 +74,7 @@ class Nova:
         out, err = self.capsys.readouterr()
         return code, out, err
 
-    def json(self, *args: str, stdin: str = "") -> list[Any]:
+    def json(self, *args: str | Path, stdin: str = "") -> list[Any]:
         code, out, err = self(*args, stdin=stdin)
         assert code == 0, err
         return [json.loads(line) for line in out.splitlines()]

@@ -24,7 +24,7 @@ def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
     assert app.form is not None
     roll = app.form.dice()
     assert roll is not None and app.rolling() == f"d{roll.sides}"
-    expected: list[list[int]] = []
+    expected: list[list[tuple[str, int | None]]] = []
 
     def collect(reading: dict[str, Any]) -> None:
         if reading["dice"]:

@@ -135,6 +135,7 @@ def test_the_rendered_stand_in_throws_the_kind_the_table_rolls_now() -> None:
     now: list[str | None] = ["d6"]
     rolled: list[set[tuple[object, object]]] = []
     with open_source("render:4", "auto", rolling=lambda: now[0]) as source:
+        assert isinstance(source, RenderedSource)
         for asked in ("d6", "d8", None, "d6"):
             now[0] = asked
             seen: set[tuple[object, object]] = set()
