@@ -109,11 +109,11 @@ class App:
         """Journal the declared Move with the adjacent Enemies named; True when no attack is owed (the Hero moves now)."""
         return self.act(declare_event(adjacent)) and move_ready(self.game.state)
 
-    def rolling(self) -> str | None:
-        """The kind of dice the open form's roll takes ("d6", "d8"), None without one (read from any thread)."""
+    def rolling(self) -> tuple[str, int] | None:
+        """The open form's roll: the kind of its dice ("d6", "d8") and how many; None without one (read from any thread)."""
         form = self.form
         dice = form.dice() if form is not None else None
-        return f"d{dice.sides}" if dice is not None else None
+        return (f"d{dice.sides}", len(dice.values)) if dice is not None else None
 
     def tray(self, on: bool) -> None:
         for mirror in self.mirrors:

@@ -133,7 +133,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     drop the hidden dice from the form. Any other reading tells which dice are unchanged (`unchanged`), so
     that a die the table set by hand keeps its value while another die is read anew.
     A camera that fails is reported on the screen's log and the table goes on without it. The rendered
-    stand-in (`render`) of a reader of any kind throws the kind of dice the open form's roll takes.
+    stand-in (`render`) throws the dice the open form's roll takes, as the players would (`App.rolling`).
     """
     from assistant.vision.network import onnxruntime
     from assistant.vision.watch import watch
@@ -157,7 +157,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     def run() -> None:
         try:
             watch(source, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit, stop=stop,
-                  rolling=app.rolling if kind == "auto" else None)
+                  rolling=app.rolling)
         except Exception as error:  # no camera, a bad source name: the table plays on with typed dice
             post_board_message(f"camera {source} stopped: {type(error).__name__}: {error}")
 

@@ -273,7 +273,7 @@ class Form:
                 dice.values.append(before[was])
                 dice.hand.add(n)
                 continue
-            other = seen is not None and seen != kind
+            other = value is not None and seen is not None and seen != kind  # a die not read: its kind is a guess
             if value is None or not 1 <= value <= dice.sides or other:
                 dice.values.append(None)
                 said = f"is a {seen}, and this roll is of {kind}" if other else why

@@ -18,6 +18,8 @@ import numpy as np
 from assistant.vision.errors import ImageError, SourceError
 from assistant.vision.images import IMAGE_SUFFIXES, check_frame, load_image, quiet_opencv
 
+Roll = tuple[str, int]  # the kind ("d6", "d8") and the number of dice a roll takes (0: not said)
+
 
 class FrameSource(Protocol):
     """What gives frames: `read()` the next one (BGR), or None when there are no more."""
@@ -119,13 +121,13 @@ class RenderedSource(_Closing):
 
     `labels` holds the exact dice of the frame last read (empty while they tumble). Asked to show a
     face (`ask`, as `dice calibrate` asks the table), it plays the player: the dice are picked up,
-    and from then on every roll lands with that face up. `rolling`, where given, tells the kind of dice
-    the table rolls now ("d6", "d8"; None: any), as the open form asks: each roll throws that kind.
+    and from then on every roll lands with that face up. `rolling`, where given, tells the roll the
+    table makes now (`Roll`: as the open form asks; None: any dice): each roll throws those dice.
     """
 
     def __init__(self, seed: int = 0, rolls: int = 0, moving: int = 4, still: int = 8,
                  size: tuple[int, int] = (640, 480), style: str | None = None,
-                 rolling: Callable[[], str | None] | None = None) -> None:
+                 rolling: Callable[[], Roll | None] | None = None) -> None:
         self.name = "render"
         self.rolling = rolling
         self.throwing = style  # the style of this roll's dice
@@ -153,9 +155,10 @@ class RenderedSource(_Closing):
         if self.step == 0:
             if self.rolls and self.roll >= self.rolls:
                 return None
-            kind = self.rolling() if self.rolling is not None and self.value is None else None
-            self.throwing = STYLE_OF_KIND[kind] if kind is not None else self.style
-            shot = scene(self.rng, self.size, self.count, style=self.throwing, value=self.value, noise=0.0)
+            roll = self.rolling() if self.rolling is not None and self.value is None else None
+            self.throwing = STYLE_OF_KIND[roll[0]] if roll is not None else self.style
+            count = roll[1] if roll is not None and roll[1] > 0 else self.count
+            shot = scene(self.rng, self.size, count, style=self.throwing, value=self.value, noise=0.0)
             self.settled, self.final_labels = shot.image, shot.dice
         assert self.settled is not None
         if self.step < self.moving:
@@ -173,10 +176,10 @@ class RenderedSource(_Closing):
         return np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
 
 
-def open_source(spec: str, kind: str = "auto", rolling: Callable[[], str | None] | None = None) -> _Closing:
+def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None] | None = None) -> _Closing:
     """The source named by `spec`: picamera, camera:N, video:FILE, folder:DIR, render[:SEED], or auto.
     Rendered rolls are of the dice a reader of `kind` reads (d8: Nova Aetas d8; d6: pip d6; auto: any),
-    or of the kind `rolling` tells for each roll (`RenderedSource`)."""
+    or the roll `rolling` tells for each (`RenderedSource`)."""
     from assistant.vision.render import STYLE_OF_KIND
 
     if spec == "auto":

@@ -15,7 +15,7 @@ from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
 from assistant.vision.settle import SettleDetector
 from assistant.vision.snapshots import Snapshots
-from assistant.vision.sources import FrameSource, open_source
+from assistant.vision.sources import FrameSource, Roll, open_source
 from assistant.vision.tray import TrayFinder, TrayView
 
 
@@ -44,11 +44,11 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
 
 def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None, max_frames: int,
           emit: Callable[[dict[str, Any]], None], stop: threading.Event | None = None,
-          save: Path | None = None, rolling: Callable[[], str | None] | None = None) -> int:
+          save: Path | None = None, rolling: Callable[[], Roll | None] | None = None) -> int:
     """Read every settled view from the source (`settled_views`); `emit` gets {"frame", "dice"} per
     reading. With `save`, each view read is kept there with its reading (`snapshots.py`), and its
-    record says where ("saved"). `rolling`: the kind of dice the table rolls now, for the rendered
-    stand-in (`sources.open_source`)."""
+    record says where ("saved"). `rolling`: the roll the table makes now, for the rendered stand-in
+    (`sources.RenderedSource`)."""
     snapshots = Snapshots(save) if save is not None else None  # a folder it cannot write to: said first
     reader = warmed(DiceReader(kind, load(profile_path) if profile_path else None))
     if snapshots is not None:

@@ -17,13 +17,16 @@ FRAMES = 15
 
 
 def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
-    """The rendered stand-in throws the dice the open roll takes (this hero's Mastery: d8), and they fill it."""
+    """The rendered stand-in throws the dice the open roll takes (this hero's Mastery: d8; as many as the form
+    says), as players would, and they fill it."""
     watch = pytest.importorskip("assistant.vision.watch")
     app = make_app()
     play(app, key("a"))
     assert app.form is not None
     roll = app.form.dice()
-    assert roll is not None and app.rolling() == f"d{roll.sides}"
+    assert roll is not None and app.rolling() == (f"d{roll.sides}", len(roll.values))
+    asked = len(roll.values)
+    assert asked > 0
     expected: list[list[tuple[str, int | None]]] = []
 
     def collect(reading: dict[str, Any]) -> None:
@@ -32,10 +35,12 @@ def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
 
     # what the vision part reads from these rendered rolls, asked directly
     watch.watch("render:2", tray=False, kind="auto", profile_path=None, max_frames=FRAMES, emit=collect,
-                rolling=lambda: f"d{roll.sides}")
+                rolling=lambda: (f"d{roll.sides}", asked))
     if not expected:
         pytest.skip("no roll settled in the first frames of this source")
-    assert {kind for reading in expected for kind, _ in reading} == {f"d{roll.sides}"}
+    # every die read is of the roll's kind (one not read carries the reader's guess of a kind)
+    assert {kind for reading in expected for kind, value in reading if value is not None} == {f"d{roll.sides}"}
+    assert [len(reading) for reading in expected] == [asked] * len(expected)
     pygame.event.clear()
     attach_camera(app, "render:2", max_frames=FRAMES).join(60)  # the same rolls, on the camera's thread
     app.running = True
@@ -43,7 +48,7 @@ def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
     dice = app.form.dice()
     assert dice is not None and dice.source == "camera"
     assert dice.values == [value for _, value in expected[-1]]
-    assert app.form.value("dice_count") == len(expected[-1])
+    assert app.form.value("dice_count") == asked
 
 
 def test_the_camera_reads_with_the_tables_profile_and_kind(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -55,8 +60,8 @@ def test_the_camera_reads_with_the_tables_profile_and_kind(monkeypatch) -> None:
     profile = Path("my-dice.profile.json")
     attach_camera(make_app(), "render:2", kind="d8", profile=profile, max_frames=1).join(10)
     assert asked == [{"source": "render:2", "tray": False, "kind": "d8", "profile_path": profile, "max_frames": 1,
-                      "emit": asked[0]["emit"], "stop": asked[0]["stop"], "rolling": None}]
-    app = make_app()  # a reader of any kind: the stand-in asks the app which kind the open roll takes
+                      "emit": asked[0]["emit"], "stop": asked[0]["stop"], "rolling": asked[0]["rolling"]}]
+    app = make_app()  # the stand-in asks the app which roll is open
     attach_camera(app, "render:2", kind="auto", max_frames=1).join(10)
     assert asked[1]["kind"] == "auto" and asked[1]["rolling"] == app.rolling
 
@@ -289,3 +294,23 @@ def test_a_die_of_another_kind_than_the_roll_is_left_for_the_table(shots: Path) 
     app.draw()
     pygame.image.save(app.surface, shots / "camera-other-kind-800x480.png")
     assert app.fonts.squeezed == []
+
+
+def test_a_die_not_read_is_not_named_as_another_kind() -> None:
+    """The reader reports a kind for a die it could not read (its best guess); the form names a die of
+    another kind only where it was read: a "?" is never blamed on a kind the reader was not sure of."""
+    from assistant.ui.inputs import post_dice
+
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    dice = app.form.dice()
+    assert dice is not None and dice.sides == 8
+    post_dice(Reading([None, 4, 2], "camera", [None, None, None], ["d6", "d8", "d8"]))
+    app.running = True
+    app.pump()
+    assert dice.values == [None, 4, 2]
+    assert app.error == ""
+    post_dice(Reading([None, 4, 2], "camera", ["partly out of view", None, None], ["d6", "d8", "d8"]))
+    app.pump()
+    assert app.error == "Camera: die 1 partly out of view. Tap a die to set it."

@@ -130,20 +130,23 @@ def test_the_rendered_stand_in_rolls_the_dice_the_reader_reads() -> None:
     assert len(rolled["auto"]) >= 3  # pips, numerals and astro mixed in four rolls of any dice
 
 
-def test_the_rendered_stand_in_throws_the_kind_the_table_rolls_now() -> None:
-    """Told which kind the open roll takes, each new roll is of that kind; told none, any dice again."""
-    now: list[str | None] = ["d6"]
-    rolled: list[set[tuple[object, object]]] = []
+def test_the_rendered_stand_in_throws_the_dice_the_table_rolls_now() -> None:
+    """Told the roll the open form takes (kind, number of dice), each new roll throws those dice; told none,
+    any dice again, 1 to 6 of them."""
+    now: list[tuple[str, int] | None] = [None]
+    rolled: list[tuple[set[tuple[object, object]], set[int]]] = []
     with open_source("render:4", "auto", rolling=lambda: now[0]) as source:
         assert isinstance(source, RenderedSource)
-        for asked in ("d6", "d8", None, "d6"):
+        for asked in (("d6", 2), ("d8", 4), None, ("d6", 3)):
             now[0] = asked
-            seen: set[tuple[object, object]] = set()
+            styles: set[tuple[object, object]] = set()
+            counts: set[int] = set()
             for _ in range(12 * 3):  # three rolls
                 source.read()
-                seen |= {(d["kind"], d["style"]) for d in source.labels}
-            rolled.append(seen)
-    assert rolled[0] == {("d6", "pips")}
-    assert rolled[1] == {("d8", "astro")}
-    assert len(rolled[2]) >= 2  # any dice
-    assert rolled[3] == {("d6", "pips")}
+                styles |= {(d["kind"], d["style"]) for d in source.labels}
+                counts |= {len(source.labels)} if source.labels else set()
+            rolled.append((styles, counts))
+    assert rolled[0] == ({("d6", "pips")}, {2})
+    assert rolled[1] == ({("d8", "astro")}, {4})
+    assert len(rolled[2][0]) >= 2 and rolled[2][1] <= set(range(1, 7))  # any dice
+    assert rolled[3] == ({("d6", "pips")}, {3})
