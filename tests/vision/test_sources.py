@@ -137,7 +137,7 @@ def test_the_rendered_stand_in_throws_the_dice_the_table_rolls_now() -> None:
     rolled: list[tuple[set[tuple[object, object]], set[int]]] = []
     with open_source("render:4", "auto", rolling=lambda: now[0]) as source:
         assert isinstance(source, RenderedSource)
-        for asked in (("d6", 2), ("d8", 4), None, ("d6", 3)):
+        for asked in (("d6", 2), ("d8", 4), None, ("d6", 3), ("d8", 12)):
             now[0] = asked
             styles: set[tuple[object, object]] = set()
             counts: set[int] = set()
@@ -150,3 +150,4 @@ def test_the_rendered_stand_in_throws_the_dice_the_table_rolls_now() -> None:
     assert rolled[1] == ({("d8", "astro")}, {4})
     assert len(rolled[2][0]) >= 2 and rolled[2][1] <= set(range(1, 7))  # any dice
     assert rolled[3] == ({("d6", "pips")}, {3})
+    assert rolled[4] == ({("d8", "astro")}, {12})  # an attack of 12 dice: all on the tray
