@@ -203,7 +203,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
           tilt: float = 0.12, blur: float = 1.2, noise: float = 4.0,
           background: tuple[int, int, int] | None = None, touching: bool = False,
           value: int | None = None) -> Rendered:
-    """A picture of `count` dice (1..6 when None) on a plain background, with exact labels;
+    """A picture of `count` dice (1..6 when None; more than 6 drawn small) on a plain background, with exact labels;
     `touching`: each die after the first laid against one already there; `value`: every die shows it."""
     w, h = size
     count = int(rng.integers(1, 7)) if count is None else count
@@ -217,7 +217,9 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
     image *= light[..., None]
     image += rng.normal(0, 3.0, (h, w, 1)).astype(np.float32)  # the tray's own texture
     image = np.clip(image, 0, 255).astype(np.uint8)
-    side = die_side or int(rng.integers(int(min(w, h) * 0.1), int(min(w, h) * 0.2)))
+    smallest, biggest = int(min(w, h) * 0.1), int(min(w, h) * 0.2)
+    # more than 6 dice (an attack of 12) at the smallest size, so that all of them fit
+    side = die_side or (smallest if count > 6 else int(rng.integers(smallest, biggest)))
     placed: list[tuple[float, float, float]] = []
     dice: list[dict[str, object]] = []
     label_masks: list[np.ndarray] = []

@@ -19,7 +19,6 @@ from assistant.vision.errors import ImageError, SourceError
 from assistant.vision.images import IMAGE_SUFFIXES, check_frame, load_image, quiet_opencv
 
 Roll = tuple[str, int]  # the kind ("d6", "d8") and the number of dice a roll takes (0: not said)
-MANY, MANY_SIDE = 6, 0.1  # a rendered roll of more dice than MANY draws them this share of the frame's height
 
 
 class FrameSource(Protocol):
@@ -159,8 +158,7 @@ class RenderedSource(_Closing):
             roll = self.rolling() if self.rolling is not None and self.value is None else None
             self.throwing = STYLE_OF_KIND[roll[0]] if roll is not None else self.style
             count = roll[1] if roll is not None and roll[1] > 0 else self.count
-            side = int(min(self.size) * MANY_SIDE) if count is not None and count > MANY else None  # all of them fit
-            shot = scene(self.rng, self.size, count, style=self.throwing, value=self.value, noise=0.0, die_side=side)
+            shot = scene(self.rng, self.size, count, style=self.throwing, value=self.value, noise=0.0)
             self.settled, self.final_labels = shot.image, shot.dice
         assert self.settled is not None
         if self.step < self.moving:
