@@ -261,6 +261,36 @@ class Heads:  # the cosine heads, trained with the network
         self.scale = scale
 
 
+def unfold(torch, model, heads: Heads, onnx_path: Path, crops: np.ndarray) -> None:  # type: ignore[no-untyped-def]
+    """Start from an exported model (no checkpoint kept): its ONNX file has each batch norm folded
+    into the convolution before it, so each norm is set to the statistics of `crops` at that
+    layer (mean and spread of the convolution's output), and then computes what the export does."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(onnx_path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [[weights[n] for n in node.input[1:]] for node in graph.node if node.op_type == "Conv"]
+    (gemm,) = [[weights[n] for n in node.input[1:]] for node in graph.node if node.op_type == "Gemm"]
+    layers = list(model)
+    h = torch.from_numpy(F.blob(crops))
+    with torch.no_grad():
+        for conv, norm, (w, b) in zip(layers[0::3], layers[1::3], convs):
+            conv.weight.copy_(torch.tensor(w))
+            z = conv(h)
+            mean, var = z.mean((0, 2, 3)), z.var((0, 2, 3), unbiased=False)
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+            norm.weight.copy_(torch.sqrt(var + norm.eps))
+            norm.bias.copy_(torch.tensor(b) + mean)
+            h = torch.relu(z + torch.tensor(b)[None, :, None, None])
+        layers[-1].weight.copy_(torch.tensor(gemm[0]))
+        layers[-1].bias.copy_(torch.tensor(gemm[1]))
+        meta = json.loads(onnx_path.with_suffix(".json").read_text())
+        heads.values.copy_(torch.from_numpy(F.decode(meta["values"], tuple(heads.values.shape))))
+        heads.symbols.copy_(torch.from_numpy(F.decode(meta["symbols"], tuple(heads.symbols.shape))))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=80000, help="rendered training crops")
@@ -281,7 +311,8 @@ def main() -> int:
                         help="a SHARE of the training crops stretched in height by LOW..HIGH (`stretch`)")
     parser.add_argument("--flat-repeat", type=int, default=1, help="times the flat crops are put in an epoch")
     parser.add_argument("--solid-share", type=float, default=1.0, help="share of the --samples solid crops used")
-    parser.add_argument("--init", type=Path, help="start from this checkpoint (a second stage)")
+    parser.add_argument("--init", type=Path,
+                        help="start from this checkpoint (a second stage), or from an exported model (.onnx)")
     parser.add_argument("--lr", type=float, default=3e-3, help="the one-cycle schedule's peak learning rate")
     parser.add_argument("--data-only", action="store_true", help="make and cache the training data, then stop")
     parser.add_argument("--d8", action="store_true", help="train the close-up d8 network (faces_d8.onnx)")
@@ -356,7 +387,16 @@ def main() -> int:
 
     model = build_model(args.dim, close=args.d8)
     heads = Heads(torch, args.dim, 16.0)
-    if args.init:
+    if args.init and args.init.suffix == ".onnx":
+        unfold(torch, model, heads, args.init, x[:: max(1, len(x) // 4096)])
+        model.eval()
+        with torch.no_grad():
+            gap = float(np.abs(model(torch.from_numpy(F.blob(x[:256]))).numpy() - F.FaceNet(args.init).embed(x[:256])).max())
+        model.train()
+        if gap > 1e-3:
+            raise SystemExit(f"{args.init}: unfolded, the network gives other embeddings than the file (by {gap:.2e})")
+        print(f"starting from {args.init} (its batch norms unfolded; embeddings within {gap:.1e} of the file's)", flush=True)
+    elif args.init:
         start = torch.load(args.init)
         model.load_state_dict(start["model"])
         heads.values.data.copy_(start["values"])

@@ -93,7 +93,7 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return out
 
 
-def _decode(text: str, shape: tuple[int, ...]) -> np.ndarray:
+def decode(text: str, shape: tuple[int, ...]) -> np.ndarray:
     return np.frombuffer(base64.b64decode(text), "<f4").reshape(shape).astype(np.float32)
 
 
@@ -155,8 +155,8 @@ class FaceNet:
                              "training run): retrain with calibration/train_faces.py")
         try:
             dim = int(info["embedding"])
-            self.heads = Heads(_decode(info["values"], (len(CLASSES), dim)),
-                               _decode(info["symbols"], (len(SYMBOLS), dim)), float(info["scale"]))
+            self.heads = Heads(decode(info["values"], (len(CLASSES), dim)),
+                               decode(info["symbols"], (len(SYMBOLS), dim)), float(info["scale"]))
             if tuple(info["classes"]) != CLASSES or tuple(info["symbol_names"]) != SYMBOLS:
                 raise ValueError("classes differ")
             self.context = float(info.get("context", CONTEXT))
