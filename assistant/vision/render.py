@@ -273,6 +273,42 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
     return Rendered(image, dice)
 
 
+def lay_hand(image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """`image` (a scene) with a hand resting on it, reaching in from one of its edges: a flat, shaded
+    palm, four fingers and a thumb of any skin tone, over whatever dice lie there; and the hand's
+    mask (0..1), for the labels it hides."""
+    h, w = image.shape[:2]
+    s = float(rng.uniform(0.6, 1.2))
+    edge = int(rng.integers(4))
+    along = float(rng.uniform(0.2, 0.8))
+    start = [(along * w, h + 40 * s), (along * w, -40 * s), (-40 * s, along * h), (w + 40 * s, along * h)][edge]
+    angle = np.deg2rad((-90, 90, 0, 180)[edge] + rng.uniform(-30, 30))
+    d = np.array([np.cos(angle), np.sin(angle)])
+    n = np.array([-d[1], d[0]])
+    palm = np.array(start) + d * 90 * s
+    mask: np.ndarray = np.zeros((h, w), np.float32)
+
+    def at(p: np.ndarray) -> tuple[int, int]:
+        return int(p[0]), int(p[1])
+
+    cv2.ellipse(mask, at(palm), (int(95 * s), int(80 * s)), float(np.rad2deg(angle)), 0, 360, 1.0, -1, cv2.LINE_AA)
+    for off, length in ((-1.5, 120), (-0.5, 140), (0.5, 130), (1.5, 100)):
+        base = palm + d * 60 * s + n * off * 36 * s
+        tip = base + d * length * s * rng.uniform(0.6, 1.0)
+        cv2.line(mask, at(base), at(tip), 1.0, int(30 * s), cv2.LINE_AA)
+        cv2.circle(mask, at(tip), int(15 * s), 1.0, -1, cv2.LINE_AA)
+    cv2.line(mask, at(palm), at(palm + n * 95 * s * rng.choice([-1, 1])), 1.0, int(34 * s), cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), 1.5)
+    tone = float(rng.uniform(0, 1))  # from dark brown to pale (BGR), a little off either way
+    skin = (np.array([35, 50, 80]) * (1 - tone) + np.array([170, 195, 240]) * tone + rng.uniform(-15, 15, 3))
+    skin = skin.astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    shade = np.clip(0.8 + 0.3 * ((xx - palm[0]) * d[0] + (yy - palm[1]) * d[1]) / (300 * s), 0.6, 1.2)
+    hand = skin * shade[..., None] + rng.normal(0, 4, (h, w, 3)).astype(np.float32)
+    out = image.astype(np.float32) * (1 - mask[..., None]) + hand * mask[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8), mask
+
+
 def tile(rng: np.random.Generator, style: str | None = None, kind: str | None = None, side: int = 90) -> Rendered:
     """One die cropped close, like a tile: `side` pixels square."""
     big = scene(rng, (side * 2, side * 2), count=1, style=style, kind=kind, die_side=int(side * 0.75),
