@@ -337,7 +337,7 @@ def test_dice_too_big_for_the_network_are_found_again_in_a_smaller_frame() -> No
     # measured: 51 of 53 right, 2 misread (a 2 whose box sits on one pip, read as a 1), 1 extra die: one pip
     # of a 2 on a die 148 px across, found beside the whole die (cut out, a pip on a face looks like a die
     # showing 1 to the verifier). Before the verifier: 51, 2 and no extra die, read again in 16 of the 20
-    # frames; in one pass, before faces.check_ones: 47 right, 6 misread, 4 extra
+    # frames; in one pass, before faces.look_wider: 47 right, 6 misread, 4 extra
     assert again >= 10 and right >= 49 and wrong <= 3 and extra <= 1, (again, dice, right, wrong, extra)
 
 

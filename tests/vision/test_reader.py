@@ -132,3 +132,22 @@ def test_bad_frames_raise_image_errors() -> None:
         DiceReader().read(np.zeros((4, 4, 3), np.uint8))
     with pytest.raises(ImageError, match="pixel type"):
         DiceReader().read(np.zeros((40, 40, 3), np.float32))
+
+
+@pytest.mark.parametrize("seed", [36, 38])
+def test_a_box_slipped_onto_one_row_of_a_6_is_not_read_as_a_3(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A detector's box that slipped up a row of a 6 shows 3 pips; seen wider, the face reader
+    sees the 6 surely, so the 3 is withheld (faces.look_wider); a lone 3 seen wider stays a 3."""
+    reader = DiceReader()
+    assert reader.faces is not None
+    six = scene(np.random.default_rng(seed), (320, 240), count=1, style="pips", value=6, tilt=0.0)
+    x, y, w, h = six.dice[0]["box"]  # type: ignore[misc]
+    slipped = (x, y - h // 4, w, h * 3 // 4)
+    (die,) = reader.faces.read_many(six.image, [slipped])
+    assert die is not None and die.value is None and die.note == "a 3, but seen wider not a 3"
+    three = scene(np.random.default_rng(seed), (320, 240), count=1, style="pips", value=3, tilt=0.0)
+    (lone,) = reader.faces.read_many(three.image, [three.dice[0]["box"]])  # type: ignore[list-item]
+    assert lone is not None and lone.value == 3
+    monkeypatch.setattr(type(reader.faces), "look_wider", lambda self, image, dice, kind: dice)
+    (unchecked,) = reader.faces.read_many(six.image, [slipped])
+    assert unchecked is not None and unchecked.value == 3  # what the box alone shows

@@ -83,7 +83,7 @@ def test_the_shipped_profile_of_white_pip_dice_reads_photos_it_never_saw_better_
 
 def test_a_box_on_one_pip_of_a_2_is_not_read_as_a_1() -> None:
     """webcam TRAIN two_37.jpg: the detector's box on its 2 sits on one pip; the crop alone reads a
-    sure 1 (0.99), seen 1.6 times wider it is not a 1, so the 1 is withheld (faces.check_ones)."""
+    sure 1 (0.99), seen 1.6 times wider it is not a 1, so the 1 is withheld (faces.look_wider)."""
     manifest = shared_set("webcam-two-white-d6-train")
     image = cv2.imread(str(manifest.parent / "images" / "two_37.jpg"))
     faces = DiceReader().faces
