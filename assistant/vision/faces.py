@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 KINDS = ("auto", "d6", "d8")
 SYMBOL_SURE = 0.6  # a symbol this likely must agree with the value, or the die is doubtful
 NOT_A_DIE = 0.5  # "not a die" this likely: the region is no die (read returns None)
-ONE_WIDER = 1.6  # a 1 or a 3 is read again from its box grown this much (chosen on rendered dice and webcam TRAIN)
+WIDER = 1.6  # a 1 or a 3 is read again from its box grown this much (chosen on rendered dice and webcam TRAIN)
 Region = Union[Sequence[float], "DieView"]
 
 _ALLOWED = {
@@ -234,7 +234,7 @@ class FaceReader:
         return values
 
     def look_wider(self, image: np.ndarray, dice: list[Die | None], kind: str) -> list[Die | None]:
-        """A d6 read as 1 or 3 is read again from a box ONE_WIDER times as wide: a box slipped onto
+        """A d6 read as 1 or 3 is read again from a box WIDER times as wide: a box slipped onto
         part of a bigger face shows one pip of a 2 (a 1) or one row of a 6 (a 3), and seen wider
         the rest of that face. A 1 is withheld unless the wider look is a sure 1 too; a 3 only when
         the wider look is surely another value (a true 3 among other dice, seen wider, is often
@@ -244,7 +244,7 @@ class FaceReader:
         asked, wider = [], []
         for i, die in enumerate(dice):
             if die is not None and die.kind == "d6" and die.value in (1, 3):
-                x, y, bw, bh = grown(die.box, ONE_WIDER)
+                x, y, bw, bh = grown(die.box, WIDER)
                 if x >= 0 and y >= 0 and x + bw <= w and y + bh <= h:
                     asked.append(i)
                     wider.append((x, y, bw, bh))
@@ -257,7 +257,7 @@ class FaceReader:
             again = self.decide(v, s, box, self.threshold, self.trust)
             same = again is not None and (again.kind, again.value) == ("d6", die.value)
             other = again is not None and again.value is not None and not same
-            if other or (die.value == 1 and not same):
+            if not same if die.value == 1 else other:
                 dice[i] = Die(die.kind, None, die.confidence, die.box,
                               note=f"a {die.value}, but seen wider not a {die.value}", guess=die.value)
         return dice
