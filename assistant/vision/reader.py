@@ -152,27 +152,33 @@ class DiceReader:
     def read_boxes(self, work: np.ndarray, boxes: list[Box], tops: list[Box] | None = None) -> list[Die | None]:
         """What each box of `work` shows: with a face profile, the face reader's answer (one batch),
         and the classical reading where the face reader withholds a value; else the classical reading.
-        `tops`: the dice's top faces' boxes, for the face reader's second look. Each die's box is the box given."""
+        `tops`: the dice's top faces' boxes, for the face reader's second look: the detector gives
+        them for the boxes of a frame; a tile (the picture is the die) has none. Each die's box is the box given."""
         if self.faces is None:
             return [self.read_box_classically(work, box) for box in boxes]
         read = self.faces.read_many(work, boxes, tops=tops)
         for i, (die, box) in enumerate(zip(read, boxes)):
             if die is None or die.value is None:
                 other = self.read_box_classically(work, box)
-                if other is not None and other.value is not None and (doubt := self.doubt(work, other, die)):
+                if other is not None and other.value is not None and (doubt := self.doubt(work, other, die,
+                                                                                          tops is not None)):
                     other = replace(other, value=None, note=doubt)
                 read[i] = other if other is not None and (other.value is not None or die is None) else die
         return read
 
-    def doubt(self, work: np.ndarray, die: Die, face: Die | None) -> str | None:
+    def doubt(self, work: np.ndarray, die: Die, face: Die | None, framed: bool) -> str | None:
         """Why the value the classical reading gave `die`, where the face reader withheld one (`face`),
         may not stand. One dark mark counted as a pip is any mark (a numeral, one pip of a bigger
-        face): a 1 only if the face reader leaned to 1 too. A d8 numeral matched by shape stands only
-        where the close-up d8 network leans to it too: alone, the matching misreads blurred and
-        glaring numerals (chosen on rendered hard views and webcam TRAIN: docs/vision-history.md)."""
+        face): a 1 only if the face reader leaned to 1 too, and in a frame (`framed`: a detector's
+        box, not a tile) only if it saw a 1 surely there (withheld by its wider look): rendered
+        dice at a slant had 21 of 25 such 1s wrong, a numeral or one pip of another face. A d8
+        numeral matched by shape stands only where the close-up d8 network leans to it too: alone,
+        the matching misreads blurred and glaring numerals (chosen on rendered hard views and webcam
+        TRAIN: docs/vision-history.md)."""
         assert self.faces is not None
-        if die.note == "pips" and die.value == 1 and (face is None or face.guess != 1):
-            return "one mark, and the face reader saw no 1"
+        if die.note == "pips" and die.value == 1 and (face is None or face.guess != 1
+                                                      or framed and face.confidence < self.faces.threshold):
+            return "one mark, and no (sure) 1 to the face reader"
         if die.kind == "d8" and self.faces.d8 is not None:
             close, _ = self.faces.read_closer(work, [die.box])
             leaning = int(np.argmax(close[0, 1:])) + 1

@@ -83,7 +83,8 @@ def test_a_blank_die_is_not_reported_and_a_scratched_one_is_unreadable_not_guess
 
 def test_one_dark_mark_read_by_method_is_a_1_only_where_the_face_reader_saw_a_1(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the face reader withholds a value, the pips are counted; but one dark mark is any mark
-    (a numeral, one pip of a bigger face), so it stands as a 1 only if the face reader leaned to 1."""
+    (a numeral, one pip of a bigger face), so it stands as a 1 only if the face reader leaned to 1,
+    and in a frame's box only if the face reader saw the 1 surely (its wider look withheld it)."""
     from assistant.vision.dice import Die
 
     image = np.full((240, 320, 3), (40, 110, 50), np.uint8)
@@ -92,11 +93,16 @@ def test_one_dark_mark_read_by_method_is_a_1_only_where_the_face_reader_saw_a_1(
     reader = DiceReader(kind="d6")
     box = (120, 80, 61, 61)
     assert reader.read_box_classically(image, box).value == 1  # counted by method: one pip
-    for guess, expected in ((4, None), (1, 1), (None, None)):
-        doubtful = Die("d6", None, 0.5, box, note=f"doubtful d6:{guess}", guess=guess)
+    assert reader.faces is not None
+    sure = reader.faces.threshold
+    for guess, confidence, in_tile, in_frame in ((4, 0.5, None, None), (1, 0.5, 1, None), (1, sure, 1, 1),
+                                                  (None, 0.5, None, None)):
+        doubtful = Die("d6", None, confidence, box, note=f"doubtful d6:{guess}", guess=guess)
         monkeypatch.setattr(reader.faces, "read_many", lambda work, boxes, tops=None, d=doubtful: [d])
-        (die,) = reader.read_boxes(image, [box])
-        assert die is not None and die.value == expected, (guess, die)
+        (die,) = reader.read_boxes(image, [box])  # a tile: the picture is the die
+        assert die is not None and die.value == in_tile, (guess, die)
+        (die,) = reader.read_boxes(image, [box], [box])  # a detector's box in a frame (with its top face's)
+        assert die is not None and die.value == in_frame, (guess, confidence, die)
 
 
 def test_a_d8_numeral_matched_by_method_stands_only_where_the_close_up_network_leans_to_it(
