@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -192,10 +192,20 @@ def random_spec(rng: np.random.Generator, style: str | None = None, kind: str | 
     return Spec(kind, value, style, (b, g, r), ink)
 
 
+class Label(TypedDict):
+    """A rendered die's label, as a manifest line holds it, and the style it was drawn in."""
+
+    kind: str
+    value: int
+    symbol: str | None
+    style: str
+    box: list[int]  # the whole die: x, y, w, h
+
+
 @dataclass(frozen=True)
 class Rendered:
     image: np.ndarray
-    dice: list[dict[str, object]]  # manifest-style labels: kind, value, box (whole die), symbol
+    dice: list[Label]
 
 
 def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: int | None = None,
@@ -221,7 +231,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
     # more than 6 dice (an attack of 12) at the smallest size, so that all of them fit
     side = die_side or (smallest if count > 6 else int(rng.integers(smallest, biggest)))
     placed: list[tuple[float, float, float]] = []
-    dice: list[dict[str, object]] = []
+    dice: list[Label] = []
     label_masks: list[np.ndarray] = []
     for _ in range(count):
         spec = random_spec(rng, style, kind, value)
@@ -252,7 +262,7 @@ def scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480), count: i
         a = wmask.astype(np.float32)[..., None] / 255.0
         image = (image.astype(np.float32) * (1 - a) + warped.astype(np.float32) * a).astype(np.uint8)
         label_masks.append(wmask)
-        dice.append({"kind": spec.kind, "value": spec.value, "symbol": spec.symbol, "style": spec.style})
+        dice.append({"kind": spec.kind, "value": spec.value, "symbol": spec.symbol, "style": spec.style, "box": []})
     # the camera: a slight tilt (perspective), focus blur and sensor noise
     d = tilt * min(w, h)
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
@@ -315,12 +325,12 @@ def tile(rng: np.random.Generator, style: str | None = None, kind: str | None = 
                 tilt=0.05)
     if not big.dice:
         return big
-    x, y, w, h = cast(list[int], big.dice[0]["box"])
+    x, y, w, h = big.dice[0]["box"]
     cx, cy = x + w // 2, y + h // 2
     x0 = int(np.clip(cx - side // 2, 0, side))
     y0 = int(np.clip(cy - side // 2, 0, side))
     crop = big.image[y0 : y0 + side, x0 : x0 + side].copy()
-    label = dict(big.dice[0])
+    label = big.dice[0].copy()
     label["box"] = [0, 0, side, side]
     return Rendered(crop, [label])
 
@@ -519,6 +529,6 @@ def solid_tile(rng: np.random.Generator, side: int = 96, kind: str | None = None
     size = side * float(rng.uniform(0.55, 0.75))
     drawn = D.draw_die(canvas, rng, look, (side / 2, side / 2), size, D.random_pose(rng), shadow=0.3)
     image = camera_effects(rng, canvas, size)
-    label = {"kind": look.kind, "value": look.value, "box": [int(v) for v in drawn.box],
-             "symbol": ASTRO_BY_VALUE[look.value] if look.style == "astro" else None, "style": look.style}
+    label: Label = {"kind": look.kind, "value": look.value, "box": [int(v) for v in drawn.box],
+                    "symbol": ASTRO_BY_VALUE[look.value] if look.style == "astro" else None, "style": look.style}
     return Rendered(image, [label])

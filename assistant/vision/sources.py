@@ -11,12 +11,15 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from assistant.vision.errors import ImageError, SourceError
 from assistant.vision.images import IMAGE_SUFFIXES, check_frame, load_image, quiet_opencv
+
+if TYPE_CHECKING:
+    from assistant.vision.render import Label  # the renderer loads only when rendered dice are asked for
 
 Roll = tuple[str, int]  # the kind ("d6", "d8") and the number of dice a roll takes (0: not said)
 
@@ -136,7 +139,7 @@ class RenderedSource(_Closing):
         self.roll = 0
         self.step = 0
         self.settled: np.ndarray | None = None
-        self.labels: list[dict[str, object]] = []
+        self.labels: list[Label] = []
         self.noise = np.random.default_rng(seed + 1)
         self.value: int | None = None  # the face every die shows, once asked
         self.count: int | None = None  # the dice on the tray (None: 1 to 6, a new number each roll)

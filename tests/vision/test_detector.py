@@ -147,7 +147,7 @@ def test_without_a_usable_model_the_reader_falls_back_and_says_why(tmp_path: Pat
     assert reader.problem is not None and str(bad) in reader.problem
     assert "classical segmentation" in reader.problem
     # the classical segmentation still finds and reads the rendered dice
-    pairs = match([d["box"] for d in shot.dice], [d.box for d in reading.dice])  # type: ignore[misc]
+    pairs = match([d["box"] for d in shot.dice], [d.box for d in reading.dice])
     assert len(pairs) == 3
     assert sum(reading.dice[j].value == shot.dice[i]["value"] for i, j in pairs.items()) >= 2
 
@@ -186,7 +186,7 @@ def test_the_detector_finds_rendered_dice_and_nothing_on_an_empty_tray() -> None
     for _ in range(12):
         shot = scene(rng, (640, 480))
         dets = det.detect(shot.image)
-        pairs = match([d["box"] for d in shot.dice], [d.box for d in dets])  # type: ignore[misc]
+        pairs = match([d["box"] for d in shot.dice], [d.box for d in dets])
         labelled += len(shot.dice)
         found += len(pairs)
         false += len(dets) - len(pairs)
@@ -227,7 +227,7 @@ def test_the_verifier_parts_dice_from_the_centre_maps_other_peaks() -> None:
 
 def test_a_die_leaning_on_another_is_reported_unreadable_never_guessed() -> None:
     shot = scene(np.random.default_rng(5), count=1, style="pips")
-    x, y, w, h = shot.dice[0]["box"]  # type: ignore[misc]
+    x, y, w, h = shot.dice[0]["box"]
     reader = DiceReader()
     work = shot.image
     flat = Detection(0.9, (x + w / 2, y + h / 2), (x, y, w, h), (x, y, w, h), leaning=0.05)
@@ -329,7 +329,7 @@ def test_dice_too_big_for_the_network_are_found_again_in_a_smaller_frame() -> No
         read = reader.read(shot.image).dice
         assert sides[0] == D.INPUT_SIDE and len(sides) <= 2 and all(D.SMALLEST_SIDE <= s < D.INPUT_SIDE for s in sides[1:])
         again += len(sides) == 2
-        pairs = match([d["box"] for d in shot.dice], [d.box for d in read])  # type: ignore[misc]
+        pairs = match([d["box"] for d in shot.dice], [d.box for d in read])
         dice += len(shot.dice)
         right += sum(read[j].value == shot.dice[i]["value"] for i, j in pairs.items())
         wrong += sum(read[j].value not in (None, shot.dice[i]["value"]) for i, j in pairs.items())
@@ -360,13 +360,13 @@ def test_a_die_cut_by_the_pictures_edge_is_reported_unreadable_and_the_others_ar
     `dice_hard.py`'s cut view: 10 of its 40 cut dice not found, 9 before the verifier)."""
     rng = np.random.default_rng(seed)
     shot = scene(rng, count=3, style="pips")
-    left = min(shot.dice, key=lambda d: d["box"][0])  # type: ignore[index]
-    x, _y, w, _h = left["box"]  # type: ignore[misc]
+    left = min(shot.dice, key=lambda d: d["box"][0])
+    x, _y, w, _h = left["box"]
     shift = -(x + int(w * rng.uniform(0.35, 0.5)))  # that die's left third to half goes out of the picture
     moved = np.roll(shot.image, shift, axis=1)
     moved[:, shift:] = shot.image[:, -1:]  # what comes in on the right is the table's edge colour
     reading = DiceReader().read(moved)
-    boxes = {id(d): (d["box"][0] + shift, d["box"][1], d["box"][2], d["box"][3]) for d in shot.dice}  # type: ignore[index]
+    boxes = {id(d): (d["box"][0] + shift, d["box"][1], d["box"][2], d["box"][3]) for d in shot.dice}
     cut = [d for d in reading.dice if d.box[0] == 0]
     assert len(cut) == found and all(d.value is None and d.note == "cut by the picture's edge" for d in cut)
     assert all(d.to_json()["why"] == "is partly out of view" for d in cut)
@@ -392,7 +392,7 @@ def test_small_dice_are_looked_for_again_in_the_frames_own_pixels(monkeypatch: p
         found = extra = 0
         for shot in shots:
             dets = detector.detect(shot.image)
-            pairs = match([d["box"] for d in shot.dice], [d.box for d in dets])  # type: ignore[misc]
+            pairs = match([d["box"] for d in shot.dice], [d.box for d in dets])
             found, extra = found + len(pairs), extra + len(dets) - len(pairs)
         return found, extra
 

@@ -129,5 +129,5 @@ def test_without_the_close_up_d8_model_the_face_reader_reads_on_and_says_why(tmp
     assert reader.d8 is None and reader.d8_problem is not None
     assert str(model) in reader.d8_problem and "face network alone" in reader.d8_problem
     shot = tile(np.random.default_rng(8), style="astro")
-    die = reader.read(shot.image, shot.dice[0]["box"], kind="d8")  # type: ignore[arg-type]
+    die = reader.read(shot.image, shot.dice[0]["box"], kind="d8")
     assert die is None or die.kind == "d8"  # read by the first network: an answer, not a crash

@@ -61,7 +61,7 @@ def test_flat_rendered_nova_aetas_d8_tiles_are_read_close_up_with_their_symbols(
     symbols = [F.SYMBOLS.index(ASTRO_BY_VALUE[int(v)] or "none") for v in values]
     assert np.mean(p_symbol.argmax(1) == symbols) >= 0.9  # its symbol head (measured 0.96)
     # read as a d8, the close-up network reads them (the first network alone: 49 of 80 at its threshold)
-    dice = [reader.read(s.image, s.dice[0]["box"], kind="d8") for s in shots]  # type: ignore[arg-type]
+    dice = [reader.read(s.image, s.dice[0]["box"], kind="d8") for s in shots]
     right = [d for d, v in zip(dice, values) if d is not None and d.value == v]
     wrong = [d for d, v in zip(dice, values) if d is not None and d.value not in (None, v)]
     assert len(right) >= RIGHT_CLOSE_UP and not wrong
@@ -80,9 +80,9 @@ def test_auto_sends_only_the_likely_d8_to_the_close_up_network(reader: FaceReade
     real = reader.read_closer
     reader.read_closer = lambda image, boxes: (seen.append(len(boxes)), real(image, boxes))[1]  # type: ignore[method-assign]
     try:
-        d6 = [reader.read(s.image, s.dice[0]["box"]) for s in pips]  # type: ignore[arg-type]
+        d6 = [reader.read(s.image, s.dice[0]["box"]) for s in pips]
         looked_at_d6 = len(seen)
-        d8 = [reader.read(s.image, s.dice[0]["box"]) for s in astro]  # type: ignore[arg-type]
+        d8 = [reader.read(s.image, s.dice[0]["box"]) for s in astro]
     finally:
         del reader.read_closer
     assert looked_at_d6 <= 1 and all(d is None or d.kind == "d6" or d.value is None for d in d6)
@@ -125,8 +125,8 @@ def test_the_table_without_a_die_is_not_read_as_one(reader: FaceReader) -> None:
 def test_a_box_in_a_scene_is_read_as_its_die_and_the_box_is_given_back(reader: FaceReader) -> None:
     shot = scene(np.random.default_rng(5), count=4, style="pips")
     for label in shot.dice:
-        die = reader.read(shot.image, label["box"])  # type: ignore[arg-type]
-        assert die is not None and die.box == tuple(label["box"])  # type: ignore[arg-type]
+        die = reader.read(shot.image, label["box"])
+        assert die is not None and die.box == tuple(label["box"])
         assert die.value in (None, label["value"])  # never a wrong value here
 
 
@@ -186,7 +186,7 @@ def test_kind_d8_is_read_by_the_close_up_network_alone_which_tells_a_bare_table_
 
     reader.net.embed = refused  # type: ignore[method-assign]
     try:
-        d8 = [reader.read(s.image, s.dice[0]["box"], kind="d8") for s in astro]  # type: ignore[arg-type]
+        d8 = [reader.read(s.image, s.dice[0]["box"], kind="d8") for s in astro]
         blank = [reader.read(image, (50, 30, 60, 60), kind="d8") for image in bare]
     finally:
         del reader.net.embed

@@ -25,7 +25,7 @@ def test_a_hand_on_the_tray_is_no_die_and_the_dice_beside_it_are_read(first: int
         shot = scene(rng, (640, 480))
         image, mask = lay_hand(shot.image, rng)
         dice = reader.read(image).dice
-        labels = [(str(d["kind"]), d["value"], list(d["box"])) for d in shot.dice]  # type: ignore[call-overload]
+        labels = [(d["kind"], d["value"], d["box"]) for d in shot.dice]
         pairs = match([box for _, _, box in labels], [d.box for d in dice])
         assert len(pairs) == len(dice), seed  # every die reported is a die: none on the hand, none elsewhere
         for i, (kind, value, box) in enumerate(labels):

@@ -16,7 +16,7 @@ def placed(cells: list[tuple[int, int]], angle: float, scale: float, shear: floa
     m = np.array([[c, -s], [s, c]]) @ np.array([[1.0, shear], [0.0, squash]]) * scale
     singular = np.linalg.svd(m, compute_uv=False)
     roundness = float(singular[1] / singular[0])  # the pips are squashed as the face is
-    return [Pip(tuple(m @ np.array(cell, float) + 100.0), 5.0, roundness) for cell in cells]  # type: ignore[arg-type]
+    return [Pip(tuple(m @ np.array(cell, float) + 100.0), 5.0, roundness) for cell in cells]
 
 
 @given(st.integers(1, 6), st.floats(0, 2 * np.pi), st.floats(5, 40), st.floats(-0.3, 0.3), st.floats(0.5, 1.0))

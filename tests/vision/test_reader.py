@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import cast
 
 import cv2
 import numpy as np
@@ -148,12 +147,12 @@ def test_a_box_slipped_onto_one_row_of_a_6_is_not_read_as_a_3(seed: int, monkeyp
     reader = DiceReader()
     assert reader.faces is not None
     six = scene(np.random.default_rng(seed), (320, 240), count=1, style="pips", value=6, tilt=0.0)
-    x, y, w, h = cast(list[int], six.dice[0]["box"])
+    x, y, w, h = six.dice[0]["box"]
     slipped = (x, y - h // 4, w, h * 3 // 4)
     (die,) = reader.faces.read_many(six.image, [slipped])
     assert die is not None and die.value is None and die.note == "a 3, but seen wider not a 3"
     three = scene(np.random.default_rng(seed), (320, 240), count=1, style="pips", value=3, tilt=0.0)
-    (lone,) = reader.faces.read_many(three.image, [cast(list[int], three.dice[0]["box"])])
+    (lone,) = reader.faces.read_many(three.image, [three.dice[0]["box"]])
     assert lone is not None and lone.value == 3
     monkeypatch.setattr(type(reader.faces), "look_wider", lambda self, image, dice, kind: dice)
     (unchecked,) = reader.faces.read_many(six.image, [slipped])

@@ -16,18 +16,18 @@ def test_labels_are_in_range_and_boxes_hold_the_dice(seed: int, style: str | Non
     shot = scene(np.random.default_rng(seed), (320, 240), style=style, blur=0.0, noise=0.0)
     h, w = shot.image.shape[:2]
     for die in shot.dice:
-        assert 1 <= die["value"] <= FACES[die["kind"]]  # type: ignore[operator]
+        assert 1 <= die["value"] <= FACES[die["kind"]]
         if die["style"] == "astro":
-            assert die["kind"] == "d8" and die["symbol"] == ASTRO_BY_VALUE[die["value"]]  # type: ignore[index]
-        x, y, bw, bh = die["box"]  # type: ignore[misc]
+            assert die["kind"] == "d8" and die["symbol"] == ASTRO_BY_VALUE[die["value"]]
+        x, y, bw, bh = die["box"]
         assert 0 <= x and 0 <= y and x + bw <= w and y + bh <= h and bw > 4 and bh > 4
         # the box holds something unlike the background: the die
         inside = shot.image[y : y + bh, x : x + bw].reshape(-1, 3).astype(int)
         assert np.ptp(inside, axis=0).max() > 30
     for a in range(len(shot.dice)):
         for b in range(a + 1, len(shot.dice)):
-            ax, ay, aw, ah = shot.dice[a]["box"]  # type: ignore[misc]
-            bx, by, bw_, bh_ = shot.dice[b]["box"]  # type: ignore[misc]
+            ax, ay, aw, ah = shot.dice[a]["box"]
+            bx, by, bw_, bh_ = shot.dice[b]["box"]
             # dice never sit on top of each other: centres are apart
             assert abs((ax + aw / 2) - (bx + bw_ / 2)) + abs((ay + ah / 2) - (by + bh_ / 2)) > 0.3 * min(aw, bw_)
 
