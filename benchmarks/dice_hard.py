@@ -27,7 +27,6 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -36,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant.vision.matching import match  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
-from assistant.vision.render import STYLE_OF_KIND, lay_hand, scene  # noqa: E402
+from assistant.vision.render import STYLE_OF_KIND, Label, lay_hand, scene  # noqa: E402
 
-Labels = list[dict[str, Any]]
+Labels = list[Label]
 Condition = Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray, Labels]]
 
 
@@ -77,25 +76,22 @@ def shade(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np
 def cut(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
     x, _y, w, _h = min(dice, key=lambda d: d["box"][0])["box"]
     shift = -(x + int(w * rng.uniform(0.3, 0.6)))
-    out = cv2.warpAffine(image, np.array([[1, 0, shift], [0, 1, 0]], np.float32), (image.shape[1], image.shape[0]),
-                         borderMode=cv2.BORDER_REPLICATE)
-    moved = []
+    out = np.asarray(cv2.warpAffine(image, np.array([[1, 0, shift], [0, 1, 0]], np.float32),
+                                    (image.shape[1], image.shape[0]), borderMode=cv2.BORDER_REPLICATE))
+    moved: Labels = []
     for die in dice:
         bx, by, bw, bh = die["box"]
         if bx + shift + bw > 0:
             left = max(0, bx + shift)
-            moved.append(dict(die, box=[left, by, bx + shift + bw - left, bh]))
+            moved.append(die.copy())
+            moved[-1]["box"] = [left, by, bx + shift + bw - left, bh]
     return out, moved
 
 
 def hand(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
     out, mask = lay_hand(image, rng)
-    seen = []
-    for die in dice:
-        x, y, w, h = die["box"]
-        if float(mask[y : y + h, x : x + w].mean()) <= 0.5:
-            seen.append(die)
-    return out, seen
+    boxes = [d["box"] for d in dice]
+    return out, [die for die, (x, y, w, h) in zip(dice, boxes) if float(mask[y : y + h, x : x + w].mean()) <= 0.5]
 
 
 def main() -> int:

@@ -134,12 +134,12 @@ def test_the_rendered_stand_in_throws_the_dice_the_table_rolls_now() -> None:
     """Told the roll the open form takes (kind, number of dice), each new roll throws those dice; told none,
     any dice again, 1 to 6 of them."""
     now: list[tuple[str, int] | None] = [None]
-    rolled: list[tuple[set[tuple[object, object]], set[int]]] = []
+    rolled: list[tuple[set[tuple[str, str]], set[int]]] = []
     with open_source("render:4", "auto", rolling=lambda: now[0]) as source:
         assert isinstance(source, RenderedSource)
         for asked in (("d6", 2), ("d8", 4), None, ("d6", 3), ("d8", 12)):
             now[0] = asked
-            styles: set[tuple[object, object]] = set()
+            styles: set[tuple[str, str]] = set()
             counts: set[int] = set()
             for _ in range(12 * 3):  # three rolls
                 source.read()
