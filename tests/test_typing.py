@@ -1,4 +1,4 @@
-"""The package is typed to `mypy --strict`; the rules core imports nothing of pygame, cv2 or I/O."""
+"""The package is typed to `mypy --strict`, the tests to mypy; the rules core imports nothing of pygame, cv2 or I/O."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "assistant"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "assistant"
+TESTS = ROOT / "tests"
 RULES = PACKAGE / "rules"
 ALLOWED = {
     "__future__", "collections", "dataclasses", "enum", "functools", "itertools", "math", "types",
@@ -19,6 +21,15 @@ def test_mypy_strict_passes_on_the_whole_package() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(PACKAGE)],
         capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_passes_on_the_tests() -> None:
+    """The tests type-check too, under the project's mypy config (pyproject.toml)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", str(TESTS)],
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.rules.instructions import Instruction, Plan, reaction_attacks, reaction_question
+from assistant.rules.instructions import AttackOrder, Instruction, Plan, reaction_attacks, reaction_question
 from assistant.rules.questions import MORE, NO, YES, Answer, Question
 from assistant.rules.state import GameState
 
@@ -140,7 +140,11 @@ def hero_turn(state: GameState, board: Board) -> list[Thunk]:
             for step in reaction_attacks(state, hero, answer):
                 order = step.attack
                 if order is not None:
-                    thunks.append(lambda s, order=order: order.event(board.dice.roll(order.dice)))
+
+                    def reaction(s: GameState, order: AttackOrder = order) -> dict[str, Any] | None:
+                        return order.event(board.dice.roll(order.dice))
+
+                    thunks.append(reaction)
         squares = min(gap - 1, ap - 3 if ap > 3 else ap)
 
         def move(s: GameState) -> dict[str, Any] | None:

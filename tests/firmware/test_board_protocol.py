@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from gpiozero import RotaryEncoder
@@ -35,7 +36,7 @@ rings = st.fixed_dictionaries({
 
 @settings(max_examples=200, deadline=None)
 @given(rings, st.integers(0, 10_000_000))
-def test_any_ring_gives_24_leds_in_range_with_the_minute_hand_lit(message: dict, now: int) -> None:
+def test_any_ring_gives_24_leds_in_range_with_the_minute_hand_lit(message: dict[str, Any], now: int) -> None:
     board = fw.Board()
     assert board.receive(json.dumps(message), now) == []
     frame = board.frame(now)

@@ -29,9 +29,15 @@ def nova(*args: str, stdin: int | None = subprocess.DEVNULL) -> subprocess.Popen
 
 def read_until(process: subprocess.Popen[str], wanted: Callable[[str], bool], seconds: float = 10) -> str:
     """The first line of stdout that is `wanted`, read on a thread so a silent process cannot hang the test."""
-    assert process.stdout is not None
+    stdout = process.stdout
+    assert stdout is not None
     lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+
+    def pump() -> None:
+        for line in stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
     deadline = time.monotonic() + seconds
     seen = []
     while time.monotonic() < deadline:

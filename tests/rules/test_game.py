@@ -212,7 +212,7 @@ def test_first_edition_out_of_action_heroes_leave_the_game_and_reactions_are_not
 def test_a_refused_event_names_the_field_and_changes_nothing() -> None:
     state = table()
     before = state.to_dict()
-    for event, field in [
+    refused: list[tuple[dict[str, Any], str]] = [
         ({"type": "spend_ap", "ap": 9}, "ap"),
         ({"type": "spend_ap", "ap": 1, "hero": "sofia"}, "hero"),
         ({"type": "hero_attack", "group": "dragons", "dice": [5]}, "group"),
@@ -220,7 +220,8 @@ def test_a_refused_event_names_the_field_and_changes_nothing() -> None:
         ({"type": "spend_ap", "ap": 1, "apx": 2}, "apx"),
         ({"type": "fly"}, "type"),
         ({"type": "move_token", "token": "nobody", "sector": 3}, "token"),
-    ]:
+    ]
+    for event, field in refused:
         with pytest.raises(RuleError, match=field):
             apply(state, event)
     assert state.to_dict() == before
@@ -265,7 +266,7 @@ def legal_events(state: GameState, data: st.DataObject) -> dict[str, Any]:
             }
         return {"type": "end_activation"}
     targets = [h.id for h in state.heroes if not h.ko and not h.removed]
-    if targets and data.draw(st.booleans()):
+    if targets and bool(data.draw(st.booleans())):
         return {
             "type": "enemy_attack",
             "group": turn.token,

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 from assistant.session.games import StateFile
 from tests.session.conftest import FOLDS, ROOT, endless_text, script
@@ -37,14 +37,14 @@ def integrity(path: Path) -> str:
 class Acks:
     """Reads a child's stdout on a thread (so the pipe never fills) and counts the ack lines."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: IO[str]) -> None:
         self.lines: list[dict[str, Any]] = []
         self.changed = threading.Condition()
         self.ended = False
         self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self.thread.start()
 
-    def _read(self, stream: TextIO) -> None:
+    def _read(self, stream: IO[str]) -> None:
         for line in stream:
             with self.changed:
                 try:

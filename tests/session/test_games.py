@@ -81,7 +81,7 @@ def test_export_then_import_on_another_device_gives_the_same_game(nova: Nova, tm
 def test_the_campaign_sheet_lives_in_the_same_file_with_undo(nova: Nova, tmp_path: Path) -> None:
     state = tmp_path / "games.db"
     nova.json("session", "new", "--scenario", DEMO, "--state", state)
-    sheet_events = [
+    sheet_events: list[dict[str, object]] = [
         {"type": "add_hero", "hero": "valerio", "name": "Valerio", "class": "Squire"},
         {"type": "gain_experience", "xp": 3},
         {"type": "acquire_skill", "hero": "valerio", "skill": "Shield Wall", "cost": 2},

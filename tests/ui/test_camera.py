@@ -155,6 +155,7 @@ def test_closing_the_app_ends_the_cameras_thread() -> None:
 
 def test_a_tables_profile_is_checked_before_the_game_starts(tmp_path) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("assistant.vision.faces")
+    import numpy as np
     from assistant.ui.command import check_profile
     from assistant.vision.profile import Profile
     from importlib import resources
@@ -162,7 +163,7 @@ def test_a_tables_profile_is_checked_before_the_game_starts(tmp_path) -> None:  
     shipped = resources.files("assistant.vision").joinpath("models", "white_pips.profile.json")
     check_profile(Path(str(shipped)))  # learned by `dice learn` with the shipped model: usable
     other = Profile(model="0123456789abcdef")
-    other.add("d6:3", [0.5] * 64)
+    other.add("d6:3", np.array([0.5] * 64, np.float32))
     other.save(tmp_path / "old.json")
     with pytest.raises(ValueError, match="--dice-profile: .*learn it again"):
         check_profile(tmp_path / "old.json")

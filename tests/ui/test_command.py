@@ -114,8 +114,8 @@ def test_every_action_is_in_the_state_file_before_it_is_shown_and_the_game_resum
     with StateFile(path) as other:
         journal = other.journal(None)
         expected = rules.new_game(demo_scenario())
-        for event in journal.events():
-            expected = rules.apply(expected, event)
+        for journaled in journal.events():
+            expected = rules.apply(expected, journaled)
         assert journal.head == 3 and journal.state == expected
     resumed = open_saved_game(path, None, new=False)
     assert resumed.state == expected

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -16,7 +17,7 @@ def dice(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
-def lines(done: subprocess.CompletedProcess[str]) -> list[dict]:
+def lines(done: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 

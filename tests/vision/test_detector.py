@@ -312,6 +312,17 @@ def test_a_mirrored_frame_gives_the_mirrored_dice() -> None:
         assert max(abs(p - q) for p, q in zip(a, b)) <= 2
 
 
+def note_sides(detector: DiceDetector, sides: list[int]) -> None:
+    """Make `detector` note in `sides` the input side of each pass of its network."""
+    real = detector.raw
+
+    def raw(frame: np.ndarray, side: int = D.INPUT_SIDE) -> tuple[np.ndarray, tuple[float, float]]:
+        sides.append(side)
+        return real(frame, side)
+
+    detector.raw = raw  # type: ignore[method-assign]
+
+
 def test_dice_too_big_for_the_network_are_found_again_in_a_smaller_frame() -> None:
     """Dice 120 px across in a 640 px frame (whole boxes up to 85 px at the network's 320 px input,
     where it takes pips for dice): the frame is read again smaller."""
@@ -319,8 +330,7 @@ def test_dice_too_big_for_the_network_are_found_again_in_a_smaller_frame() -> No
     detector = reader.detector
     assert detector is not None
     sides: list[int] = []
-    real = detector.raw
-    detector.raw = lambda frame, side=D.INPUT_SIDE: (sides.append(side), real(frame, side))[1]  # type: ignore[method-assign]
+    note_sides(detector, sides)
     dice = right = wrong = extra = again = 0
     for seed in range(7000, 7020):  # the rule's constants were chosen on other seeds
         shot = scene(np.random.default_rng(seed), (640, 480), count=3, style="pips", die_side=120, tilt=0.0,
@@ -344,8 +354,7 @@ def test_dice_too_big_for_the_network_are_found_again_in_a_smaller_frame() -> No
 def test_dice_of_the_size_the_network_reads_well_are_read_in_one_pass() -> None:
     detector = DiceDetector()
     sides: list[int] = []
-    real = detector.raw
-    detector.raw = lambda frame, side=D.INPUT_SIDE: (sides.append(side), real(frame, side))[1]  # type: ignore[method-assign]
+    note_sides(detector, sides)
     for seed in range(7100, 7106):
         detector.detect(scene(np.random.default_rng(seed), (640, 480), count=3, die_side=60).image)
     assert sides == [D.INPUT_SIDE] * 6
@@ -384,8 +393,7 @@ def test_small_dice_are_looked_for_again_in_the_frames_own_pixels(monkeypatch: p
     frame is read again at its own 640 px, which finds dice the first pass missed and adds none."""
     detector = DiceDetector()
     sides: list[int] = []
-    real = detector.raw
-    detector.raw = lambda frame, side=D.INPUT_SIDE: (sides.append(side), real(frame, side))[1]  # type: ignore[method-assign]
+    note_sides(detector, sides)
     shots = [scene(np.random.default_rng(seed), (640, 480), die_side=20) for seed in range(7300, 7320)]
 
     def tally() -> tuple[int, int]:

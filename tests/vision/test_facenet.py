@@ -22,7 +22,7 @@ MODELS = MODEL.parent
 @settings(max_examples=40, deadline=None)
 @given(st.integers(16, 300), st.integers(16, 300),
        st.tuples(st.floats(-400, 400), st.floats(-400, 400), st.floats(1, 500), st.floats(1, 500)))
-def test_any_box_of_any_picture_gives_one_input_sized_crop(h: int, w: int, box: tuple) -> None:
+def test_any_box_of_any_picture_gives_one_input_sized_crop(h: int, w: int, box: tuple[float, float, float, float]) -> None:
     image = np.random.default_rng(h * w).integers(0, 256, (h, w, 3), dtype=np.uint8)
     crop = F.prepare(image, box)
     assert crop.shape == (F.INPUT, F.INPUT) and crop.dtype == np.uint8

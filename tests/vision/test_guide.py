@@ -20,7 +20,7 @@ from assistant.vision.guide import calibrate, refused, unmoved, views_kept
 from assistant.vision.matching import match
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
-from assistant.vision.render import STYLE_OF_KIND, scene
+from assistant.vision.render import STYLE_OF_KIND, Label, scene
 from assistant.vision.snapshots import LEFT_OUT, Snapshots
 from assistant.vision.sources import RenderedSource
 
@@ -33,7 +33,7 @@ class Table:
     def __init__(self, source: RenderedSource) -> None:
         self.source = source
         self.said: list[str] = []
-        self.truth: list[list[dict[str, Any]]] = []
+        self.truth: list[list[Label]] = []
 
     def say(self, line: str) -> None:
         self.said.append(line)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,7 +26,7 @@ dice_st = st.lists(
 
 
 @given(dice_st, st.booleans(), st.sampled_from(["top_face", "whole_die", "tile"]))
-def test_a_well_formed_line_round_trips(dice: list[dict], complete: bool, style: str) -> None:
+def test_a_well_formed_line_round_trips(dice: list[dict[str, Any]], complete: bool, style: str) -> None:
     line = json.dumps({"image": "images/a.jpg", "dice": dice, "complete": complete, "box": style})
     entry = parse_line(line, Path("/sets/x"), 3)
     assert entry.image == Path("/sets/x/images/a.jpg")

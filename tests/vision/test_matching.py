@@ -12,7 +12,8 @@ boxes = st.lists(st.tuples(st.integers(0, 500), st.integers(0, 500), st.integers
 
 
 @given(boxes, boxes)
-def test_every_pair_is_one_to_one_and_centred(labelled: list, found: list) -> None:
+def test_every_pair_is_one_to_one_and_centred(labelled: list[tuple[int, int, int, int]],
+                                               found: list[tuple[int, int, int, int]]) -> None:
     pairs = match(labelled, found)
     assert len(set(pairs.values())) == len(pairs)
     for i, j in pairs.items():
@@ -20,7 +21,7 @@ def test_every_pair_is_one_to_one_and_centred(labelled: list, found: list) -> No
 
 
 @given(boxes)
-def test_the_same_boxes_match_themselves(labelled: list) -> None:
+def test_the_same_boxes_match_themselves(labelled: list[tuple[int, int, int, int]]) -> None:
     # distinct centres: each box is nearest to itself
     unique = list({centre(b): b for b in labelled}.values())
     assert match(unique, unique) == {i: i for i in range(len(unique))}

@@ -20,7 +20,7 @@ from tests.vision.test_reader import score
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["n:1", "n:8", "sym:sun"]),
                           st.lists(st.floats(-1, 1, width=32), min_size=5, max_size=5)), max_size=6))
-def test_a_profile_round_trips(tmp_path_factory: pytest.TempPathFactory, examples: list) -> None:
+def test_a_profile_round_trips(tmp_path_factory: pytest.TempPathFactory, examples: list[tuple[str, list[float]]]) -> None:
     profile = Profile(learned_from=["test"])
     for label, vec in examples:
         profile.add(label, np.array(vec, np.float32))

@@ -44,12 +44,15 @@ def write_tiles(folder: Path, seed: int, per_face: int) -> Path:
 
 def emblem_crops(manifest: Path) -> tuple[list[tuple[np.ndarray, list[int]]], list[int]]:
     """(picture, box) and value of the manifest's dice whose face is an emblem."""
-    shots, values = [], []
+    shots: list[tuple[np.ndarray, list[int]]] = []
+    values: list[int] = []
     for line in manifest.read_text().splitlines():
         entry = json.loads(line)
         label = entry["dice"][0]
         if label["value"] in dict(EMBLEMS):
-            shots.append((cv2.imread(str(manifest.parent / entry["image"])), label["box"]))
+            image = cv2.imread(str(manifest.parent / entry["image"]))
+            assert image is not None, entry["image"]
+            shots.append((image, label["box"]))
             values.append(label["value"])
     return shots, values
 
@@ -136,7 +139,8 @@ def test_refitting_the_head_reads_the_examples_as_labelled_and_keeps_the_other_c
     fitted = fit_head(base, examples, np.full(12, 5), scale=16.0)
 
     def read(head: np.ndarray, e: np.ndarray) -> np.ndarray:  # as FaceReader scores: unit embedding . head row
-        return np.argmax((e / np.linalg.norm(e, axis=1, keepdims=True)) @ head.T, 1)
+        best: np.ndarray = np.argmax((e / np.linalg.norm(e, axis=1, keepdims=True)) @ head.T, 1)
+        return best
 
     assert (read(base, examples) == 3).all() and (read(fitted, examples) == 5).all()
     fresh = base[3] + 0.05 * rng.normal(size=(50, 32)).astype(np.float32)  # more of the table's 5s, not shown
@@ -187,11 +191,13 @@ def test_calibrating_a_tables_nova_d8_keeps_the_close_up_network_and_reads_them(
 
 def load_trial(manifest: Path) -> list[tuple[np.ndarray, list[int], int]]:
     """(picture, box, value) of every die in a rendered manifest."""
-    out = []
+    out: list[tuple[np.ndarray, list[int], int]] = []
     for line in manifest.read_text().splitlines():
         entry = json.loads(line)
         for die in entry["dice"]:
-            out.append((cv2.imread(str(manifest.parent / entry["image"])), die["box"], die["value"]))
+            image = cv2.imread(str(manifest.parent / entry["image"]))
+            assert image is not None, entry["image"]
+            out.append((image, die["box"], die["value"]))
     return out
 
 

@@ -21,6 +21,7 @@ def score(reader: DiceReader, manifest: Path) -> tuple[int, int, int, int]:
     for line in manifest.read_text().splitlines():
         entry = json.loads(line)
         image = cv2.imread(str(manifest.parent / entry["image"]))
+        assert image is not None, entry["image"]
         dice = reader.read(image).dice
         pairs = match([d["box"] for d in entry["dice"]], [d.box for d in dice])
         labelled += len(entry["dice"])
@@ -91,7 +92,8 @@ def test_one_dark_mark_read_by_method_is_a_1_only_where_the_face_reader_saw_a_1(
     cv2.circle(image, (150, 110), 7, (20, 20, 20), -1)  # one pip, or a mark the pip count cannot tell from one
     reader = DiceReader(kind="d6")
     box = (120, 80, 61, 61)
-    assert reader.read_box_classically(image, box).value == 1  # counted by method: one pip
+    counted = reader.read_box_classically(image, box)
+    assert counted is not None and counted.value == 1  # counted by method: one pip
     assert reader.faces is not None
     sure = reader.faces.threshold
     for guess, confidence, in_tile, in_frame in ((4, 0.5, None, None), (1, 0.5, 1, None), (1, sure, 1, 1),
@@ -117,12 +119,13 @@ def test_a_d8_numeral_matched_by_method_stands_only_where_the_close_up_network_l
         (label,) = shot.dice
         image = shot.image
         if shaken:
-            streak = np.zeros((9, 9), np.float32)
+            streak: np.ndarray = np.zeros((9, 9), np.float32)
             streak[4, :] = 1
             turn = cv2.getRotationMatrix2D((4.0, 4.0), float(rng.uniform(0, 180)), 1)
             streak = cv2.warpAffine(streak, turn, (9, 9))
             image = cv2.filter2D(image, -1, streak / streak.sum())
-        box = tuple(label["box"])
+        x, y, w, h = label["box"]
+        box = (x, y, w, h)
         matched = reader.read_box_classically(image, box)
         assert matched is not None and matched.kind == "d8"
         assert (matched.value == label["value"]) is not shaken, (seed, matched)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assistant.vision.dice import ASTRO_BY_VALUE, FACES
-from assistant.vision.render import scene, tile
+from assistant.vision.render import Label, scene, tile
 
 
 @settings(max_examples=15, deadline=None)
@@ -50,8 +50,8 @@ def test_touching_dice_each_lie_against_another_and_apart_ones_never_do(seed: in
     meet, or nearly); by default no two dice come closer than 1.6 sides. Measured between the labelled
     boxes' centres with the camera straight above (no tilt: a slanted camera moves them by up to about
     0.15 of a side, and once made a touching pair 1.52 sides apart)."""
-    def gaps(shot_dice: list[dict[str, object]]) -> list[float]:
-        centres = [(d["box"][0] + d["box"][2] / 2, d["box"][1] + d["box"][3] / 2) for d in shot_dice]  # type: ignore[index]
+    def gaps(shot_dice: list[Label]) -> list[float]:
+        centres = [(d["box"][0] + d["box"][2] / 2, d["box"][1] + d["box"][3] / 2) for d in shot_dice]
         return [min(np.hypot(cx - ox, cy - oy) for j, (ox, oy) in enumerate(centres) if j != i) / 60
                 for i, (cx, cy) in enumerate(centres)]  # in sides of these 60 px dice
 

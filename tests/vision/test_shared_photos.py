@@ -24,7 +24,9 @@ def tally(name: str, limit: int, reader: DiceReader | None = None) -> tuple[int,
     labelled = right = misread = 0
     for line in manifest.read_text().splitlines()[:limit]:
         entry = json.loads(line)
-        dice = reader.read(cv2.imread(str(manifest.parent / entry["image"]))).dice
+        image = cv2.imread(str(manifest.parent / entry["image"]))
+        assert image is not None, entry["image"]
+        dice = reader.read(image).dice
         pairs = match([d["box"] for d in entry["dice"]], [d.box for d in dice])
         labelled += len(entry["dice"])
         for i, j in pairs.items():
@@ -64,7 +66,9 @@ def test_the_detector_finds_the_webcam_dice_with_few_false_ones() -> None:
     labelled = found = false = 0
     for line in manifest.read_text().splitlines()[:40]:
         entry = json.loads(line)
-        dets = reader.find(cv2.imread(str(manifest.parent / entry["image"])))
+        image = cv2.imread(str(manifest.parent / entry["image"]))
+        assert image is not None, entry["image"]
+        dets = reader.find(image)
         pairs = match([d["box"] for d in entry["dice"]], [d.box for d in dets])
         labelled += len(entry["dice"])
         found += len(pairs)

@@ -36,6 +36,7 @@ def test_each_settled_view_is_kept_with_what_was_read_and_a_second_watch_adds_to
             [(d["kind"], d["value"], d["box"]) for d in reading["dice"]]
         picture = cv2.imread(str(folder / line["image"]))
         seen = cv2.imread(str(folder / "seen" / Path(line["image"]).name))
+        assert picture is not None and seen is not None
         assert picture.shape == seen.shape == (480, 640, 3)
         changed = np.any(picture != seen, axis=2)
         near = np.zeros_like(changed)
@@ -77,6 +78,7 @@ def test_dice_left_out_are_drawn_as_such_and_make_the_line_incomplete(tmp_path: 
     line = json.loads((tmp_path / "manifest.jsonl").read_text())
     assert line["complete"] is False and [d["box"] for d in line["dice"]] == [[10, 20, 30, 30]]
     seen = cv2.imread(str(tmp_path / "seen" / "roll-0001.png"))
+    assert seen is not None
     assert list(seen[40, 100]) == list(LEFT_OUT) and list(seen[20, 20]) == list(READ)  # each box's top edge
     assert not np.array_equal(seen[25:40, 80:160], image[25:40, 80:160])  # and its words above it
 

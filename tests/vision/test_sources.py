@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -38,7 +39,7 @@ def test_missing_or_empty_folders_are_source_errors(tmp_path: Path) -> None:
 
 def write_video(path: Path, frames: list[np.ndarray]) -> None:
     h, w = frames[0].shape[:2]
-    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (w, h))
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (w, h))
     assert out.isOpened()
     for frame in frames:
         out.write(frame)
@@ -56,7 +57,7 @@ def test_opencv_capture_reads_a_video_and_watch_reads_each_settled_roll(tmp_path
     with CaptureSource(str(video), size=None) as capture:
         got = list(capture.frames())
     assert len(got) == len(frames) and got[0].shape == frames[0].shape
-    readings: list[dict] = []
+    readings: list[dict[str, Any]] = []
     watch(f"video:{video}", tray=False, kind="auto", profile_path=None, max_frames=0, emit=readings.append)
     assert len(readings) == 3  # one reading per roll, once the dice lie still
     for reading in readings:
@@ -108,7 +109,7 @@ def test_watch_says_once_that_the_close_up_d8_model_is_missing_and_reads_on(tmp_
 
     missing = tmp_path / "faces_d8.onnx"
     monkeypatch.setattr(facenet, "d8_model", lambda: missing)
-    readings: list[dict] = []
+    readings: list[dict[str, Any]] = []
     watch("render:5", tray=False, kind="d8", profile_path=None, max_frames=24, emit=readings.append)
     said = [line for line in capsys.readouterr().err.splitlines() if str(missing) in line]
     assert len(said) == 1 and "reading d8 by the face network alone" in said[0]

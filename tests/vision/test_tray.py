@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from hypothesis import given, settings
@@ -16,7 +18,7 @@ SIDE = 480
 MARK = 80
 
 
-def tray_picture(seed: int) -> tuple[np.ndarray, list[dict]]:
+def tray_picture(seed: int) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """A top view of a tray with dice, with markers 0..3 just outside its corners."""
     # a matte grey tray, as docs/vision.md asks for: the test is of the tray, not of dice the tray's colour
     shot = scene(np.random.default_rng(seed), (SIDE, SIDE), count=3, style="pips", tilt=0.0,
@@ -35,8 +37,8 @@ def tray_picture(seed: int) -> tuple[np.ndarray, list[dict]]:
 def camera_view(page: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The page as a camera at a slant sees it in a 640x480 frame, and that page -> frame homography."""
     s = page.shape[0]
-    src = np.float32([[0, 0], [s, 0], [s, s], [0, s]])
-    dst = np.float32([[120, 40], [520, 40], [600, 460], [40, 460]]) + rng.uniform(-25, 25, (4, 2)).astype(np.float32)
+    src = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
+    dst = np.array([[120, 40], [520, 40], [600, 460], [40, 460]], np.float32) + rng.uniform(-25, 25, (4, 2)).astype(np.float32)
     h = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(page, h, (640, 480), borderValue=(90, 90, 90)), h
 
@@ -55,10 +57,11 @@ def test_the_tray_is_found_warped_and_its_dice_read_with_boxes_in_frame_pixels(s
     dice = DiceReader(detector=False).read(view.image).dice
     assert len(dice) == len(labels)
     for label in labels:  # each die found where it lies in the frame, its value right or withheld, never wrong
-        c = cv2.perspectiveTransform(np.float32([[centre(label["box"])]]), page_to_frame)[0, 0]
+        c = cv2.perspectiveTransform(np.array([[centre(label["box"])]], np.float32), page_to_frame)[0, 0]
         there = [d for d in dice if inside((float(c[0]), float(c[1])), view.to_frame(d.box))]
         assert there and there[0].value in (label["value"], None)
-    assert sorted(d.value for d in dice) == sorted(d["value"] for d in labels)
+    # (len(dice) == len(labels) above: a withheld value, None, leaves the first list short, so it still fails)
+    assert sorted(d.value for d in dice if d.value is not None) == sorted(d["value"] for d in labels)
 
 
 def test_a_hidden_marker_keeps_the_view_and_none_means_the_whole_frame() -> None:
@@ -67,18 +70,19 @@ def test_a_hidden_marker_keeps_the_view_and_none_means_the_whole_frame() -> None
     finder = TrayFinder(side=SIDE)
     full = finder.find(frame)
     hidden = frame.copy()
-    corner = cv2.perspectiveTransform(np.float32([[[SIDE + 1.5 * MARK, SIDE + 1.5 * MARK]]]), page_to_frame)[0, 0]
+    corner = cv2.perspectiveTransform(np.array([[[SIDE + 1.5 * MARK, SIDE + 1.5 * MARK]]], np.float32), page_to_frame)[0, 0]
     cv2.circle(hidden, (int(corner[0]), int(corner[1])), 45, (90, 90, 90), -1)  # a hand over marker 2
     later = finder.find(hidden)
+    assert full.homography is not None and later.homography is not None  # the four markers' view, kept
     assert later.markers == 3 and np.array_equal(later.homography, full.homography)
     # a fresh finder completes the fourth corner: the three seen land where they belong
     guess = TrayFinder(side=SIDE).find(hidden)
     assert guess.markers == 3 and guess.homography is not None
     inner = [[MARK - 15, MARK - 15], [SIDE + MARK + 15, MARK - 15], [MARK - 15, SIDE + MARK + 15]]  # markers' inner corners
-    seen = cv2.perspectiveTransform(np.float32([inner]),
+    seen = cv2.perspectiveTransform(np.array([inner], np.float32),
                                     page_to_frame)
     mapped = cv2.perspectiveTransform(seen, guess.homography)[0]
-    assert np.abs(mapped - np.float32([[0, 0], [SIDE, 0], [0, SIDE]])).max() < 12
+    assert np.abs(mapped - np.array([[0, 0], [SIDE, 0], [0, SIDE]], np.float32)).max() < 12
     bare = np.full((480, 640, 3), 120, np.uint8)
     fallback = TrayFinder().find(bare)
     assert fallback.homography is None and fallback.image is bare
