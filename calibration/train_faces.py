@@ -316,11 +316,15 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=3e-3, help="the one-cycle schedule's peak learning rate")
     parser.add_argument("--data-only", action="store_true", help="make and cache the training data, then stop")
     parser.add_argument("--d8", action="store_true", help="train the close-up d8 network (faces_d8.onnx)")
-    parser.add_argument("--turns", type=int, default=F.D8_TURNS,
-                        help="--d8: quarter turns averaged in validation; the model's JSON says it, the reader reads as many")
+    parser.add_argument("--turns", type=int, choices=(1, 2, 3, 4),
+                        help="quarter turns of a crop read in validation (the close-up d8 network: their mean, 4 by "
+                        "default; the first: as they agree, facenet.agreed, 1 by default); the model's JSON says it, "
+                        "the reader reads as many")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-faces-cache"))
     parser.add_argument("--out", type=Path, default=ROOT / "assistant" / "vision" / "models")
     args = parser.parse_args()
+    if args.turns is None:
+        args.turns = F.D8_TURNS if args.d8 else 1
 
     import torch
     import torch.nn.functional as TF
@@ -422,10 +426,10 @@ def main() -> int:
         out_v, out_s = [], []
         with torch.no_grad():
             xb_all = torch.from_numpy(F.blob(data[0]))
-            turns = args.turns if args.d8 else 1  # as faces.py reads with each network
-            for i in range(0, len(xb_all), 1024):
-                both = [logits(model(torch.rot90(xb_all[i : i + 1024], k, (2, 3)))) for k in range(turns)]
-                out_v.append(np.mean([torch.softmax(lv, 1).numpy() for lv, _ in both], axis=0))
+            for i in range(0, len(xb_all), 1024):  # as faces.py reads with each network
+                both = [logits(model(torch.rot90(xb_all[i : i + 1024], k, (2, 3)))) for k in range(args.turns)]
+                chances = np.stack([torch.softmax(lv, 1).numpy() for lv, _ in both])
+                out_v.append(chances.mean(0) if args.d8 else F.agreed(chances))
                 out_s.append(np.mean([torch.softmax(ls, 1).numpy() for _, ls in both], axis=0))
         model.train()
         return np.concatenate(out_v), np.concatenate(out_s)
@@ -535,7 +539,7 @@ def main() -> int:
     meta = {
         "onnx_sha256": digest, "classes": list(F.CLASSES), "symbol_names": list(F.SYMBOLS),
         "embedding": args.dim, "scale": heads.scale, "context": context, "input": side,
-        "threshold": round(threshold, 3), "turns": args.turns if args.d8 else 1,
+        "threshold": round(threshold, 3), "turns": args.turns,
         "values": F.encode(heads.values.detach().numpy()), "symbols": F.encode(heads.symbols.detach().numpy()),
         "trained": {"seed": seed, "rendered": int(args.samples * args.solid_share), "astro": args.astro,
                     "flat": args.flat, "flat_repeat": args.flat_repeat,

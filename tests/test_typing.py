@@ -20,7 +20,7 @@ ALLOWED = {
 def test_mypy_strict_passes_on_the_whole_package() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(PACKAGE)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 

@@ -272,11 +272,9 @@ class FaceReader:
 
     def embed_closer(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
         """(turns, N, D): the close-up d8 network's embeddings of each region's crop, per quarter turn
-        (`FaceNet.turns`, from the model's JSON)."""
+        (`FaceNet.embed_turned`)."""
         assert self.d8 is not None
-        crops = self.crops(image, [box_of(r) for r in regions], self.d8)
-        embeddings = self.d8.embed(np.concatenate([np.rot90(crops, k, (1, 2)) for k in range(self.d8.turns)]))
-        return embeddings.reshape(self.d8.turns, len(crops), -1)
+        return self.d8.embed_turned(self.crops(image, [box_of(r) for r in regions], self.d8))
 
     def embed(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
         """The network's embeddings of the regions (what a profile keeps of a labelled die)."""
@@ -291,8 +289,15 @@ class FaceReader:
         return np.stack([F.prepare(grey, b, net.context, net.input) for b in boxes])
 
     def look(self, image: np.ndarray, boxes: Sequence[Box], kind: str) -> tuple[np.ndarray, np.ndarray]:
-        """The first network's `probabilities` for the crops of `boxes` in `image` (one batch)."""
-        return self.probabilities(self.net.embed(self.crops(image, boxes)), kind)
+        """The first network's `probabilities` for the crops of `boxes` in `image` (one batch), each crop
+        read at the quarter turns its model asks (`FaceNet.embed_turned`): the values' chances as the turns agree
+        (`facenet.agreed`), the symbols' their mean."""
+        return self.taken_together(self.net.embed_turned(self.crops(image, boxes)), kind)
+
+    def taken_together(self, turns: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
+        """`probabilities` of (turns, N, D) embeddings of the same crops, turns taken together (`look`)."""
+        read = [self.probabilities(e, kind) for e in turns]
+        return F.agreed(np.stack([v for v, _ in read])), np.mean([s for _, s in read], 0)
 
     def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """Per crop: the chance of each class (those `kind` allows) and of each symbol."""
@@ -303,7 +308,7 @@ class FaceReader:
     def read_crops(self, crops: np.ndarray, boxes: Sequence[Box], kind: str | None = None) -> list[Die | None]:
         """Dice from crops already made by `facenet.prepare` (boxes are only reported back)."""
         use = check_kind(kind or self.kind)
-        values, symbols = self.probabilities(self.net.embed(crops), use)
+        values, symbols = self.taken_together(self.net.embed_turned(crops), use)
         return [self.decide(v, s, box, self.threshold, self.trust) for v, s, box in zip(values, symbols, boxes)]
 
     def decide(self, values: np.ndarray, symbols: np.ndarray, box: Box, threshold: float,

@@ -131,3 +131,49 @@ def test_without_the_close_up_d8_model_the_face_reader_reads_on_and_says_why(tmp
     shot = tile(np.random.default_rng(8), style="astro")
     die = reader.read(shot.image, shot.dice[0]["box"], kind="d8")
     assert die is None or die.kind == "d8"  # read by the first network: an answer, not a crash
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 5), st.integers(0, 2**32 - 1))
+def test_turns_taken_together_are_chances_whatever_their_order(turns: int, n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    chances = F.softmax(rng.normal(0, 3, (turns, n, len(F.CLASSES))))
+    together = F.agreed(chances)
+    assert together.shape == (n, len(F.CLASSES)) and np.allclose(together.sum(1), 1.0)
+    assert np.allclose(F.agreed(chances[::-1]), together)
+    if turns == 1:
+        assert np.allclose(together, chances[0], atol=1e-9)
+
+
+def test_a_class_is_sure_taken_together_only_where_every_turn_leans_to_it() -> None:
+    sure, split = np.full(len(F.CLASSES), 0.01), np.full(len(F.CLASSES), 0.01)
+    sure[3] = 1.0
+    split[5] = 1.0
+    one_turn_says_5 = np.stack([sure, sure, sure, split])[:, None] / np.stack([sure, sure, sure, split]).sum(1)[:, None, None]
+    together = F.agreed(one_turn_says_5)[0]
+    assert together.argmax() == 3 and together[3] > one_turn_says_5[:, 0, 3].mean()  # surer than the plain mean
+    every_turn_says_3 = np.stack([sure] * 4)[:, None] / sure.sum()
+    assert F.agreed(every_turn_says_3)[0, 3] == pytest.approx(every_turn_says_3[0, 0, 3])
+
+
+def test_a_model_read_at_four_turns_reads_a_crop_turned_a_quarter_the_same(tmp_path: Path) -> None:
+    """A model whose JSON asks for 4 turns is read at all four (`embed_turned`), so the same crop
+    turned by a quarter gives the same chances; the shipped first model is read at one, as before."""
+    model = _copy_model(tmp_path)
+    meta = json.loads(model.with_suffix(".json").read_text())
+    meta["turns"] = 4
+    model.with_suffix(".json").write_text(json.dumps(meta))
+    reader = FaceReader(model=model)
+    crops = np.random.default_rng(5).integers(0, 256, (3, F.INPUT, F.INPUT), dtype=np.uint8)
+    turned = reader.net.embed_turned(crops)
+    assert turned.shape == (4, 3, reader.net.dim)
+    assert np.allclose(turned[1], reader.net.embed(np.rot90(crops, 1, (1, 2))), atol=1e-4)
+    values, symbols = reader.taken_together(turned, "auto")
+    again, again_symbols = reader.taken_together(reader.net.embed_turned(np.rot90(crops, 1, (1, 2)).copy()), "auto")
+    assert np.allclose(values, again, atol=1e-4) and np.allclose(symbols, again_symbols, atol=1e-4)
+    one = FaceReader(model=MODEL)  # read at one turn, a turned crop gives other chances
+    assert one.net.turns == json.loads(MODEL.with_suffix(".json").read_text()).get("turns", 1) == 1
+    first = one.taken_together(one.net.embed_turned(crops), "auto")[0]
+    assert not np.allclose(first, one.taken_together(one.net.embed_turned(np.rot90(crops, 1, (1, 2)).copy()), "auto")[0],
+                           atol=1e-4)
+    assert np.allclose(first, F.softmax(one.net.heads.scale * F.unit(one.net.embed(crops)) @ one.values.T), atol=1e-5)
