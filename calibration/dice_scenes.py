@@ -59,7 +59,7 @@ def random_colour(rng: np.random.Generator) -> np.ndarray:
     elif pick < 0.6:
         base = np.full(3, rng.uniform(15, 60))  # black, grey
     else:
-        hsv = np.uint8([[[rng.integers(0, 180), rng.integers(60, 256), rng.integers(60, 256)]]])
+        hsv = np.array([[[rng.integers(0, 180), rng.integers(60, 256), rng.integers(60, 256)]]], np.uint8)
         base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
     return np.clip(base + rng.normal(0, 8, 3), 0, 255)
 
@@ -68,11 +68,12 @@ def ink_for(body: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Marks that stand out from the body: dark on light, light on dark, sometimes coloured."""
     light = body.mean() > 128
     if rng.random() < 0.2:
-        hsv = np.uint8([[[rng.integers(0, 180), rng.integers(120, 256), rng.integers(90 if light else 180, 256)]]])
-        ink = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
+        hsv = np.array([[[rng.integers(0, 180), rng.integers(120, 256), rng.integers(90 if light else 180, 256)]]], np.uint8)
+        ink: np.ndarray = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
         if abs(ink.mean() - body.mean()) > 50:
             return ink
-    return np.full(3, rng.uniform(0, 50)) if light else np.full(3, rng.uniform(200, 255))
+    plain: np.ndarray = np.full(3, rng.uniform(0, 50)) if light else np.full(3, rng.uniform(200, 255))
+    return plain
 
 
 # -- face textures -------------------------------------------------------------------------
@@ -111,7 +112,7 @@ def triangle_face(value: int, body: np.ndarray, ink: np.ndarray, rng: np.random.
     img = np.empty((TEX, TEX, 3), np.uint8)
     img[:] = np.clip(body, 0, 255)
     h = TEX * 0.866
-    corners = np.float32([[TEX / 2, 1], [1, h], [TEX - 1, h]])
+    corners = np.array([[TEX / 2, 1], [1, h], [TEX - 1, h]], np.float32)
     mask = np.zeros((TEX, TEX), np.uint8)
     cv2.fillPoly(mask, [corners.astype(np.int32)], 255, cv2.LINE_AA)
     centre = corners.mean(axis=0)
@@ -139,7 +140,8 @@ def rot_z(a: float) -> np.ndarray:
 def rot_axis(axis: np.ndarray, a: float) -> np.ndarray:
     axis = axis / np.linalg.norm(axis)
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + np.sin(a) * k + (1 - np.cos(a)) * k @ k
+    turn: np.ndarray = np.eye(3) + np.sin(a) * k + (1 - np.cos(a)) * k @ k
+    return turn
 
 
 def align(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -197,12 +199,12 @@ def draw_solid(kind: str, value: int, style: str, size: float, elevation: float,
         return np.array([c + scale * q[0], c - scale * q[1]])
 
     world_up = np.array([0.0, 0.0, 1.0])
-    faces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (texture, mask, affine)
+    faces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []  # (texture, mask, affine, normal)
     top_info: dict[str, object] = {}
     best_up = -2.0
     if kind == "d8":
         values = [value] + [int(v) for v in rng.permutation([v for v in range(1, 9) if v != value])]
-        for sign, v in zip(OCTA_SIGNS, values):
+        for sign, shown in zip(OCTA_SIGNS, values):
             verts = [np.array([sign[0], 0, 0]), np.array([0, sign[1], 0]), np.array([0, 0, sign[2]])]
             n = sign / np.sqrt(3)
             nc = R @ n
@@ -210,9 +212,9 @@ def draw_solid(kind: str, value: int, style: str, size: float, elevation: float,
                 continue
             if np.dot(sign, np.ones(3)) < 0:
                 verts = [verts[0], verts[2], verts[1]]
-            tex, mask, corners = triangle_face(v, body, ink, rng, look)
-            dst = np.float32([project(p) for p in verts])
-            faces.append((tex, mask, cv2.getAffineTransform(corners, dst), nc))  # type: ignore[arg-type]
+            tex, mask, corners = triangle_face(shown, body, ink, rng, look)
+            dst = np.array([project(p) for p in verts], np.float32)
+            faces.append((tex, mask, cv2.getAffineTransform(corners, dst), nc))
             up = float((tilt @ rot_z(yaw) @ rest @ n) @ world_up)
             if up > best_up:
                 best_up = up
@@ -225,21 +227,21 @@ def draw_solid(kind: str, value: int, style: str, size: float, elevation: float,
             style_here = "blank" if blank else style
             tex, mask = square_face(val, body, ink, style_here, rng, look)
             corners3 = [n - u - v, n + u - v, n - u + v, n + u + v]
-            dst = np.float32([project(p) for p in corners3])
-            m = cv2.getAffineTransform(np.float32([[0, 0], [TEX, 0], [0, TEX]]), dst[:3])
-            faces.append((tex, mask, m, nc))  # type: ignore[arg-type]
+            dst = np.array([project(p) for p in corners3], np.float32)
+            m = cv2.getAffineTransform(np.array([[0, 0], [TEX, 0], [0, TEX]], np.float32), dst[:3])
+            faces.append((tex, mask, m, nc))
             up = float((tilt @ rot_z(yaw) @ n) @ world_up)
             if up > best_up:
                 best_up = up
                 top_info = {"centre": project(n), "corners": dst, "up": up}
     # the silhouette in a darker shade of the body shows as the die's edges between its faces
     edge_mask = np.zeros((side, side), np.float32)
-    for tex, mask, m, nc in faces:  # type: ignore[misc]
+    for tex, mask, m, nc in faces:
         full = cv2.warpAffine(np.full((TEX, TEX), 255, np.uint8), m, (side, side), flags=cv2.INTER_LINEAR)
         edge_mask = np.maximum(edge_mask, full.astype(np.float32) / 255.0)
     canvas = np.zeros((side, side, 3), np.float32) + (body * rng.uniform(0.3, 0.6)).astype(np.float32)
     alpha = edge_mask * rng.uniform(0.85, 1.0) if kind == "d6" else edge_mask
-    for tex, mask, m, nc in faces:  # type: ignore[misc]
+    for tex, mask, m, nc in faces:
         n_world = np.linalg.inv(rot_x(np.radians(90 - elevation))) @ nc
         shade = ambient + diffuse * max(0.0, float(n_world @ light))
         t = tex * shade
@@ -272,7 +274,7 @@ def table(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     kind = rng.choice(["plain", "felt", "wood", "granite", "carpet", "clutter", "board"],
                       p=[0.2, 0.15, 0.15, 0.12, 0.1, 0.14, 0.14])
     base = random_colour(rng) if rng.random() < 0.6 else rng.uniform(0, 255, 3)
-    img = np.empty((h, w, 3), np.float32)
+    img: np.ndarray = np.empty((h, w, 3), np.float32)
     img[:] = base
     if kind in ("plain", "felt", "clutter", "board"):
         img += rng.normal(0, rng.uniform(1, 6 if kind != "felt" else 12), (h, w, 1)).astype(np.float32)
@@ -286,7 +288,7 @@ def table(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
         img *= (1 + 0.12 * stripes + 0.03 * grain)[..., None]
     elif kind == "granite":
         for scale in (1, 2, 4):
-            spots = rng.random((h // scale + 1, w // scale + 1)).astype(np.float32)
+            spots: np.ndarray = rng.random((h // scale + 1, w // scale + 1)).astype(np.float32)
             spots = cv2.resize(spots, (w, h), interpolation=cv2.INTER_NEAREST)
             colour = random_colour(rng) if rng.random() < 0.5 else np.full(3, rng.uniform(0, 255))
             sel = spots < rng.uniform(0.05, 0.3)
@@ -437,7 +439,7 @@ def scene(rng: np.random.Generator, w: int = 640, h: int = 480, background: np.n
         if len(xs) == 0:
             continue
         corners = info["corners"] + (x0, y0)  # type: ignore[operator]
-        cx, cy = info["centre"] + np.array([x0, y0])  # type: ignore[operator]
+        cx, cy = info["centre"] + np.array([x0, y0])
         tx0, ty0 = corners.min(axis=0)
         tx1, ty1 = corners.max(axis=0)
         whole = (float(xs.min() + x0), float(ys.min() + y0), float(xs.max() - xs.min() + 1), float(ys.max() - ys.min() + 1))
@@ -465,8 +467,10 @@ def camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         cv2.line(kernel, (int(c - np.cos(a) * c), int(c - np.sin(a) * c)), (int(c + np.cos(a) * c), int(c + np.sin(a) * c)), 1.0)
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
     img = img + rng.normal(0, rng.uniform(0, 7), img.shape).astype(np.float32)
-    out = np.clip(img, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
-        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        if decoded is not None:  # the JPEG just encoded
+            out = decoded
     return out
