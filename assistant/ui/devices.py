@@ -101,6 +101,7 @@ def _wait(done: Callable[[], bool], seconds: float) -> None:
 
 
 CAMERA_STOP_SECONDS = 5.0  # how long closing waits for the camera's thread to finish its frame
+CAMERA_AGAIN_SECONDS = 5.0  # how often a camera lost mid-game (unplugged) is looked for again
 
 
 def dice_of(edition: Edition) -> str:
@@ -132,15 +133,22 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     again with no die rolled: a hand held over it, hiding some; the table bumped), is not posted: it would
     drop the hidden dice from the form. Any other reading tells which dice are unchanged (`unchanged`), so
     that a die the table set by hand keeps its value while another die is read anew.
-    A camera that fails is reported on the screen's log and the table goes on without it. The rendered
+    A camera that fails is reported on the screen's log and the table goes on without it; one lost
+    mid-game (a USB cable bumped out) is looked for again every CAMERA_AGAIN_SECONDS, and said when it
+    is back. The rendered
     stand-in (`render`) throws the dice the open form's roll takes, as the players would (`App.rolling`).
     """
+    from assistant.vision.errors import CameraLost
     from assistant.vision.network import onnxruntime
     from assistant.vision.watch import watch
 
     posted: list[dict[str, Any]] = []  # the dice of the reading posted last
+    lost = threading.Event()  # the camera was lost mid-game, and has not read since
 
     def emit(reading: dict[str, Any]) -> None:
+        if lost.is_set():
+            post_board_message(f"{source} is back: reading the dice again")
+            lost.clear()
         # a die the reader could not read comes as None: the form shows "?" there until a tap sets it,
         # and says why where the reader knows (it leans, it is partly out of view)
         dice = reading.get("dice", [])
@@ -155,11 +163,21 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     stop = threading.Event()
 
     def run() -> None:
-        try:
-            watch(source, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit, stop=stop,
-                  rolling=app.rolling)
-        except Exception as error:  # no camera, a bad source name: the table plays on with typed dice
-            post_board_message(f"camera {source} stopped: {type(error).__name__}: {error}")
+        while True:
+            try:
+                watch(source, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit,
+                      stop=stop, rolling=app.rolling)
+                return
+            except CameraLost as error:
+                if not lost.is_set():
+                    post_board_message(f"{error}: looking for it every {CAMERA_AGAIN_SECONDS:g} s (dice by hand meanwhile)")
+                    lost.set()
+            except Exception as error:  # no camera, a bad source name: the table plays on with typed dice
+                if not lost.is_set():  # (while a lost camera is looked for again, it cannot be opened: said already)
+                    post_board_message(f"camera {source} stopped: {type(error).__name__}: {error}")
+                    return
+            if stop.wait(CAMERA_AGAIN_SECONDS):
+                return
 
     thread = threading.Thread(target=run, name="dice-camera", daemon=True)
 

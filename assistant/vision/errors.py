@@ -23,5 +23,9 @@ class SourceError(VisionError):
     """A frame source could not be opened or stopped delivering frames."""
 
 
+class CameraLost(SourceError):
+    """A camera that gave frames gives none any more (unplugged, its cable bumped)."""
+
+
 class ModelError(VisionError):
     """The face model (ONNX file and its heads) is missing, corrupt or does not match."""

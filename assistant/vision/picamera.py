@@ -55,6 +55,7 @@ class PiCameraSource(_Closing):
         except ImportError:
             raise SourceError("picamera: picamera2 is not installed (sudo apt install python3-picamera2)") from None
         self.name = "picamera"
+        self.live = True
         try:
             self.camera = Picamera2()
             config = self.camera.create_video_configuration(main={"size": size, "format": "RGB888"})

@@ -1,13 +1,14 @@
 """Frame sources behind one interface: a folder of images, OpenCV capture, rendered dice, picamera2.
 
 Every source has `read() -> frame or None` (None: no more frames) and `close()`, and is a
-context manager. `open_source(spec)` chooses one by name, or by what is present ("auto"):
+context manager; a `live` one is a camera, whose None means it is lost, not done. `open_source(spec)` chooses one by name, or by what is present ("auto"):
 picamera2 on a Pi with a camera, else the first OpenCV camera, else rendered dice.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
@@ -21,6 +22,7 @@ from assistant.vision.images import IMAGE_SUFFIXES, check_frame, load_image, qui
 if TYPE_CHECKING:
     from assistant.vision.render import Label  # the renderer loads only when rendered dice are asked for
 
+DROPPED = 1.0  # seconds of failed reads a USB camera is given before it counts as lost (a dropped frame is not)
 Roll = tuple[str, int]  # the kind ("d6", "d8") and the number of dice a roll takes (0: not said)
 
 
@@ -28,12 +30,14 @@ class FrameSource(Protocol):
     """What gives frames: `read()` the next one (BGR), or None when there are no more."""
 
     name: str
+    live: bool  # a camera: no frame from it means it is lost (unplugged), not that it is done
 
     def read(self) -> np.ndarray | None: ...
 
 
 class _Closing:
     name = "source"
+    live = False
 
     def read(self) -> np.ndarray | None:  # pragma: no cover - every source overrides
         raise NotImplementedError
@@ -96,6 +100,7 @@ class CaptureSource(_Closing):
         import cv2
 
         self.name = f"camera:{target}" if isinstance(target, int) else f"video:{target}"
+        self.live = isinstance(target, int)
         if isinstance(target, str) and not Path(target).exists():
             raise SourceError(f"{target}: no such video file")
         with quiet_opencv():  # OpenCV's own warnings on a camera it cannot open: ours says it
@@ -107,9 +112,15 @@ class CaptureSource(_Closing):
             self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
 
     def read(self) -> np.ndarray | None:
-        ok, frame = self.capture.read()
-        if not ok or frame is None:
-            return None
+        """The next frame; None at a video's end, or from a camera that gave none for DROPPED seconds."""
+        given_up = time.monotonic() + DROPPED
+        while True:
+            ok, frame = self.capture.read()
+            if ok and frame is not None:
+                break
+            if not self.live or time.monotonic() >= given_up:
+                return None
+            time.sleep(0.05)
         try:
             return check_frame(frame, self.name)
         except ImageError as bad:

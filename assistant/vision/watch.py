@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from assistant.vision.command import say, warmed
+from assistant.vision.errors import CameraLost
 from assistant.vision.exposure import ExposureHold
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
@@ -24,7 +25,8 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
                   ) -> Iterator[tuple[int, np.ndarray, TrayView | None]]:
     """(frame number, the picture to read, the tray's view or None) each time the dice come to rest:
     the tray's top view with `finder`, else the frame. It ends when the source does, after
-    `max_frames` (0: no limit), or once `stop` is set. A camera that can hold its exposure holds it
+    `max_frames` (0: no limit), or once `stop` is set; a camera that stops giving frames raises
+    CameraLost. A camera that can hold its exposure holds it
     from the first rest on (`exposure.ExposureHold`); what it does is said."""
     settle = SettleDetector()
     hold = ExposureHold(source)
@@ -32,6 +34,8 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
     while (max_frames <= 0 or count < max_frames) and not (stop is not None and stop.is_set()):
         frame = source.read()
         if frame is None:
+            if source.live:
+                raise CameraLost(f"{source.name} gives no frames any more (unplugged?)")
             return
         count += 1
         if not settle.update(frame):

@@ -315,3 +315,47 @@ def test_a_die_not_read_is_not_named_as_another_kind() -> None:
     post_dice(Reading([None, 4, 2], "camera", ["partly out of view", None, None], ["d6", "d8", "d8"]))
     app.pump()
     assert app.error == "Camera: die 1 partly out of view. Tap a die to set it."
+
+
+def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A USB camera pulled out mid-game: the screen's log says so, the table plays on by hand, the
+    camera is looked for again (still out: nothing more said) and, plugged back, said back and read."""
+    watch = pytest.importorskip("assistant.vision.watch")
+    from assistant.ui import devices
+    from assistant.vision import sources
+    from assistant.vision.errors import SourceError
+    from tests.vision.test_sources import write_video
+
+    monkeypatch.setattr(sources, "DROPPED", 0.2)
+    monkeypatch.setattr(devices, "CAMERA_AGAIN_SECONDS", 0.1)
+    video = tmp_path / "roll.avi"
+    write_video(video, list(sources.RenderedSource(seed=4, rolls=1, moving=3, still=6, style="pips").frames()))
+
+    def camera() -> sources.CaptureSource:  # the roll through OpenCV, as camera 0 gives it
+        source = sources.CaptureSource(str(video), size=None)
+        source.live, source.name = True, "camera:0"
+        return source
+
+    def unplugged() -> sources.CaptureSource:
+        raise SourceError("camera:0: OpenCV cannot open it")
+
+    plugs = iter([camera, unplugged, unplugged, camera])
+    monkeypatch.setattr(watch, "open_source", lambda spec, kind, rolling: next(plugs)())
+    said: list[str] = []
+    monkeypatch.setattr(devices, "post_board_message", said.append)
+    posted: list[Reading] = []
+    monkeypatch.setattr(devices, "post_dice", posted.append)
+    app = make_app()
+    thread = attach_camera(app, "camera:0")
+    deadline = time.monotonic() + 60
+    while len(said) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert said[:2] == ["camera:0 gives no frames any more (unplugged?): looking for it every 0.1 s (dice by hand meanwhile)",
+                        "camera:0 is back: reading the dice again"]
+    assert len(posted) == 1  # the roll read before it was lost; read again as it lay: not posted again
+    assert said[2].startswith("camera:0 gives no frames any more")  # the video's end, lost again
+    monkeypatch.setattr(watch, "open_source", lambda spec, kind, rolling: unplugged())
+    time.sleep(0.3)
+    assert len(said) == 3 and thread.is_alive()  # still looked for, and nothing more said while it is out
+    app.close()
+    assert not thread.is_alive()

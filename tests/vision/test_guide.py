@@ -140,6 +140,7 @@ class Frames:
     """A camera that shows these rests in turn, the dice tumbling between them (other rendered dice), then ends."""
 
     name = "frames"
+    live = False  # it ends: the calibration is over, not the camera lost
 
     def __init__(self, rests: list[np.ndarray]) -> None:
         self.frames: list[np.ndarray] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,44 @@ def test_the_rendered_stand_in_throws_the_dice_the_table_rolls_now() -> None:
     assert len(rolled[2][0]) >= 2 and rolled[2][1] <= set(range(1, 7))  # any dice
     assert rolled[3] == ({("d6", "pips")}, {3})
     assert rolled[4] == ({("d8", "astro")}, {12})  # an attack of 12 dice: all on the tray
+
+
+class Flaky:
+    """A stand-in for OpenCV's capture of a USB camera that drops `drops` frames, then gives `frame`."""
+
+    def __init__(self, drops: int, frame: np.ndarray) -> None:
+        self.drops, self.frame = drops, frame
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        self.drops -= 1
+        return (False, None) if self.drops >= 0 else (True, self.frame)
+
+
+def test_a_camera_that_drops_a_frame_goes_on_and_one_that_gives_none_is_lost(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed read from a camera is tried again for DROPPED seconds (a dropped frame is not the end);
+    then it is lost, and watching it raises CameraLost, where a video's end simply ends."""
+    from assistant.vision import sources
+    from assistant.vision.errors import CameraLost
+    from assistant.vision.watch import settled_views
+
+    monkeypatch.setattr(sources, "DROPPED", 0.3)
+    roll = RenderedSource(seed=4, rolls=1, moving=3, still=6, style="pips")
+    video = tmp_path / "roll.avi"
+    write_video(video, list(roll.frames()))
+    camera = CaptureSource(str(video), size=None)
+    assert not camera.live
+    camera.live, camera.name = True, "camera:0"  # the video's end stands for a camera pulled out
+    real, camera.capture = camera.capture, Flaky(3, np.zeros((480, 640, 3), np.uint8))  # type: ignore[assignment]
+    frame = camera.read()
+    assert frame is not None and frame.shape == (480, 640, 3)  # three drops, then a frame
+    camera.capture = real
+    rests = []
+    with pytest.raises(CameraLost, match="camera:0 gives no frames"):
+        for rest in settled_views(camera, None, lambda _: None):
+            rests.append(rest)
+            started = time.monotonic()
+    assert len(rests) == 1  # the roll, read once it lay still; then the camera is gone ...
+    assert time.monotonic() - started >= 0.3  # ... after DROPPED seconds without a frame
+    with CaptureSource(str(video), size=None) as ended:  # a video that ends is done, not lost
+        assert len(list(settled_views(ended, None, lambda _: None))) == 1
