@@ -138,6 +138,9 @@ class App:
             self._knobs[hero] = self._knobs.get(hero, 0) + delta
         elif action.kind == "status":
             self.log(str(action.value))
+        elif action.kind == "notice":  # shown where a refusal is, until the players' next action
+            self.log(str(action.value))
+            self.error = str(action.value)
         else:
             self.machine.go(self, self.machine.current.handle(self, action))
 

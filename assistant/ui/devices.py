@@ -17,7 +17,7 @@ from assistant.hardware.config import HardwareConfig
 from assistant.rules.edition import Edition
 from assistant.ui.app import App
 from assistant.ui.form import Reading
-from assistant.ui.inputs import post_board_message, post_dice, post_encoder, post_knob
+from assistant.ui.inputs import post_board_message, post_dice, post_encoder, post_knob, post_notice
 
 
 def attach_encoder(app: App, config: HardwareConfig, factory_name: str | None = None) -> object | None:
@@ -147,7 +147,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
 
     def emit(reading: dict[str, Any]) -> None:
         if lost.is_set():
-            post_board_message(f"{source} is back: reading the dice again")
+            post_notice("Camera back: reading the dice again.")
             lost.clear()
         # a die the reader could not read comes as None: the form shows "?" there until a tap sets it,
         # and says why where the reader knows (it leans, it is partly out of view)
@@ -170,11 +170,13 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
                 return
             except CameraLost as error:
                 if not lost.is_set():
-                    post_board_message(f"{error}: looking for it every {CAMERA_AGAIN_SECONDS:g} s (dice by hand meanwhile)")
+                    post_board_message(f"{error}: looking for it every {CAMERA_AGAIN_SECONDS:g} s")
+                    post_notice("Camera lost (unplugged?): set the dice by hand.")
                     lost.set()
             except Exception as error:  # no camera, a bad source name: the table plays on with typed dice
                 if not lost.is_set():  # (while a lost camera is looked for again, it cannot be opened: said already)
                     post_board_message(f"camera {source} stopped: {type(error).__name__}: {error}")
+                    post_notice("Camera stopped: set the dice by hand.")
                     return
             if stop.wait(CAMERA_AGAIN_SECONDS):
                 return

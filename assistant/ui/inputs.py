@@ -19,11 +19,13 @@ ENCODER = pygame.event.custom_type()  # attributes: action ("turn" | "confirm" |
 KNOB = pygame.event.custom_type()  # attributes: hero (index from 0), delta
 DICE = pygame.event.custom_type()  # attributes: reading (a form.Reading)
 BOARD = pygame.event.custom_type()  # attributes: message (str), for the status line
+NOTICE = pygame.event.custom_type()  # attributes: message (str), for the players: shown on the screen too
 
 
 @dataclass(frozen=True)
 class Action:
-    """What the player meant: turn, confirm, back, tap, digit, key, undo, redo, quit, dice, knob."""
+    """What the player meant: turn, confirm, back, tap, digit, key, undo, redo, quit, dice, knob; or
+    what a device says: status (logged), notice (logged and shown)."""
 
     kind: str
     value: Any = None
@@ -46,6 +48,11 @@ def post_dice(reading: Reading) -> None:
 
 def post_board_message(message: str) -> None:
     pygame.event.post(pygame.event.Event(BOARD, message=message))
+
+
+def post_notice(message: str) -> None:
+    """What the players must know (the camera lost, back): logged, and shown until their next action."""
+    pygame.event.post(pygame.event.Event(NOTICE, message=message))
 
 
 NAVIGATION = {
@@ -79,6 +86,8 @@ def translate(event: pygame.event.Event) -> Action | None:
         return Action("dice", event.reading)
     if kind == BOARD:
         return Action("status", event.message)
+    if kind == NOTICE:
+        return Action("notice", event.message)
     if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
         return Action("tap", event.pos)
     if kind == pygame.MOUSEWHEEL:

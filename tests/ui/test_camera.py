@@ -12,6 +12,7 @@ import pytest
 from assistant.ui.devices import attach_camera
 from assistant.ui.form import Reading, Stop
 from tests.ui.conftest import click, feed, key, make_app, play
+from tests.ui.test_reactions import encoder
 
 FRAMES = 15
 
@@ -342,7 +343,9 @@ def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path:
     plugs = iter([camera, unplugged, unplugged, camera])
     monkeypatch.setattr(watch, "open_source", lambda spec, kind, rolling: next(plugs)())
     said: list[str] = []
-    monkeypatch.setattr(devices, "post_board_message", said.append)
+    monkeypatch.setattr(devices, "post_notice", said.append)
+    logged: list[str] = []
+    monkeypatch.setattr(devices, "post_board_message", logged.append)
     posted: list[Reading] = []
     monkeypatch.setattr(devices, "post_dice", posted.append)
     app = make_app()
@@ -350,12 +353,40 @@ def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path:
     deadline = time.monotonic() + 60
     while len(said) < 3 and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert said[:2] == ["camera:0 gives no frames any more (unplugged?): looking for it every 0.1 s (dice by hand meanwhile)",
-                        "camera:0 is back: reading the dice again"]
+    assert said == ["Camera lost (unplugged?): set the dice by hand.", "Camera back: reading the dice again.",
+                    "Camera lost (unplugged?): set the dice by hand."]  # the second video's end: lost again
+    assert logged[0] == "camera:0 gives no frames any more (unplugged?): looking for it every 0.1 s"
     assert len(posted) == 1  # the roll read before it was lost; read again as it lay: not posted again
-    assert said[2].startswith("camera:0 gives no frames any more")  # the video's end, lost again
     monkeypatch.setattr(watch, "open_source", lambda spec, kind, rolling: unplugged())
     time.sleep(0.3)
-    assert len(said) == 3 and thread.is_alive()  # still looked for, and nothing more said while it is out
+    assert len(said) == 3 and len(logged) == 2 and thread.is_alive()  # looked for; nothing more said while out
     app.close()
     assert not thread.is_alive()
+
+
+def test_a_camera_notice_is_shown_to_the_players_until_the_next_form_opens(shots: Path) -> None:
+    """What the camera tells the players (lost, back) is on the screen, on the table and in an open form,
+    not only in the journal; as a refusal is, until the next form opens (or a command is applied)."""
+    from assistant.ui.inputs import post_notice
+
+    app = make_app()
+
+    def shown(notice: str, name: str) -> None:
+        feed(app)
+        app.draw()
+        before = pygame.image.tobytes(app.surface, "RGB")
+        post_notice(notice)
+        app.pump()
+        assert app.error == notice
+        app.draw()
+        assert pygame.image.tobytes(app.surface, "RGB") != before
+        pygame.image.save(app.surface, shots / f"camera-{name}-800x480.png")
+
+    shown("Camera lost (unplugged?): set the dice by hand.", "lost-table")
+    feed(app, key("a"))  # an attack's form opens
+    assert app.form is not None and app.error == ""
+    shown("Camera back: reading the dice again.", "back-form")
+    feed(app, encoder("back"))  # back to the table, where it still shows ...
+    assert app.form is None and app.error == "Camera back: reading the dice again."
+    feed(app, key("a"))  # ... until the next form opens
+    assert app.error == ""
