@@ -138,7 +138,7 @@ class App:
             self._knobs[hero] = self._knobs.get(hero, 0) + delta
         elif action.kind == "status":
             self.log(str(action.value))
-        elif action.kind == "notice":  # shown where a refusal is, until the players' next action
+        elif action.kind == "notice":  # shown where a refusal is, until the next form opens or command applies
             self.log(str(action.value))
             self.error = str(action.value)
         else:

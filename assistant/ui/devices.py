@@ -133,10 +133,9 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     again with no die rolled: a hand held over it, hiding some; the table bumped), is not posted: it would
     drop the hidden dice from the form. Any other reading tells which dice are unchanged (`unchanged`), so
     that a die the table set by hand keeps its value while another die is read anew.
-    A camera that fails is reported on the screen's log and the table goes on without it; one lost
-    mid-game (a USB cable bumped out) is looked for again every CAMERA_AGAIN_SECONDS, and said when it
-    is back. The rendered
-    stand-in (`render`) throws the dice the open form's roll takes, as the players would (`App.rolling`).
+    A camera that fails is said on the screen (why, in the journal) and the table goes on without it; one
+    lost mid-game (a USB cable bumped out) is looked for again every CAMERA_AGAIN_SECONDS, and said when
+    it reads again. The rendered stand-in (`render`) throws the dice the open form's roll takes, as the players would (`App.rolling`).
     """
     from assistant.vision.errors import CameraLost
     from assistant.vision.network import onnxruntime

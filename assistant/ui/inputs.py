@@ -51,7 +51,7 @@ def post_board_message(message: str) -> None:
 
 
 def post_notice(message: str) -> None:
-    """What the players must know (the camera lost, back): logged, and shown until their next action."""
+    """What the players must know (the camera lost, back): logged, and shown as a refusal is."""
     pygame.event.post(pygame.event.Event(NOTICE, message=message))
 
 

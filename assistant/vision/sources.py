@@ -1,8 +1,9 @@
 """Frame sources behind one interface: a folder of images, OpenCV capture, rendered dice, picamera2.
 
 Every source has `read() -> frame or None` (None: no more frames) and `close()`, and is a
-context manager; a `live` one is a camera, whose None means it is lost, not done. `open_source(spec)` chooses one by name, or by what is present ("auto"):
-picamera2 on a Pi with a camera, else the first OpenCV camera, else rendered dice.
+context manager; a `live` one is a camera, whose None means it is lost, not done. `open_source(spec)`
+chooses one by name, or by what is present ("auto"): picamera2 on a Pi with a camera, else the first
+OpenCV camera, else rendered dice.
 """
 
 from __future__ import annotations
