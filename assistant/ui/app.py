@@ -116,14 +116,16 @@ class App:
         return (f"d{dice.sides}", len(dice.values)) if dice is not None else None
 
     def tray(self, on: bool) -> None:
-        for mirror in self.mirrors:
-            mirror.tray(on)
+        self._to_mirrors(lambda mirror: mirror.tray(on))
 
     def _mirror(self) -> None:
         state = self.game.state
+        self._to_mirrors(lambda mirror: mirror.show(state))
+
+    def _to_mirrors(self, call: Callable[[Mirror], None]) -> None:
         for mirror in self.mirrors:
             try:
-                mirror.show(state)
+                call(mirror)
             except OSError as error:  # a board pulled out mid-game must not stop the table
                 self.log(f"cannot update {mirror!r}: {error}")
 

@@ -209,8 +209,12 @@ def test_any_mix_of_lines_in_any_chunks_gives_the_good_ones_in_order(
 
 
 def test_a_board_pulled_out_mid_game_does_not_stop_the_table(surface: Any) -> None:
+    """Neither mirroring the game to the pulled board nor lighting its dice tray (a form opening) stops the table."""
+    import pygame
+
     from assistant.ui.app import App
     from assistant.ui.table import MemoryGame
+    from tests.ui.conftest import key
 
     said: list[str] = []
     board = SimulatedBoard().start()
@@ -221,3 +225,9 @@ def test_a_board_pulled_out_mid_game_does_not_stop_the_table(surface: Any) -> No
     assert app.act({"type": "end_activation"})
     assert app.game.state.count == 1
     assert any("cannot update" in words for words in said)
+    said.clear()
+    app.running = True
+    pygame.event.clear()
+    pygame.event.post(key("a"))  # an attack's form opens, and would light the tray
+    app.pump()
+    assert app.form is not None and any("cannot update" in words for words in said)
