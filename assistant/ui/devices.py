@@ -162,12 +162,14 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     stop = threading.Event()
 
     def run() -> None:
+        spec = source  # once a camera is lost, that camera (`auto` would open the rendered stand-in instead)
         while True:
             try:
-                watch(source, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit,
+                watch(spec, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit,
                       stop=stop, rolling=app.rolling)
                 return
             except CameraLost as error:
+                spec = error.source
                 if not lost.is_set():
                     post_board_message(f"{error}: looking for it every {CAMERA_AGAIN_SECONDS:g} s")
                     post_notice("Camera lost (unplugged?): set the dice by hand.")

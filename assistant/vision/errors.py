@@ -24,7 +24,11 @@ class SourceError(VisionError):
 
 
 class CameraLost(SourceError):
-    """A camera that gave frames gives none any more (unplugged, its cable bumped)."""
+    """A camera that gave frames gives none any more (unplugged, its cable bumped); `source` names it."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(f"{source} gives no frames any more (unplugged?)")
+        self.source = source
 
 
 class ModelError(VisionError):

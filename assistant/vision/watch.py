@@ -35,7 +35,7 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
         frame = source.read()
         if frame is None:
             if source.live:
-                raise CameraLost(f"{source.name} gives no frames any more (unplugged?)")
+                raise CameraLost(source.name)
             return
         count += 1
         if not settle.update(frame):

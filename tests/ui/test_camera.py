@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 from typing import Any
@@ -319,8 +320,9 @@ def test_a_die_not_read_is_not_named_as_another_kind() -> None:
 
 
 def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A USB camera pulled out mid-game: the screen's log says so, the table plays on by hand, the
-    camera is looked for again (still out: nothing more said) and, plugged back, said back and read."""
+    """A USB camera pulled out mid-game: the screen says so, the table plays on by hand, that camera is
+    looked for again (`auto` is not asked again: it would give rendered dice; still out: nothing more
+    said) and, plugged back, said back and read."""
     watch = pytest.importorskip("assistant.vision.watch")
     from assistant.ui import devices
     from assistant.vision import sources
@@ -340,8 +342,14 @@ def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path:
     def unplugged() -> sources.CaptureSource:
         raise SourceError("camera:0: OpenCV cannot open it")
 
-    plugs = iter([camera, unplugged, unplugged, camera])
-    monkeypatch.setattr(watch, "open_source", lambda spec, kind, rolling: next(plugs)())
+    plugs = itertools.chain([camera, unplugged, unplugged, camera], itertools.repeat(unplugged))
+    asked: list[str] = []
+
+    def plug(spec: str, kind: str, rolling: object) -> sources.CaptureSource:
+        asked.append(spec)
+        return next(plugs)()
+
+    monkeypatch.setattr(watch, "open_source", plug)
     said: list[str] = []
     monkeypatch.setattr(devices, "post_notice", said.append)
     logged: list[str] = []
@@ -349,7 +357,7 @@ def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path:
     posted: list[Reading] = []
     monkeypatch.setattr(devices, "post_dice", posted.append)
     app = make_app()
-    thread = attach_camera(app, "camera:0")
+    thread = attach_camera(app, "auto")  # which found camera 0
     deadline = time.monotonic() + 60
     while len(said) < 3 and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -357,7 +365,7 @@ def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path:
                     "Camera lost (unplugged?): set the dice by hand."]  # the second video's end: lost again
     assert logged[0] == "camera:0 gives no frames any more (unplugged?): looking for it every 0.1 s"
     assert len(posted) == 1  # the roll read before it was lost; read again as it lay: not posted again
-    monkeypatch.setattr(watch, "open_source", lambda spec, kind, rolling: unplugged())
+    assert asked[0] == "auto" and set(asked[1:]) == {"camera:0"}  # the camera lost, not `auto` (rendered dice)
     time.sleep(0.3)
     assert len(said) == 3 and len(logged) == 2 and thread.is_alive()  # looked for; nothing more said while out
     app.close()
