@@ -231,3 +231,49 @@ def test_a_board_pulled_out_mid_game_does_not_stop_the_table(surface: Any) -> No
     pygame.event.post(key("a"))  # an attack's form opens, and would light the tray
     app.pump()
     assert app.form is not None and any("cannot update" in words for words in said)
+
+
+def test_a_board_pulled_out_and_plugged_back_comes_back_with_its_knobs_and_lights(
+        surface: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's port (a stable name, as /dev/ttyACM0 is) loses its board, then another board (a new
+    pty) is plugged in under that name: the players are told it is lost, then back; the game is shown on
+    the new board and its knobs turn Threat again."""
+    from pathlib import Path
+
+    import pygame
+
+    from assistant.hardware.config import HardwareConfig
+    from assistant.ui import devices
+    from assistant.ui.app import App
+    from assistant.ui.table import MemoryGame
+
+    monkeypatch.setattr(devices, "BOARD_AGAIN_SECONDS", 0.1)
+    said: list[str] = []
+    monkeypatch.setattr(devices, "post_notice", said.append)
+    port = Path(tmp_path) / "ttyNova"
+    first = SimulatedBoard().start()
+    port.symlink_to(first.path)
+    app = App(MemoryGame(demo_scenario()), surface, log=lambda message: None)
+    assert devices.attach_board(app, HardwareConfig(), str(port)) is not None
+    first.close()  # the USB cable is pulled
+    deadline = time.monotonic() + 10
+    while not said and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert said == ["Board lost (unplugged?): set Threat on the screen."]
+    time.sleep(0.3)
+    assert len(said) == 1  # looked for again, quietly
+    second = SimulatedBoard().start()
+    port.unlink()
+    port.symlink_to(second.path)  # plugged back in
+    while len(said) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert said[1] == "Board back: knobs and lights on."
+    assert second.wait_for(2)  # the game's ring and Perilium shown on it
+    pygame.event.clear()
+    second.turn(2, 1)
+    time.sleep(0.2)
+    app.running = True
+    app.pump(300)
+    assert app.game.state.heroes[2].threat == 1
+    app.close()
+    second.close()
