@@ -89,8 +89,8 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
         link.show(app.game.state)
         link.tray(False)
         app.log(f"board on {candidate}" + (f" ({hello[0].board}, {hello[0].knobs} knobs)" if hello else " (no hello yet)"))
-        keep_board(app, link, [candidate] + [p for p in ports if p != candidate],
-                   lambda port: BoardLink.open(port, received, tray_levels=(config.board.tray_idle, config.board.tray_dice)))
+        keep_board(app, link, lambda: BoardLink.open(candidate, received,
+                                                     tray_levels=(config.board.tray_idle, config.board.tray_dice)))
         return link
     return None
 
@@ -98,10 +98,11 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
 BOARD_AGAIN_SECONDS = 5.0  # how often a board pulled out mid-game is looked for again
 
 
-def keep_board(app: App, link: Any, ports: list[str], reopen: Callable[[str], Any]) -> threading.Thread:
-    """Look for the board again (`reopen` on each of `ports`, its own first) every BOARD_AGAIN_SECONDS
-    once its link has lost it (a USB cable bumped out), and put it back in the app's mirrors, the game
-    shown on it: its knobs and lights come back without a restart. The players are told both."""
+def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thread:
+    """Look for the board again on its port (`reopen`) every BOARD_AGAIN_SECONDS once its link has lost
+    it (a USB cable bumped out; plugged back, a board comes back on the same /dev/ttyACM* unless another
+    took it), and put it back in the app's mirrors, the game shown on it: its knobs and lights come back
+    without a restart. The players are told both."""
     from serial import SerialException
 
     current = [link]
@@ -113,25 +114,23 @@ def keep_board(app: App, link: Any, ports: list[str], reopen: Callable[[str], An
             if current[0].connected:
                 continue
             if not lost:
-                post_board_message(f"board on {ports[0]} lost: looking for it every {BOARD_AGAIN_SECONDS:g} s")
+                post_board_message(f"{current[0]!r} lost: looking for it every {BOARD_AGAIN_SECONDS:g} s")
                 post_notice("Board lost (unplugged?): set Threat on the screen.")
                 lost = True
-            for port in ports:
-                try:
-                    again = reopen(port)
-                except (SerialException, OSError):
-                    continue
-                old, current[0] = current[0], again
-                app.mirrors[app.mirrors.index(old)] = again
-                old.close()
-                try:
-                    again.show(app.game.state)
-                    again.tray(app.form is not None)
-                except OSError:  # pulled out again at once: looked for again
-                    break
-                post_notice("Board back: knobs and lights on.")
-                lost = False
-                break
+            try:
+                again = reopen()
+            except (SerialException, OSError):
+                continue
+            old, current[0] = current[0], again
+            app.mirrors[app.mirrors.index(old)] = again
+            old.close()
+            try:
+                again.show(app.game.state)
+                again.tray(app.form is not None)
+            except OSError:  # pulled out again at once: looked for again
+                continue
+            post_notice("Board back: knobs and lights on.")
+            lost = False
 
     thread = threading.Thread(target=run, name="board-keeper", daemon=True)
 
