@@ -429,7 +429,7 @@ def main() -> int:
             for i in range(0, len(xb_all), 1024):  # as faces.py reads with each network
                 both = [logits(model(torch.rot90(xb_all[i : i + 1024], k, (2, 3)))) for k in range(args.turns)]
                 chances = np.stack([torch.softmax(lv, 1).numpy() for lv, _ in both])
-                out_v.append(chances.mean(0) if args.d8 else F.agreed(chances))
+                out_v.append(F.together(chances, args.d8))
                 out_s.append(np.mean([torch.softmax(ls, 1).numpy() for _, ls in both], axis=0))
         model.train()
         return np.concatenate(out_v), np.concatenate(out_s)

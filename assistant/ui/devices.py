@@ -95,11 +95,11 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
     return None
 
 
-BOARD_AGAIN_SECONDS = 5.0  # how often a board pulled out mid-game is looked for again
+AGAIN_SECONDS = 5.0  # how often a board or camera lost mid-game (unplugged) is looked for again
 
 
 def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thread:
-    """Look for the board again on its port (`reopen`) every BOARD_AGAIN_SECONDS once its link has lost
+    """Look for the board again on its port (`reopen`) every AGAIN_SECONDS once its link has lost
     it (a USB cable bumped out; plugged back, a board comes back on the same /dev/ttyACM* unless another
     took it), and put it back in the app's mirrors, the game shown on it: its knobs and lights come back
     without a restart. The players are told both."""
@@ -110,11 +110,11 @@ def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thre
 
     def run() -> None:
         lost = False
-        while not stop.wait(BOARD_AGAIN_SECONDS):
+        while not stop.wait(AGAIN_SECONDS):
             if current[0].connected:
                 continue
             if not lost:
-                post_board_message(f"{current[0]!r} lost: looking for it every {BOARD_AGAIN_SECONDS:g} s")
+                post_board_message(f"{current[0]!r} lost: looking for it every {AGAIN_SECONDS:g} s")
                 post_notice("Board lost (unplugged?): set Threat on the screen.")
                 lost = True
             try:
@@ -136,7 +136,7 @@ def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thre
 
     def close() -> None:
         stop.set()
-        thread.join(BOARD_AGAIN_SECONDS)
+        thread.join(AGAIN_SECONDS)
         current[0].close()
 
     thread.start()
@@ -151,7 +151,6 @@ def _wait(done: Callable[[], bool], seconds: float) -> None:
 
 
 CAMERA_STOP_SECONDS = 5.0  # how long closing waits for the camera's thread to finish its frame
-CAMERA_AGAIN_SECONDS = 5.0  # how often a camera lost mid-game (unplugged) is looked for again
 
 
 def dice_of(edition: Edition) -> str:
@@ -184,7 +183,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     drop the hidden dice from the form. Any other reading tells which dice are unchanged (`unchanged`), so
     that a die the table set by hand keeps its value while another die is read anew.
     A camera that fails is said on the screen (why, in the journal) and the table goes on without it; one
-    lost mid-game (a USB cable bumped out) is looked for again every CAMERA_AGAIN_SECONDS, and said when
+    lost mid-game (a USB cable bumped out) is looked for again every AGAIN_SECONDS, and said when
     it reads again. The rendered stand-in (`render`) throws the dice the open form's roll takes, as the players would (`App.rolling`).
     """
     from assistant.vision.errors import CameraLost
@@ -221,7 +220,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
             except CameraLost as error:
                 spec = error.source
                 if not lost.is_set():
-                    post_board_message(f"{error}: looking for it every {CAMERA_AGAIN_SECONDS:g} s")
+                    post_board_message(f"{error}: looking for it every {AGAIN_SECONDS:g} s")
                     post_notice("Camera lost (unplugged?): set the dice by hand.")
                     lost.set()
             except Exception as error:  # no camera, a bad source name: the table plays on with typed dice
@@ -229,7 +228,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
                     post_board_message(f"camera {source} stopped: {type(error).__name__}: {error}")
                     post_notice("Camera stopped: set the dice by hand.")
                     return
-            if stop.wait(CAMERA_AGAIN_SECONDS):
+            if stop.wait(AGAIN_SECONDS):
                 return
 
     thread = threading.Thread(target=run, name="dice-camera", daemon=True)

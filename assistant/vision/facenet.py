@@ -101,6 +101,13 @@ def agreed(chances: np.ndarray) -> np.ndarray:
     return softmax(logs)
 
 
+def together(chances: np.ndarray, close: bool) -> np.ndarray:
+    """(turns, N, C) chances of one network's looks at the same crops, as one (N, C): the close-up d8
+    network's their mean (as its threshold was chosen), the first network's as they agree (`agreed`).
+    The reader (`faces.py`) and the validation of `train_faces.py` both take turns so."""
+    return chances.mean(0) if close else agreed(chances)
+
+
 def decode(text: str, shape: tuple[int, ...]) -> np.ndarray:
     return np.frombuffer(base64.b64decode(text), "<f4").reshape(shape).astype(np.float32)
 

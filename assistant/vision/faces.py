@@ -268,7 +268,7 @@ class FaceReader:
         assert self.d8 is not None
         embeddings = self.embed_closer(image, boxes)
         values = F.softmax(self.d8.heads.scale * F.unit(embeddings) @ self.d8_values.T)
-        return values.mean(0), F.softmax(self.d8.heads.symbol_scores(embeddings)).mean(0)
+        return F.together(values, close=True), F.softmax(self.d8.heads.symbol_scores(embeddings)).mean(0)
 
     def embed_closer(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
         """(turns, N, D): the close-up d8 network's embeddings of each region's crop, per quarter turn
@@ -297,7 +297,7 @@ class FaceReader:
     def taken_together(self, turns: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """`probabilities` of (turns, N, D) embeddings of the same crops, turns taken together (`look`)."""
         read = [self.probabilities(e, kind) for e in turns]
-        return F.agreed(np.stack([v for v, _ in read])), np.mean([s for _, s in read], 0)
+        return F.together(np.stack([v for v, _ in read]), close=False), np.mean([s for _, s in read], 0)
 
     def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """Per crop: the chance of each class (those `kind` allows) and of each symbol."""

@@ -247,7 +247,7 @@ def test_a_board_pulled_out_and_plugged_back_comes_back_with_its_knobs_and_light
     from assistant.ui.app import App
     from assistant.ui.table import MemoryGame
 
-    monkeypatch.setattr(devices, "BOARD_AGAIN_SECONDS", 0.1)
+    monkeypatch.setattr(devices, "AGAIN_SECONDS", 0.1)
     said: list[str] = []
     monkeypatch.setattr(devices, "post_notice", said.append)
     port = Path(tmp_path) / "ttyNova"

@@ -330,7 +330,7 @@ def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path:
     from tests.vision.test_sources import write_video
 
     monkeypatch.setattr(sources, "DROPPED", 0.2)
-    monkeypatch.setattr(devices, "CAMERA_AGAIN_SECONDS", 0.1)
+    monkeypatch.setattr(devices, "AGAIN_SECONDS", 0.1)
     video = tmp_path / "roll.avi"
     write_video(video, list(sources.RenderedSource(seed=4, rolls=1, moving=3, still=6, style="pips").frames()))
 
