@@ -7,6 +7,7 @@ with the others (keyboard and touch always work).
 from __future__ import annotations
 
 import glob
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -51,6 +52,19 @@ def board_ports() -> list[str]:
     return sorted(glob.glob("/dev/ttyACM*"))
 
 
+BY_ID = Path("/dev/serial/by-id")  # udev's names for USB serial ports, by the device's own serial number
+
+
+def lasting_name(port: str) -> str:
+    """The name `port`'s board keeps when it is plugged in again: its link in /dev/serial/by-id (udev
+    points it at whichever /dev/ttyACM* the board gets), or `port` itself where there is none."""
+    try:
+        device = os.path.realpath(port)
+        return next((str(link) for link in sorted(BY_ID.iterdir()) if os.path.realpath(link) == device), port)
+    except OSError:  # no udev names here (not Linux, no USB serial device)
+        return port
+
+
 def attach_board(app: App, config: HardwareConfig, port: str | None = None,
                  wait_hello: float = 1.5) -> object | None:  # fmt: skip
     """The board on `port` (or the configured one; "auto" tries /dev/ttyACM*); None if there is none."""
@@ -89,7 +103,8 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
         link.show(app.game.state)
         link.tray(False)
         app.log(f"board on {candidate}" + (f" ({hello[0].board}, {hello[0].knobs} knobs)" if hello else " (no hello yet)"))
-        keep_board(app, link, lambda: BoardLink.open(candidate, received,
+        again = lasting_name(candidate)
+        keep_board(app, link, lambda: BoardLink.open(again, received,
                                                      tray_levels=(config.board.tray_idle, config.board.tray_dice)))
         return link
     return None
@@ -99,10 +114,10 @@ AGAIN_SECONDS = 5.0  # how often a board or camera lost mid-game (unplugged) is 
 
 
 def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thread:
-    """Look for the board again on its port (`reopen`) every AGAIN_SECONDS once its link has lost
-    it (a USB cable bumped out; plugged back, a board comes back on the same /dev/ttyACM* unless another
-    took it), and put it back in the app's mirrors, the game shown on it: its knobs and lights come back
-    without a restart. The players are told both."""
+    """Look for the board again (`reopen`, by its `lasting_name`) every AGAIN_SECONDS once its link has
+    lost it (a USB cable bumped out), and put it back in the app's mirrors, the game shown on it: its knobs
+    and lights come back without a restart. The players are told both. The lost port is closed at once:
+    a /dev/ttyACM* still held open is not given back, and the board plugged in again would get another."""
     from serial import SerialException
 
     current = [link]
@@ -113,6 +128,7 @@ def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thre
         while not stop.wait(AGAIN_SECONDS):
             if current[0].connected:
                 continue
+            current[0].close()  # (again, if it was: closing a closed link does nothing)
             if not lost:
                 post_board_message(f"{current[0]!r} lost: looking for it every {AGAIN_SECONDS:g} s")
                 post_notice("Board lost (unplugged?): set Threat on the screen.")
@@ -121,9 +137,8 @@ def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thre
                 again = reopen()
             except (SerialException, OSError):
                 continue
-            old, current[0] = current[0], again
-            app.mirrors[app.mirrors.index(old)] = again
-            old.close()
+            app.mirrors[app.mirrors.index(current[0])] = again
+            current[0] = again
             try:
                 again.show(app.game.state)
                 again.tray(app.form is not None)

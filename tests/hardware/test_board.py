@@ -235,9 +235,10 @@ def test_a_board_pulled_out_mid_game_does_not_stop_the_table(surface: Any) -> No
 
 def test_a_board_pulled_out_and_plugged_back_comes_back_with_its_knobs_and_lights(
         surface: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The board's port (a stable name, as /dev/ttyACM0 is) loses its board, then another board (a new
-    pty) is plugged in under that name: the players are told it is lost, then back; the game is shown on
-    the new board and its knobs turn Threat again."""
+    """The board is found on /dev/ttyACM0 (here a link to a pty) and pulled out: its port is closed at
+    once (a port held open is not given back), and the players are told. Plugged back, the kernel may
+    name it /dev/ttyACM1; udev points its /dev/serial/by-id name at that, and there it is found: the
+    players are told it is back, the game is shown on it and its knobs turn Threat again."""
     from pathlib import Path
 
     import pygame
@@ -250,21 +251,31 @@ def test_a_board_pulled_out_and_plugged_back_comes_back_with_its_knobs_and_light
     monkeypatch.setattr(devices, "AGAIN_SECONDS", 0.1)
     said: list[str] = []
     monkeypatch.setattr(devices, "post_notice", said.append)
-    port = Path(tmp_path) / "ttyNova"
+    by_id = Path(tmp_path) / "by-id"
+    by_id.mkdir()
+    monkeypatch.setattr(devices, "BY_ID", by_id)
     first = SimulatedBoard().start()
-    port.symlink_to(first.path)
+    kernel = Path(tmp_path) / "ttyACM0"
+    kernel.symlink_to(first.path)
+    lasting = by_id / "usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00"
+    lasting.symlink_to(first.path)
+    (by_id / "usb-Other_Device_0001-if00").symlink_to(os.devnull)
     app = App(MemoryGame(demo_scenario()), surface, log=lambda message: None)
-    assert devices.attach_board(app, HardwareConfig(), str(port)) is not None
-    first.close()  # the USB cable is pulled
+    link = cast(BoardLink, devices.attach_board(app, HardwareConfig(), str(kernel)))
+    assert link.port.is_open
+    first.close()  # the USB cable is pulled: its /dev/ttyACM0 goes
+    kernel.unlink()
     deadline = time.monotonic() + 10
     while not said and time.monotonic() < deadline:
         time.sleep(0.05)
     assert said == ["Board lost (unplugged?): set Threat on the screen."]
+    assert not link.port.is_open  # freed, so that the kernel can give the board its name back
     time.sleep(0.3)
     assert len(said) == 1  # looked for again, quietly
     second = SimulatedBoard().start()
-    port.unlink()
-    port.symlink_to(second.path)  # plugged back in
+    lasting.unlink()
+    lasting.symlink_to(second.path)  # plugged back in, as /dev/ttyACM1: udev points the board's name there
+    (Path(tmp_path) / "ttyACM1").symlink_to(second.path)
     while len(said) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert said[1] == "Board back: knobs and lights on."
@@ -277,3 +288,25 @@ def test_a_board_pulled_out_and_plugged_back_comes_back_with_its_knobs_and_light
     assert app.game.state.heroes[2].threat == 1
     app.close()
     second.close()
+
+
+def test_a_port_is_known_again_by_its_usb_name(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The name a board is looked for by once lost: its /dev/serial/by-id link where udev made one,
+    else the port it was found on."""
+    from pathlib import Path
+
+    from assistant.ui import devices
+
+    by_id = Path(tmp_path) / "by-id"
+    monkeypatch.setattr(devices, "BY_ID", by_id)
+    board, other = Path(tmp_path) / "ttyACM0", Path(tmp_path) / "ttyACM1"
+    board.touch()
+    other.touch()
+    assert devices.lasting_name(str(board)) == str(board)  # no udev names on this machine
+    by_id.mkdir()
+    assert devices.lasting_name(str(board)) == str(board)  # none for any port
+    (by_id / "usb-Other-if00").symlink_to(other)
+    assert devices.lasting_name(str(board)) == str(board)  # only another device's
+    (by_id / "usb-MicroPython_Board-if00").symlink_to(Path("..") / "ttyACM0")  # as udev links: relative
+    assert devices.lasting_name(str(board)) == str(by_id / "usb-MicroPython_Board-if00")
+    assert devices.lasting_name(str(other)) == str(by_id / "usb-Other-if00")
