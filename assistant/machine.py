@@ -2,7 +2,7 @@
 
 Operations: test, hero_attack, enemy_attack, next_activation, forced_wait, ai_goal.
 A request that cannot be served gets {"error": "..."} naming the field at fault; the next line
-is read as usual. Examples:
+is read as usual, and the exit code is 1 once stdin ends. Examples:
 
   {"op": "test", "edition": "renaissance", "dice": [6, 6, 5, 2], "threshold": 5}
   {"op": "forced_wait", "start": 12, "position": 3, "ap_left": 2, "enemy_sectors": [5, 9]}
@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
+from assistant.jsonline import NotJSON, loads
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.wire import answer_ai_goal, answer_enemy_attack, answer_forced_wait
@@ -34,9 +35,9 @@ OPERATIONS: Mapping[str, Callable[[Fields], dict[str, Any]]] = {
 def serve(line: str) -> dict[str, Any]:
     """The answer to one request line."""
     try:
-        request = json.loads(line)
-    except json.JSONDecodeError as bad:
-        return {"error": f"request: not JSON ({bad.msg} at column {bad.colno})"}
+        request = loads(line)
+    except NotJSON as bad:
+        return {"error": f"request: not JSON ({bad})"}
     if not isinstance(request, dict):
         return {"error": f"request: must be a JSON object, not {type(request).__name__}"}
     op = request.get("op")
@@ -54,11 +55,16 @@ def serve(line: str) -> dict[str, Any]:
     return result
 
 
-def serve_lines(lines: Iterable[str], out: TextIO) -> None:
+def serve_lines(lines: Iterable[str], out: TextIO) -> int:
+    """Answer each request line; how many were answered with an error."""
+    errors = 0
     for line in lines:
         if line.strip():
-            out.write(json.dumps(serve(line)) + "\n")
+            answer = serve(line)
+            errors += "error" in answer
+            out.write(json.dumps(answer) + "\n")
             out.flush()
+    return errors
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,5 +72,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    serve_lines(sys.stdin, sys.stdout)
-    return 0
+    return 1 if serve_lines(sys.stdin, sys.stdout) else 0

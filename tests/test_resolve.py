@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 from assistant.machine import serve
 
 
-def resolve(*requests: Any) -> list[dict[str, Any]]:
+def resolve(*requests: Any, code: int = 0) -> list[dict[str, Any]]:
+    """The answers of `nova-table resolve` to `requests`; its exit code must be `code` (1: some were refused)."""
     lines = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in requests)
     done = subprocess.run(
         [sys.executable, "-m", "assistant", "resolve"], input=lines, capture_output=True, text=True, timeout=60
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == code, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
@@ -74,6 +75,8 @@ def test_order_and_ties_in_a_sector() -> None:
 def test_bad_lines_get_an_error_naming_the_field_and_the_next_line_is_served() -> None:
     answers = resolve(
         "this is not json",
+        '{"op": "test", "dice": [6], "threshold": 1' + "0" * 5000 + "}",  # over Python's 4300 digits
+        '{"op": ' + "[" * 100000 + "]" * 100000 + "}",
         "[1, 2]",
         {"dice": [1]},
         {"op": "juggle"},
@@ -87,9 +90,12 @@ def test_bad_lines_get_an_error_naming_the_field_and_the_next_line_is_served() -
         {"op": "next_activation", "minute": 3, "hour": 1, "tokens": [{"id": "a", "side": "dragon", "sector": 2}]},
         {"op": "forced_wait", "start": 12, "position": 3, "ap_left": -1, "enemy_sectors": [5]},
         {"op": "test", "dice": [6]},
+        code=1,
     )
     assert all("error" in a for a in answers[:-1])
-    fields = ["request", "request", "op", "op", r"dice[1]", "edition", "treshold", "target.health", "kind",
+    assert answers[1]["error"] == "request: not JSON (a number too long)"
+    assert answers[2]["error"] == "request: not JSON (nested too deep)"
+    fields = ["request", "request", "request", "request", "op", "op", r"dice[1]", "edition", "treshold", "target.health", "kind",
               "hits", "minute", "tokens[0].side", "ap_left"]
     for answer, field in zip(answers, fields):
         assert answer["error"].startswith(field), (field, answer)
@@ -114,3 +120,22 @@ def test_any_json_gets_an_answer_never_a_crash(request: Any) -> None:
 def test_each_operation_names_a_missing_field(op: str) -> None:
     answer = serve(json.dumps({"op": op}))
     assert answer["error"].split(":")[0] in {"dice", "kind", "hour", "minute", "start", "position", "enemy_sectors"}
+
+
+def test_a_reader_that_stops_early_ends_the_answers_quietly() -> None:
+    """`nova-table resolve | head -1`: the pipe closes under it; it stops without a traceback (141, as a shell's)."""
+    request = json.dumps({"op": "test", "dice": [6], "threshold": 4}) + "\n"
+    with subprocess.Popen([sys.executable, "-m", "assistant", "resolve"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:  # fmt: skip
+        assert process.stdout is not None and process.stdin is not None and process.stderr is not None
+        process.stdin.write(request.encode())
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["successes"] == 1
+        process.stdout.close()  # the reader has what it wanted
+        try:
+            process.stdin.write(request.encode() * 20000)
+            process.stdin.close()
+        except BrokenPipeError:
+            pass  # it had already stopped
+        assert process.wait(timeout=60) == 141
+        assert b"Traceback" not in process.stderr.read()

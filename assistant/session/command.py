@@ -83,7 +83,6 @@ def _new(args: argparse.Namespace, state: str) -> int:
 
     text = read_scenario_text(args.scenario)
     default_folds("mission", text, args.scenario)  # the scenario is checked whole before the file is made
-    Path(state).parent.mkdir(parents=True, exist_ok=True)
     with StateFile(state, create=True) as games:
         info = games.new_game(text, args.scenario)
     _print(info.to_dict())
@@ -91,6 +90,7 @@ def _new(args: argparse.Namespace, state: str) -> int:
 
 
 def _apply(args: argparse.Namespace, state: str) -> int:
+    from assistant.jsonline import NotJSON, loads
     from assistant.session.errors import EventRefused
     from assistant.session.games import StateFile
 
@@ -101,10 +101,10 @@ def _apply(args: argparse.Namespace, state: str) -> int:
             if not line.strip():
                 continue
             try:
-                event = json.loads(line)
-            except json.JSONDecodeError as error:
+                event = loads(line)
+            except NotJSON as error:
                 refused += 1
-                _print({"line": number, "error": f"not JSON ({error.msg}, column {error.colno}); not stored"})
+                _print({"line": number, "error": f"not JSON ({error}); not stored"})
                 continue
             try:
                 seq = journal.append(event)
@@ -161,6 +161,7 @@ def _manage(args: argparse.Namespace, state: str) -> int:
 
 
 def _export(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.errors import ExchangeError
     from assistant.session.exchange import export_game
     from assistant.session.games import StateFile
 
@@ -170,11 +171,18 @@ def _export(args: argparse.Namespace, state: str) -> int:
             return 0
         target = Path(args.out)
         partial = target.with_name(target.name + ".partial")
-        with partial.open("w", encoding="utf-8") as out:
-            count = export_game(games, _game_ref(args), out)
-            out.flush()
-            os.fsync(out.fileno())
-        partial.replace(target)  # never a half-written export under the real name
+        try:
+            with partial.open("w", encoding="utf-8") as out:
+                count = export_game(games, _game_ref(args), out)
+                out.flush()
+                os.fsync(out.fileno())
+            partial.replace(target)  # never a half-written export under the real name
+        except BaseException as error:
+            partial.unlink(missing_ok=True)
+            if isinstance(error, OSError):  # a folder there, no such folder, no permission, a full card
+                raise ExchangeError(f"{args.out}: cannot write the export there ({error.strerror or error}); "
+                                    "nothing was written") from None
+            raise
     _print({"exported": str(target), "events": count})
     return 0
 
@@ -191,7 +199,6 @@ def _import(args: argparse.Namespace, state: str) -> int:
             lines, source = Path(args.file).read_text(encoding="utf-8").splitlines(), args.file
         except (OSError, UnicodeDecodeError) as error:
             raise ExchangeError(f"{args.file}: cannot read ({error})") from None
-    Path(state).parent.mkdir(parents=True, exist_ok=True)
     with StateFile(state, create=True) as games:
         info = import_game(games, lines, source)
     _print(info.to_dict())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from types import TracebackType
 from urllib.parse import quote
 
 from assistant.session import schema
@@ -42,8 +43,21 @@ def _describe_header(path: Path, header: bytes, size: int) -> str | None:
 
 
 def _check_file(path: Path, create: bool) -> None:
+    try:
+        _check_header(path, create)
+    except OSError as error:  # no permission to read it or its folder, a name too long, a folder that is a file
+        raise StateFileError(f"{path}: cannot read it ({error.strerror or error}); {LEFT_AS_IS}") from error
+
+
+def _check_header(path: Path, create: bool) -> None:
     if not path.exists():
         if create:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError) as error:
+                raise StateFileError(f"{path}: cannot make its folder: a file is in the way ({error.filename})") from error
+            except OSError as error:
+                raise StateFileError(f"{path}: cannot make its folder {path.parent} ({error.strerror or error})") from error
             return
         raise StateFileError(f"{path}: no such state file (start a game with: nova-table session new --state {path})")
     if not path.is_file():
@@ -62,6 +76,54 @@ def _check_file(path: Path, create: bool) -> None:
 
 def _damaged(path: Path, error: sqlite3.Error | str) -> StateFileError:
     return StateFileError(f"{path} is damaged (SQLite says: {error}); {LEFT_AS_IS}")
+
+
+def _unusable(path: Path | str, error: sqlite3.Error) -> StateFileError:
+    """SQLite could not use an intact file: a read-only file, folder or card, a full card, a lock held."""
+    return StateFileError(f"{path}: SQLite cannot use it ({error}): is it, its folder or the card read-only, or the "
+                          f"card full? {LEFT_AS_IS}")
+
+
+def _unsaved(path: str, error: sqlite3.Error) -> StateFileError:
+    """A write SQLite could not make; said first what the players need (the screen shows two lines)."""
+    return StateFileError(f"Not saved: is the card read-only or full? SQLite cannot write to {path} ({error}); "
+                          f"nothing was changed in it")
+
+
+class writing:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error. A write SQLite cannot make is a StateFileError
+    naming the file (`_unsaved`): the table says so and goes on, with nothing stored."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise _unsaved(_file_of(self.db), error) from error
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.OperationalError as failed:
+                error = failed
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite rolls back a transaction it could not finish when the file is next opened
+        if isinstance(error, sqlite3.OperationalError):
+            raise _unsaved(_file_of(self.db), error) from error
+
+
+def _file_of(db: sqlite3.Connection) -> str:
+    try:
+        return str(db.execute("PRAGMA database_list").fetchone()[2]) or "the state file"
+    except sqlite3.Error:
+        return "the state file"
 
 
 def _single(connection: sqlite3.Connection, sql: str) -> int:
@@ -136,6 +198,9 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
     except StateFileError:
         connection.close()
         raise
+    except sqlite3.OperationalError as error:  # read-only, no room, locked: the file is not at fault
+        connection.close()
+        raise _unusable(file, error) from error
     except sqlite3.DatabaseError as error:
         connection.close()
         raise _damaged(file, error) from error

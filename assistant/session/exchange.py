@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any, TextIO
 
+from assistant.jsonline import NotJSON, loads
+from assistant.session.database import writing
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError
-from assistant.session.games import CAMPAIGN, GameInfo, StateFile
+from assistant.session.games import CAMPAIGN, GameInfo, StateFile, title_and_edition
 from assistant.session.journal import encode_event, now
 
 FORMAT = "nova-table-game"
@@ -57,9 +60,9 @@ def _objects(lines: Iterable[str], source: str) -> list[tuple[int, dict[str, Any
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ExchangeError(f"{source}:{number}: not JSON ({error.msg}, column {error.colno}); nothing was imported") from None
+            value = loads(line)
+        except NotJSON as error:
+            raise ExchangeError(f"{source}:{number}: not JSON ({error}); nothing was imported") from None
         if not isinstance(value, dict):
             raise ExchangeError(f"{source}:{number}: expected a JSON object; nothing was imported")
         objects.append((number, value))
@@ -80,6 +83,10 @@ def _header(objects: list[tuple[int, dict[str, Any]]], source: str) -> dict[str,
     for key in ("title", "created_at"):
         if not isinstance(header.get(key), str):
             raise ExchangeError(f"{source}:{number}: {key}: expected text, got {header.get(key)!r}")
+    try:
+        datetime.fromisoformat(header["created_at"])
+    except ValueError:
+        raise ExchangeError(f"{source}:{number}: created_at: expected a date and time, got {header['created_at']!r}") from None
     if header.get("status") not in ("active", "archived"):
         raise ExchangeError(f"{source}:{number}: status: expected \"active\" or \"archived\", got {header.get('status')!r}")
     if header["kind"] == "mission" and not isinstance(header.get("scenario_text"), str):
@@ -107,6 +114,8 @@ def import_game(state_file: StateFile, lines: Iterable[str], source: str) -> Gam
         fold = state_file.folds(kind, header.get("scenario_text"), f"{source} (scenario_text)")
     except ScenarioError as error:
         raise ExchangeError(f"{source}:{objects[0][0]}: the scenario in this export is wrong:\n{error}") from None
+    if kind == "mission":  # the edition is the scenario's, whatever the header says
+        header = dict(header, edition=title_and_edition(fold, source)[1])
     state = fold.initial()
     events: list[tuple[int, str, str]] = []
     snapshots: list[tuple[int, str]] = []
@@ -129,8 +138,7 @@ def import_game(state_file: StateFile, lines: Iterable[str], source: str) -> Gam
 def _insert(state_file: StateFile, header: dict[str, Any], tag: str, events: list[tuple[int, str, str]],
             snapshots: list[tuple[int, str]]) -> GameInfo:  # fmt: skip
     db = state_file.db
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with writing(db):
         cursor = db.execute(
             "INSERT INTO games (kind, title, edition, scenario_source, scenario_text, status, head, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -148,8 +156,4 @@ def _insert(state_file: StateFile, header: dict[str, Any], tag: str, events: lis
         )
         if header["kind"] == "mission":
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)", (str(game_id),))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return state_file.game(game_id)

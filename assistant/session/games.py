@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from assistant.session.database import open_state_file
+from assistant.session.database import open_state_file, writing
 from assistant.session.errors import NoSuchGame, ScenarioError, Problem
 from assistant.session.fold import Fold, FoldFactory, default_folds
 from assistant.session.journal import SNAPSHOT_EVERY, Journal, now
@@ -84,8 +84,9 @@ class StateFile:
             fold.initial()
         except ValueError as error:
             raise ScenarioError(source, [Problem(None, "", f"the rules cannot set up this scenario: {error}")]) from None
-        title, edition = _title_and_edition(fold, source)
-        with _transaction(self.db):
+        title, edition = title_and_edition(fold, source)
+        source = source.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # a file name not in UTF-8
+        with writing(self.db):
             stamp = now()
             cursor = self.db.execute(
                 "INSERT INTO games (kind, title, edition, scenario_source, scenario_text, created_at, updated_at)"
@@ -132,7 +133,7 @@ class StateFile:
     def resume(self, ref: int | str | None) -> GameInfo:
         """Make game `ref` the current one (bringing it back from the archive)."""
         game_id = self._resolve(ref)
-        with _transaction(self.db):
+        with writing(self.db):
             self.db.execute("UPDATE games SET status = 'active' WHERE id = ?", (game_id,))
             self._set_current(game_id)
         return self.game(game_id)
@@ -140,7 +141,7 @@ class StateFile:
     def archive(self, ref: int | str | None) -> GameInfo:
         """Put game `ref` away: it stays in the file, listed as archived, and `resume` brings it back."""
         game_id = self._resolve(ref)
-        with _transaction(self.db):
+        with writing(self.db):
             self.db.execute("UPDATE games SET status = 'archived' WHERE id = ?", (game_id,))
             if self._current_id() == game_id:
                 self._set_current(self._latest_active(excluding=game_id))
@@ -149,7 +150,7 @@ class StateFile:
     def delete(self, ref: int | str | None) -> GameInfo:
         """Delete game `ref` and its whole journal (export it first to keep a copy)."""
         info = self.game(ref)
-        with _transaction(self.db):
+        with writing(self.db):
             self.db.execute("DELETE FROM games WHERE id = ?", (info.id,))
             if info.current:
                 self._set_current(self._latest_active(excluding=info.id))
@@ -160,7 +161,7 @@ class StateFile:
         row = self.db.execute("SELECT id FROM games WHERE kind = 'campaign'").fetchone()
         if row is not None:
             return int(row[0])
-        with _transaction(self.db):
+        with writing(self.db):
             row = self.db.execute("SELECT id FROM games WHERE kind = 'campaign'").fetchone()
             if row is not None:
                 return int(row[0])
@@ -184,14 +185,21 @@ class StateFile:
                     f"{self.path}: no current game (start one with: nova-table session new --scenario FILE --state {self.path})"
                 )
             return current
-        try:
-            return int(ref)
-        except ValueError:
-            raise NoSuchGame(f"{self.path}: no game {ref!r}: a game is a number from `list`, or \"campaign\"") from None
+        game_id = _number(ref)
+        if game_id is None:
+            raise NoSuchGame(f"{self.path}: no game {ref!r}: a game is a number from `list`, or \"campaign\"")
+        return game_id
 
     def _current_id(self) -> int | None:
+        """The current game; where the file's mark of it names no game (damaged, edited by hand), the game played
+        last, as when the current game is archived."""
         row = self.db.execute("SELECT value FROM meta WHERE key = 'current_game'").fetchone()
-        return int(row[0]) if row is not None and row[0] != "" else None
+        if row is None or row[0] == "":
+            return None
+        game_id = _number(row[0])
+        if game_id is not None and self.db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+            return game_id
+        return self._latest_active(excluding=0)
 
     def _set_current(self, game_id: int | None) -> None:
         self.db.execute(
@@ -206,25 +214,21 @@ class StateFile:
         return int(row[0]) if row is not None else None
 
 
+def _number(ref: object) -> int | None:
+    """A game's id written as `ref` (a number SQLite can hold), or None."""
+    try:
+        game_id = int(str(ref))
+    except ValueError:
+        return None
+    return game_id if 0 < game_id < 2**63 else None
+
+
 def _info(row: tuple[Any, ...], current: int | None) -> GameInfo:
     game_id, kind, title, edition, status, head, length, created, updated, source = row
     return GameInfo(game_id, kind, title, edition, status, head, length, created, updated, source, game_id == current)
 
 
-def _title_and_edition(fold: Fold[Any], source: str) -> tuple[str, str | None]:
+def title_and_edition(fold: Fold[Any], source: str) -> tuple[str, str | None]:
     scenario = getattr(fold, "scenario", None)
     title = getattr(scenario, "title", None) or source
     return str(title), getattr(scenario, "edition", None)
-
-
-class _transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")

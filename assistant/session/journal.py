@@ -14,8 +14,10 @@ import json
 import sqlite3
 from collections.abc import Mapping
 from datetime import datetime, timezone
+from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from assistant.session.database import writing
 from assistant.session.errors import EventRefused, NoSuchGame, NothingToUndo, SessionError
 from assistant.session.fold import Fold
 
@@ -226,7 +228,10 @@ class Journal(Generic[S]):
             "SELECT seq, body FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
             (self.game_id, start, head),
         )
+        expected = start + 1
         for seq, body in rows:
+            if seq != expected:
+                break
             try:
                 state = self.fold.apply(state, json.loads(body))
             except ValueError as error:
@@ -234,6 +239,10 @@ class Journal(Generic[S]):
                     f"game {self.game_id}: stored event {seq} is refused by this version of the rules ({error});"
                     " the journal was left as it is"
                 ) from None
+            expected += 1
+        if expected <= head:
+            raise SessionError(f"game {self.game_id}: event {expected} is missing from the journal (damaged?);"
+                               " the journal was left as it is")
         return state, head - start
 
     def _store_snapshot(self, seq: int, state: S) -> None:
@@ -243,25 +252,28 @@ class Journal(Generic[S]):
         )
 
 
-class _WriteTransaction:
-    """BEGIN IMMEDIATE (the write lock), bring the journal up to date, COMMIT or ROLLBACK."""
+class _WriteTransaction(writing):
+    """`writing` (the write lock), the journal first brought up to date; its revision put back if nothing was stored."""
 
     def __init__(self, journal: Journal[Any]) -> None:
+        super().__init__(journal._db)
         self.journal = journal
         self.revision = -1
 
     def __enter__(self) -> None:
-        self.journal._db.execute("BEGIN IMMEDIATE")
+        super().__enter__()
         try:
             self.journal._sync()
         except BaseException:
-            self.journal._db.execute("ROLLBACK")
+            self.db.execute("ROLLBACK")
             raise
         self.revision = self.journal._revision
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> None:
-        if kind is None:
-            self.journal._db.execute("COMMIT")
-            return
-        self.journal._db.execute("ROLLBACK")
-        self.journal._revision = self.revision
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        stored = False
+        try:
+            super().__exit__(kind, error, trace)
+            stored = kind is None
+        finally:
+            if not stored:
+                self.journal._revision = self.revision

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from assistant.rules.horologium import Clock
 from assistant.rules.scenario import (
     RANKS,
     DraftOrder,
@@ -181,6 +182,9 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) if found else message
         column = f" (column {found.group(2)})" if found else ""
         raise ScenarioError(source, [Problem(line, "", f"not valid TOML: {message}{column}")]) from None
+    except (ValueError, RecursionError) as error:  # a number of over 4300 digits, arrays nested thousands deep
+        why = "nested too deep" if isinstance(error, RecursionError) else "a number too long"
+        raise ScenarioError(source, [Problem(None, "", f"not valid TOML: {why}")]) from None
     r = TomlReader(text)
     r.table(data, (), TOP_KEYS)
     version = r.integer(data, (), "format", 1, 1_000_000, default=FORMAT)
@@ -217,6 +221,10 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         stealth=_stealth(r, data),
         prey=read_prey(r, edition, data, [e.id for e in enemies]),
     )
+    start, end = scenario.horologium, scenario.end
+    if end is not None and not r.problems and Clock(end.hour, end.minute).absolute <= Clock(start.hour, start.minute).absolute:
+        r.problem(("end",), f"the mission would be over before it starts: the hands start at hour {start.hour}, "
+                            f"sector {start.minute} (\"End of a Mission\": it ends when the hands reach this time)")
     if r.problems:
         raise ScenarioError(source, r.problems)
     return scenario

@@ -184,7 +184,6 @@ def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool) -> 
     from assistant.session.games import StateFile
     from assistant.session.scenario_file import read_scenario_text
 
-    state_path.parent.mkdir(parents=True, exist_ok=True)
     state_file = StateFile(state_path, create=True)
     try:
         start = new or scenario_path is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -44,7 +45,7 @@ def refuses_and_keeps(nova: Nova, path: Path, *expected: str) -> str:
             assert words in err, (args, err)
         messages.append(err)
     assert digest(path) == before
-    assert not Path(f"{path}-wal").exists()
+    assert not Path(f"{path}-wal").is_file()
     return messages[0]
 
 
@@ -171,3 +172,78 @@ def test_opening_a_broken_file_in_code_raises_state_file_error(tmp_path: Path) -
     with pytest.raises(StateFileError, match="all zeros"):
         StateFile(zeros, create=True)  # never overwritten by a new game
     assert zeros.read_bytes() == bytes(4096)
+
+
+TOO_LONG = "1" + "0" * 5000  # over Python's limit of 4300 digits for a number read from text
+TOO_DEEP = "[" * 100000 + "]" * 100000
+
+
+def test_lines_python_cannot_read_as_numbers_or_nesting_are_refused_line_by_line(nova: Nova, state_path: Path) -> None:
+    nova.json("session", "new", "--scenario", DEMO, "--state", state_path)
+    good = {"type": "spend_ap", "ap": 2, "action": "move"}
+    lines = ['{"type": "spend_ap", "ap": ' + TOO_LONG + ', "action": "move"}', '{"type": ' + TOO_DEEP + "}",
+             json.dumps(good)]  # fmt: skip
+    code, out, _ = nova("session", "apply", "--state", state_path, stdin="".join(line + "\n" for line in lines))
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert answers[0] == {"line": 1, "error": "not JSON (a number too long); not stored"}
+    assert answers[1] == {"line": 2, "error": "not JSON (nested too deep); not stored"}
+    assert answers[2] == {"line": 3, "seq": 1, "type": "spend_ap"}
+
+    exported = state_path.with_suffix(".jsonl")
+    nova.json("session", "export", "--state", state_path, "--out", exported)
+    lines = exported.read_text().splitlines(keepends=True)
+    for number, bad in ((3, '{"end": ' + TOO_LONG + "}\n"), (2, TOO_DEEP + "\n")):
+        edited = state_path.with_name(f"edited{number}.jsonl")
+        edited.write_text("".join(lines[: number - 1] + [bad] + lines[number:]))
+        code, _, err = nova("session", "import", "--state", state_path, edited)
+        assert code == 1 and f"{edited}:{number}: not JSON (" in err and "nothing was imported" in err
+
+
+@pytest.mark.parametrize(("added", "why"), [(f"deep = {TOO_DEEP[:6000]}{TOO_DEEP[-6000:]}", "nested too deep"),
+                                            (f"long = {TOO_LONG}", "a number too long")])  # fmt: skip
+def test_a_scenario_python_cannot_read_names_the_file(nova: Nova, tmp_path: Path, added: str, why: str) -> None:
+    scenario = tmp_path / "mission.toml"
+    scenario.write_text(added + "\n" + demo_text())
+    code, _, err = nova("session", "new", "--scenario", scenario, "--state", tmp_path / "games.db")
+    assert code == 1 and err.endswith(f"{scenario}: not valid TOML: {why}\n")
+
+
+def test_a_scenario_over_before_it_starts_is_refused_at_its_end_line(nova: Nova, tmp_path: Path) -> None:
+    lines = demo_text().splitlines(keepends=True)
+    at = lines.index("[end]\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("[horologium]"))
+    hour, minute = (int(lines[start + n].split("=")[1].split("#")[0]) for n in (1, 2))
+    lines[at + 1 : at + 3] = [f"hour = {hour}\n", f"minute = {minute}\n"]
+    scenario = tmp_path / "over.toml"
+    scenario.write_text("".join(lines))
+    code, _, err = nova("session", "new", "--scenario", scenario, "--state", tmp_path / "games.db")
+    assert code == 1 and f"{scenario}:{at + 1}: end: the mission would be over before it starts" in err
+    lines[at + 1] = f"hour = {hour + 1}\n"  # an hour later: a mission of one hour
+    scenario.write_text("".join(lines))
+    assert nova.json("session", "new", "--scenario", scenario, "--state", tmp_path / "games.db")[0]["game"] == 1
+
+
+def test_a_scenario_whose_file_name_is_not_utf8_starts_a_game(nova: Nova, tmp_path: Path) -> None:
+    name = os.fsdecode(bytes(tmp_path) + b"/mission\xff.toml")
+    Path(name).write_text(demo_text())
+    (info,) = nova.json("session", "new", "--scenario", name, "--state", tmp_path / "games.db")
+    assert info["scenario"].endswith("mission\ufffd.toml") and info["title"] == "Skirmish at the Ponte Sisto"
+
+
+def test_an_imported_game_takes_its_edition_from_its_scenario_and_needs_a_real_date(nova: Nova, tmp_path: Path) -> None:
+    source = tmp_path / "source.db"
+    saved_game(source, 5)
+    exported = tmp_path / "game.jsonl"
+    nova.json("session", "export", "--state", source, "--out", exported)
+    lines = exported.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert header["edition"] == "renaissance"
+    for changes, refused in (({"edition": "classic"}, ""), ({"created_at": "not a date"}, "created_at: expected a date")):
+        edited = tmp_path / "edited.jsonl"
+        edited.write_text(json.dumps(dict(header, **changes)) + "\n" + "".join(lines[1:]))
+        code, out, err = nova("session", "import", "--state", tmp_path / "target.db", edited)
+        if refused:
+            assert code == 1 and refused in err
+        else:
+            assert code == 0 and json.loads(out)["edition"] == "renaissance"

@@ -1,0 +1,105 @@
+"""A state file SQLite cannot write (a card gone read-only, a folder in the way, a name too long), and marks in
+it that name nothing (a gap in a journal, a current game that is not there): a clear message, nothing lost."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from assistant.session.errors import SessionError, StateFileError
+from assistant.session.games import StateFile
+from tests.session.conftest import DEMO, FOLDS, Nova, endless_text, script
+from tests.session.test_broken_inputs import digest, refuses_and_keeps, saved_game
+
+
+def test_a_write_sqlite_refuses_mid_game_stores_nothing_and_says_where(state_path: Path) -> None:
+    """The card remounted read-only under a running game (SQLite's query_only stands in for it): the event,
+    the undo and a new game are refused with the file's name, the game stays as it was, and once the card
+    can be written again the same event is stored."""
+    events = script(endless_text(), 3, seed=5)
+    with StateFile(state_path, create=True, folds=FOLDS) as games:
+        games.new_game(endless_text(), "endless.toml")
+        journal = games.journal()
+        journal.append(events[0])
+        before = journal.state
+        games.db.execute("PRAGMA query_only = ON")
+        for change in (lambda: journal.append(events[1]), journal.undo,
+                       lambda: games.new_game(endless_text(), "endless.toml")):  # fmt: skip
+            with pytest.raises(StateFileError) as refused:
+                change()
+            assert str(state_path) in str(refused.value) and "read-only or full" in str(refused.value)
+            assert journal.state == before and journal.head == 1
+        assert [g.id for g in games.games()] == [1]
+        games.db.execute("PRAGMA query_only = OFF")
+        assert journal.append(events[1]) == 2
+    with StateFile(state_path, folds=FOLDS) as games:
+        assert games.journal().head == 2
+
+
+def test_a_folder_in_the_way_of_the_write_ahead_log(nova: Nova, state_path: Path) -> None:
+    """SQLite cannot make the file's -wal beside it (here a folder holds the name; in a read-only folder it is
+    the same): every command says it cannot use the file, and does not call it damaged."""
+    saved_game(state_path, 20)
+    Path(f"{state_path}-wal").mkdir()
+    message = refuses_and_keeps(nova, state_path, "SQLite cannot use it")
+    assert "damaged" not in message and "Traceback" not in message
+
+
+def test_a_state_file_where_a_file_is_in_the_way_or_the_name_is_too_long(nova: Nova, tmp_path: Path) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder\n")
+    code, _, err = nova("session", "new", "--scenario", str(DEMO), "--state", blocker / "games.db")
+    assert code == 1 and "a file is in the way" in err and str(blocker) in err
+    assert blocker.read_text() == "not a folder\n"
+    long = tmp_path / ("x" * 300) / "games.db"
+    code, _, err = nova("session", "list", "--state", long)
+    assert code == 1 and "cannot read it" in err and "Traceback" not in err
+
+
+def test_a_gap_in_the_journal_is_reported_not_played_over(nova: Nova, state_path: Path) -> None:
+    """An event missing from the journal (a damaged file, a hand's edit) is said, with its number; the game is
+    not replayed without it, and the file is left as it is."""
+    saved_game(state_path, 12)
+    for edit, missing in (("DELETE FROM events WHERE seq = 5", 5),
+                          ("UPDATE events SET seq = 5 WHERE seq = 12", 12)):  # the last one gone: head 12, 11 events
+        with closing(sqlite3.connect(state_path)) as db, db:
+            db.execute(edit)
+        before = digest(state_path)
+        code, _, err = nova("session", "show", "--state", state_path)
+        assert code == 1 and f"event {missing} is missing" in err
+        with StateFile(state_path, folds=FOLDS) as games, pytest.raises(SessionError, match=f"event {missing} is missing"):
+            games.journal()
+        assert digest(state_path) == before
+
+
+@pytest.mark.parametrize("mark", ["abc", "99999999999999999999999", "999", "-1"])
+def test_a_current_game_mark_that_names_no_game_resumes_the_game_played_last(state_path: Path, mark: str) -> None:
+    with StateFile(state_path, create=True, folds=FOLDS) as games:
+        first = games.new_game(endless_text(), "endless.toml")
+        games.new_game(endless_text(), "endless.toml")
+        games.db.execute("UPDATE games SET updated_at = '2999-01-01' WHERE id = ?", (first.id,))  # played last
+        games.db.execute("UPDATE meta SET value = ? WHERE key = 'current_game'", (mark,))
+        assert games.game(None).id == first.id
+        assert [g.id for g in games.games() if g.current] == [first.id]
+
+
+@pytest.mark.parametrize("game", ["99999999999999999999999999", "0", "1" + "0" * 5000])
+def test_a_game_number_no_game_can_have(nova: Nova, state_path: Path, game: str) -> None:
+    saved_game(state_path, 3)
+    for action in ("show", "resume", "archive", "delete", "export"):
+        code, _, err = nova("session", action, "--state", state_path, "--game", game)
+        assert code == 1 and "no game" in err and "Traceback" not in err, (action, err[-300:])
+
+
+def test_an_export_that_cannot_be_written_leaves_nothing_behind(nova: Nova, state_path: Path, tmp_path: Path) -> None:
+    saved_game(state_path, 3)
+    folder = tmp_path / "outdir"
+    folder.mkdir()
+    for target in (folder, tmp_path / "missing" / "game.jsonl"):
+        code, _, err = nova("session", "export", "--state", state_path, "--out", target)
+        assert code == 1 and str(target) in err and "nothing was written" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db", "outdir"]
+    assert list(folder.iterdir()) == []
