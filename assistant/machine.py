@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
-from assistant.jsonline import NotJSON, loads
+from assistant.reading import NotJSON, loads
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.wire import answer_ai_goal, answer_enemy_attack, answer_forced_wait

@@ -15,7 +15,7 @@ Pi -> board:
     {"t": "tray", "level": 0-100}                          the dice tray light, in percent
 Board -> Pi:
     {"t": "hello", "board": "nova-board", "protocol": 1, "leds": 24, "knobs": N}
-    {"t": "knob", "hero": index from 0, "delta": +n or -n}
+    {"t": "knob", "hero": index from 0, "delta": +n or -n}     n at most 100 (the Pi skips a line beyond)
     {"t": "error", "error": "what was wrong with the line it got"}
 
 The ring: 24 LEDs, LED 0 just clockwise of twelve o'clock, so sector N (I..XII) is lit by

@@ -93,8 +93,8 @@ def test_bad_lines_get_an_error_naming_the_field_and_the_next_line_is_served() -
         code=1,
     )
     assert all("error" in a for a in answers[:-1])
-    assert answers[1]["error"] == "request: not JSON (a number too long)"
-    assert answers[2]["error"] == "request: not JSON (nested too deep)"
+    assert answers[1]["error"] == "request: not JSON (a number of more than 4300 digits)"
+    assert answers[2]["error"] == "request: not JSON (nested too deeply)"
     fields = ["request", "request", "request", "request", "op", "op", r"dice[1]", "edition", "treshold", "target.health", "kind",
               "hits", "minute", "tokens[0].side", "ap_left"]
     for answer, field in zip(answers, fields):

@@ -84,8 +84,15 @@ class BoardLink:
 
     @classmethod
     def open(cls, url: str, on_message: Callable[[BoardMessage], None] | None = None, **kwargs: Any) -> BoardLink:
-        """Open a port by name or URL (`/dev/ttyACM0`, `loop://`, a pty path) and start reading."""
-        port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=1, write_timeout=1)
+        """Open a port by name or URL (`/dev/ttyACM0`, `loop://`, a pty path) and start reading.
+
+        SerialException (an OSError) if it cannot be opened, a name that is neither a port nor a URL
+        pyserial knows included (pyserial itself says ValueError or KeyError for those)."""
+        try:
+            port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=1, write_timeout=1)
+        except (ValueError, KeyError) as error:
+            why = f"not a serial port or pyserial URL ({error})"
+            raise serial.SerialException(f"{why}: give a device such as /dev/ttyACM0, a pty's path or loop://") from None
         return cls(port, on_message, **kwargs).start()
 
     def start(self) -> BoardLink:

@@ -9,8 +9,8 @@ the replies.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
+import math
 import select
 import signal
 import sys
@@ -19,18 +19,44 @@ import time
 from typing import Any
 
 
+MAX_KNOBS = 8
+MAX_SECONDS = 86400.0
+
+
+def _knobs(text: str) -> int:
+    """A count of knobs, 1 to MAX_KNOBS (argparse says the error)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of knobs, not {text!r}") from None
+    if not 1 <= count <= MAX_KNOBS:
+        raise argparse.ArgumentTypeError(f"{text}: a board has 1 to {MAX_KNOBS} knobs")
+    return count
+
+
+def _seconds(text: str) -> float:
+    """A time in seconds, 0 to MAX_SECONDS (argparse says the error)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(f"{text}: expected seconds from 0 to {MAX_SECONDS:g}")
+    return seconds
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="board_command", metavar="ACTION", required=True)
     simulate = sub.add_parser("simulate", help="a simulated board on a pty (prints its path)")
-    simulate.add_argument("--knobs", type=int, default=4, help="Perilium knobs (default 4)")
+    simulate.add_argument("--knobs", type=_knobs, default=4, help=f"Perilium knobs, 1 to {MAX_KNOBS} (default 4)")
     simulate.add_argument("--quiet", action="store_true", help="print only the path")
     monitor = sub.add_parser("monitor", help="print what the board on PORT sends")
     monitor.add_argument("port", help="serial port or pyserial URL (/dev/ttyACM0, loop://, a pty path)")
-    monitor.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl+C)")
+    monitor.add_argument("--seconds", type=_seconds, default=None, help="stop after this long (default: until Ctrl+C)")
     send = sub.add_parser("send", help="send messages to the board on PORT and print the replies")
     send.add_argument("port")
     send.add_argument("messages", nargs="+", metavar="JSON")
-    send.add_argument("--wait", type=float, default=0.5, help="seconds to wait for replies (default 0.5)")
+    send.add_argument("--wait", type=_seconds, default=0.5, help="seconds to wait for replies (default 0.5)")
 
 
 def _stop_on_signals() -> threading.Event:
@@ -111,16 +137,22 @@ def _monitor(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shown(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _send(args: argparse.Namespace) -> int:
+    from assistant.reading import NotJSON, loads
+
     messages = []
     for index, text in enumerate(args.messages, 1):
         try:
-            message = json.loads(text)
-        except json.JSONDecodeError as error:
-            print(f"nova-table: message {index}: not JSON ({error.msg} at column {error.colno}): {text}", file=sys.stderr)
+            message = loads(text)
+        except NotJSON as error:
+            print(f"nova-table: message {index}: not JSON ({error}): {_shown(text)}", file=sys.stderr)
             return 1
         if not isinstance(message, dict):
-            print(f"nova-table: message {index}: a message is a JSON object, not {text}", file=sys.stderr)
+            print(f"nova-table: message {index}: a message is a JSON object, not {_shown(text)}", file=sys.stderr)
             return 1
         messages.append(message)
     link = _open(args.port)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assistant.reading import beyond_python
+
 SEARCH = (Path("/etc/nova-table/hardware.toml"), Path.home() / ".config" / "nova-table" / "hardware.toml")
 
 
@@ -91,6 +93,8 @@ def load_config(path: Path | None = None) -> HardwareConfig:
         raise ConfigError(f"{chosen}: cannot read: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{chosen}: not valid TOML: {error}") from None
+    except (ValueError, RecursionError) as error:
+        raise ConfigError(f"{chosen}: not valid TOML: {beyond_python(error)}") from None
     for key in data:
         if key not in ("encoder", "board"):
             raise ConfigError(f"{chosen}: [{key}]: unknown section (known: encoder, board)")

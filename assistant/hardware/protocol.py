@@ -9,11 +9,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, Union
 
+from assistant.reading import NotJSON, loads
 from assistant.rules.horologium import Side
 from assistant.rules.state import GameState
 
 PROTOCOL = 1
 MAX_LINE = 1024
+MAX_KNOB_DELTA = 100  # steps of one knob message: a turn no hand makes between two messages is a bad line
 
 
 class LineError(ValueError):
@@ -74,11 +76,19 @@ def tray_message(level: int) -> dict[str, Any]:
     return {"t": "tray", "level": max(0, min(100, int(level)))}
 
 
-def _whole(message: dict[str, Any], key: str) -> int:
+def _whole(message: dict[str, Any], key: str, limit: int | None = None) -> int:
+    """`message[key]`, a whole number (from -limit to limit, if given); LineError if not."""
     value = message.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LineError(f"'{key}' must be a whole number, not {value!r}")
+        raise LineError(f"'{key}' must be a whole number, not {_clip(value)}")
+    if limit is not None and abs(value) > limit:
+        raise LineError(f"'{key}' must be from {-limit} to {limit}, not {_clip(value)}")
     return value
+
+
+def _clip(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def parse_line(raw: bytes) -> BoardMessage:
@@ -92,14 +102,14 @@ def parse_line(raw: bytes) -> BoardMessage:
     if not text:
         raise LineError("empty line")
     try:
-        message = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise LineError(f"not JSON ({error.msg} at column {error.colno})") from None
+        message = loads(text)
+    except NotJSON as error:
+        raise LineError(f"not JSON ({error})") from None
     if not isinstance(message, dict):
         raise LineError("not a JSON object")
     kind = message.get("t")
     if kind == "knob":
-        return Knob(_whole(message, "hero"), _whole(message, "delta"))
+        return Knob(_whole(message, "hero"), _whole(message, "delta", MAX_KNOB_DELTA))
     if kind == "hello":
         board = message.get("board")
         if not isinstance(board, str):

@@ -20,7 +20,7 @@ from assistant.rules.fights import damage, enemy_attack, heal, hero_attack
 from assistant.rules.flow import active_hero, finish_turn, move_active, run_clock
 from assistant.rules.horologium import Clock, Side, Token, forced_wait
 from assistant.rules.instructions import plan
-from assistant.rules.perilium import adjust
+from assistant.rules.perilium import MAX_THREAT, adjust
 from assistant.rules.questions import YES, check_answer
 from assistant.rules.reactions import declare_move, make_move
 from assistant.rules.scenario import Scenario
@@ -147,7 +147,7 @@ def _injury(state: GameState, f: Fields) -> GameState:
 def _threat(state: GameState, f: Fields) -> GameState:
     """A change of the Perilium by a Skill's cost, a mission rule or a correction."""
     hero = state.hero(f.text("hero"))
-    delta = f.integer("delta")
+    delta = f.integer("delta", low=-MAX_THREAT, high=MAX_THREAT)
     state = state.with_hero(replace(hero, threat=adjust(hero.threat, delta)))
     return replace(state, notes=state.notes + (f"{state.name(hero.id)}: Threat {delta:+d}, now {state.hero(hero.id).threat}",))
 

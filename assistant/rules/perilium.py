@@ -9,6 +9,11 @@ from assistant.rules.edition import Edition
 # Renaissance "KO Hero" and "Threat Level"; first edition "Perilium": heroes out of action -2 TV.
 KO_THREAT = -2
 
+# Neither rulebook gives the Perilium a highest value (Renaissance "Perilium" and "Threat Level",
+# first edition "Perilium": it starts at 0 and goes up point by point). The table's dial stops at 99,
+# two digits as the panel shows it, as it stops at 0: far above any mission's Threat Level (0 to 30).
+MAX_THREAT = 99
+
 
 @dataclass(frozen=True)
 class ThreatCauses:
@@ -35,5 +40,9 @@ def threat_gain(edition: Edition, causes: ThreatCauses) -> int:
 
 
 def adjust(threat: int, delta: int) -> int:
-    """The dial after a change; it shows no value below 0."""
-    return max(0, threat + delta)
+    """The dial after a change; it shows no value below 0 nor above MAX_THREAT.
+
+    >>> adjust(98, 5), adjust(1, KO_THREAT), adjust(0, 10**26)
+    (99, 0, 99)
+    """
+    return max(0, min(MAX_THREAT, threat + delta))

@@ -90,7 +90,7 @@ def _new(args: argparse.Namespace, state: str) -> int:
 
 
 def _apply(args: argparse.Namespace, state: str) -> int:
-    from assistant.jsonline import NotJSON, loads
+    from assistant.reading import NotJSON, loads
     from assistant.session.errors import EventRefused
     from assistant.session.games import StateFile
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, TextIO
 
-from assistant.jsonline import NotJSON, loads
+from assistant.reading import NotJSON, loads
 from assistant.session.database import writing
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError
 from assistant.session.games import CAMPAIGN, GameInfo, StateFile, title_and_edition

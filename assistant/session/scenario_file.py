@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from assistant.reading import beyond_python
 from assistant.rules.horologium import Clock
 from assistant.rules.scenario import (
     RANKS,
@@ -183,8 +184,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         column = f" (column {found.group(2)})" if found else ""
         raise ScenarioError(source, [Problem(line, "", f"not valid TOML: {message}{column}")]) from None
     except (ValueError, RecursionError) as error:  # a number of over 4300 digits, arrays nested thousands deep
-        why = "nested too deep" if isinstance(error, RecursionError) else "a number too long"
-        raise ScenarioError(source, [Problem(None, "", f"not valid TOML: {why}")]) from None
+        raise ScenarioError(source, [Problem(None, "", f"not valid TOML: {beyond_python(error)}")]) from None
     r = TomlReader(text)
     r.table(data, (), TOP_KEYS)
     version = r.integer(data, (), "format", 1, 1_000_000, default=FORMAT)

@@ -80,10 +80,28 @@ def check_profile(path: Path) -> None:
         raise ValueError(f"--dice-profile: {bad}") from None
 
 
+def check_screenshot(path: Path) -> None:
+    """A file the screenshot can be written to (tried, and left as it was), or ValueError saying why not."""
+    existed = os.path.lexists(path)
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as error:
+        raise ValueError(f"--screenshot {path}: cannot write a picture there ({error.strerror})") from None
+    if not existed:
+        path.unlink()
+
+
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from assistant.hardware.config import ConfigError, load_config
 
+    if args.screenshot:
+        try:
+            check_screenshot(args.screenshot)
+        except ValueError as error:
+            print(f"nova-table: {error}", file=sys.stderr)
+            return 1
     try:
         game = _open_game(args)
     except Exception as error:

@@ -6,12 +6,14 @@ import itertools
 import json
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 import pytest
+import serial
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +68,9 @@ def test_knob_lines_are_read_even_when_split_across_reads(loop: tuple[BoardLink,
         (b'{"t":"dance"}\n', "unknown message type"),
         (b"\n", "empty line"),
         (b"x" * 5000 + b"\n", "line too long"),
+        (b'{"t":"knob","hero":0,"delta":99999999999999999999999999}\n', "'delta' must be from -100 to 100"),
+        (b'{"t":"knob","hero":0,"delta":101}\n', "'delta' must be from -100 to 100, not 101"),
+        (b"[" * 1020 + b"\n", "not JSON (nested too deeply)"),
     ],
 )
 def test_a_bad_line_is_logged_with_what_is_wrong_and_skipped(loop: tuple[BoardLink, Inbox], garbage: bytes, why: str,
@@ -78,6 +83,34 @@ def test_a_bad_line_is_logged_with_what_is_wrong_and_skipped(loop: tuple[BoardLi
     assert inbox.messages == [Knob(3, 1)]  # the good line after it still arrives
     assert link.bad == 1
     assert any(why in record.getMessage() for record in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_a_number_longer_than_python_reads_is_a_bad_line(loop: tuple[BoardLink, Inbox],
+                                                         caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    """Python reads no integer of more than sys.get_int_max_str_digits() digits (4300): at its least, 640,
+    such a number fits in one line of the protocol. The line is skipped; the reader goes on."""
+    link, inbox = loop
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        with caplog.at_level(logging.WARNING, logger="nova_table.board"):
+            link.port.write(b'{"t":"knob","hero":0,"delta":1' + b"0" * 700 + b"}\n")
+            link.port.write(b'{"t":"knob","hero":3,"delta":1}\n')
+            assert inbox.wait(lambda m: bool(m))
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert inbox.messages == [Knob(3, 1)]
+    assert link.bad == 1
+    assert any("not JSON (a number of more than 640 digits)" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("url", ["bogus://x", "usb://ttyACM0", "loop://?speed=fast", "/dev/tty\x00"])
+def test_a_name_that_is_neither_a_port_nor_a_url_is_a_port_that_cannot_open(url: str) -> None:
+    """pyserial says ValueError (or KeyError, for a loop:// option) where it says SerialException for a port
+    that is not there; the link says SerialException (an OSError) for both, which the table and `board` catch."""
+    with pytest.raises(serial.SerialException, match=r"not a serial port or pyserial URL .*: give a device such as"):
+        BoardLink.open(url)
+    assert issubclass(serial.SerialException, OSError)
 
 
 def test_the_simulated_board_on_a_pty_answers_mirrors_and_turns_knobs(caplog: pytest.LogCaptureFixture) -> None:
@@ -206,6 +239,23 @@ def test_any_mix_of_lines_in_any_chunks_gives_the_good_ones_in_order(
         assert link.bad == bad
     finally:
         link.close()
+
+
+def test_a_board_on_a_url_pyserial_does_not_know_is_not_used_and_the_table_goes_on(surface: Any) -> None:
+    """A hardware file's `port = "usb://ttyACM0"`: the board is said not used, as for a port that is not there."""
+    from assistant.hardware.config import BoardConfig, HardwareConfig
+    from assistant.ui import devices
+    from assistant.ui.app import App
+    from assistant.ui.table import MemoryGame
+
+    said: list[str] = []
+    app = App(MemoryGame(demo_scenario()), surface, log=said.append)
+    assert devices.attach_board(app, HardwareConfig(board=BoardConfig(port="usb://ttyACM0"))) is None
+    assert app.mirrors == []
+    assert said == ["board on usb://ttyACM0 not used: not a serial port or pyserial URL (invalid URL, protocol 'usb' "
+                    "not known): give a device such as /dev/ttyACM0, a pty's path or loop://"]  # fmt: skip
+    assert app.act({"type": "end_activation"})  # and the table plays on
+    app.close()
 
 
 def test_a_board_pulled_out_mid_game_does_not_stop_the_table(surface: Any) -> None:

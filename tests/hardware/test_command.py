@@ -105,6 +105,71 @@ def test_monitor_of_a_port_that_is_not_there_says_so() -> None:
     assert "/dev/ttyACM-not-there" in err
 
 
+def board(*args: str) -> subprocess.CompletedProcess[str]:
+    """`nova-table board ARGS` run to its end (stdin empty)."""
+    return subprocess.run([sys.executable, "-m", "assistant", "board", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=20)  # fmt: skip
+
+
+@pytest.mark.parametrize("args", [("monitor", "bogus://x", "--seconds", "1"), ("send", "bogus://x", '{"t":"hello"}')])
+def test_a_port_that_is_neither_a_port_nor_a_url_is_named_and_refused(args: tuple[str, ...]) -> None:
+    done = board(*args)
+    assert done.returncode == 1
+    assert done.stderr == ("nova-table: board bogus://x: not a serial port or pyserial URL (invalid URL, protocol "
+                           "'bogus' not known): give a device such as /dev/ttyACM0, a pty's path or loop://\n")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("send", "loop://", "{}", "--wait", "-1"), "argument --wait: -1: expected seconds from 0 to 86400"),
+        (("send", "loop://", "{}", "--wait", "nan"), "argument --wait: nan: expected seconds from 0 to 86400"),
+        (("send", "loop://", "{}", "--wait", "inf"), "argument --wait: inf: expected seconds from 0 to 86400"),
+        (("send", "loop://", "{}", "--wait", "soon"), "argument --wait: expected a number of seconds, not 'soon'"),
+        (("monitor", "loop://", "--seconds", "-1"), "argument --seconds: -1: expected seconds from 0 to 86400"),
+        (("monitor", "loop://", "--seconds", "nan"), "argument --seconds: nan: expected seconds from 0 to 86400"),
+        (("simulate", "--knobs", "99999999999999999999"), "argument --knobs: 99999999999999999999: a board has 1 to 8"),
+        (("simulate", "--knobs", "-1"), "argument --knobs: -1: a board has 1 to 8 knobs"),
+        (("simulate", "--knobs", "0"), "argument --knobs: 0: a board has 1 to 8 knobs"),
+        (("simulate", "--knobs", "four"), "argument --knobs: expected a whole number of knobs, not 'four'"),
+    ],
+)
+def test_a_number_out_of_range_is_refused_before_anything_starts(args: tuple[str, ...], words: str) -> None:
+    done = board(*args)
+    assert done.returncode == 2
+    assert words in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ('{"t":"x","v":1' + "0" * 5000 + "}", "not JSON (a number of more than 4300 digits)"),
+        ("[" * 100000, "not JSON (nested too deeply)"),
+        ('{"t":', "not JSON (Expecting value at column 6)"),
+    ],
+)
+def test_a_message_that_is_not_json_python_reads_is_refused_with_why(message: str, words: str) -> None:
+    done = board("send", "loop://", message)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"nova-table: message 1: {words}: {message[:20]}")
+    assert len(done.stderr) < 200  # the message is shown cut, not whole
+
+
+def test_a_hardware_file_python_cannot_read_is_named(tmp_path: Path) -> None:
+    """tomllib says ValueError for a number of over 4300 digits, RecursionError for deep nesting: the file is named."""
+    for text, words in [
+        ("[encoder]\na = 1" + "0" * 5000 + "\n", "not valid TOML: a number of more than 4300 digits"),
+        ("[encoder]\na = " + "[" * 100000 + "\n", "not valid TOML: nested too deeply"),
+        ("[encoder]\na = " + "{b = " * 100000 + "\n", "not valid TOML: nested too deeply"),
+    ]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(text)
+        with pytest.raises(ConfigError) as error:
+            load_config(bad)
+        assert str(error.value) == f"{bad}: {words}"
+
+
 def test_hardware_settings(tmp_path: Path) -> None:
     good = tmp_path / "hardware.toml"
     good.write_text('[encoder]\na = 5\nb = 6\nbutton = 13\nhold_time = 1\n[board]\nport = "/dev/ttyACM1"\n')

@@ -16,7 +16,7 @@ from assistant.rules.combat import (
 from assistant.rules.dice import Astro
 from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
-from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gain
+from assistant.rules.perilium import KO_THREAT, MAX_THREAT, ThreatCauses, adjust, threat_gain
 
 REN, CLASSIC = Edition.RENAISSANCE, Edition.CLASSIC
 
@@ -152,3 +152,12 @@ def test_first_edition_perilium_counts_wound_and_kill_only() -> None:
 def test_the_dial_shows_no_value_below_zero() -> None:
     assert adjust(5, KO_THREAT) == 3
     assert adjust(1, KO_THREAT) == 0
+
+
+def test_the_dial_stops_at_its_top() -> None:
+    # The rulebooks give the Perilium no highest value: the table's dial stops at 99, as it stops at 0.
+    assert MAX_THREAT == 99
+    assert adjust(97, 2) == 99
+    assert adjust(98, 5) == 99
+    assert adjust(0, 10**26) == 99
+    assert adjust(MAX_THREAT, KO_THREAT) == 97

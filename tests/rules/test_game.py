@@ -133,6 +133,16 @@ def test_the_hero_attack_wounds_defeats_and_raises_the_perilium() -> None:
     assert state.hero("valerio").threat == 3 + 1 + 2
 
 
+def test_a_threat_event_beyond_the_dial_is_refused_and_the_dial_stops_at_its_top() -> None:
+    """A Threat change of 10**26 (a knob or `session apply` gone wild) is refused; 98 and 5 more stop at 99."""
+    with pytest.raises(RuleError, match="delta: must be at most 99"):
+        run(table(), {"type": "threat", "hero": "valerio", "delta": 10**26})
+    state = run(table(), {"type": "threat", "hero": "valerio", "delta": 98}, {"type": "threat", "hero": "valerio", "delta": 5})
+    assert state.hero("valerio").threat == 99
+    state = apply(state, {"type": "threat", "hero": "valerio", "delta": -1})
+    assert state.hero("valerio").threat == 98
+
+
 def test_ko_lowers_the_perilium_turns_the_token_and_costs_an_injury() -> None:
     state = run(table(), {"type": "threat", "hero": "rebecca", "delta": 3})
     state = apply(state, {"type": "enemy_attack", "group": "gipsy", "hero": "rebecca", "dice": [2, 3, 4]})

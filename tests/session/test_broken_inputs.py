@@ -186,8 +186,8 @@ def test_lines_python_cannot_read_as_numbers_or_nesting_are_refused_line_by_line
     code, out, _ = nova("session", "apply", "--state", state_path, stdin="".join(line + "\n" for line in lines))
     answers = [json.loads(line) for line in out.splitlines()]
     assert code == 1
-    assert answers[0] == {"line": 1, "error": "not JSON (a number too long); not stored"}
-    assert answers[1] == {"line": 2, "error": "not JSON (nested too deep); not stored"}
+    assert answers[0] == {"line": 1, "error": "not JSON (a number of more than 4300 digits); not stored"}
+    assert answers[1] == {"line": 2, "error": "not JSON (nested too deeply); not stored"}
     assert answers[2] == {"line": 3, "seq": 1, "type": "spend_ap"}
 
     exported = state_path.with_suffix(".jsonl")
@@ -200,8 +200,8 @@ def test_lines_python_cannot_read_as_numbers_or_nesting_are_refused_line_by_line
         assert code == 1 and f"{edited}:{number}: not JSON (" in err and "nothing was imported" in err
 
 
-@pytest.mark.parametrize(("added", "why"), [(f"deep = {TOO_DEEP[:6000]}{TOO_DEEP[-6000:]}", "nested too deep"),
-                                            (f"long = {TOO_LONG}", "a number too long")])  # fmt: skip
+@pytest.mark.parametrize(("added", "why"), [(f"deep = {TOO_DEEP[:6000]}{TOO_DEEP[-6000:]}", "nested too deeply"),
+                                            (f"long = {TOO_LONG}", "a number of more than 4300 digits")])  # fmt: skip
 def test_a_scenario_python_cannot_read_names_the_file(nova: Nova, tmp_path: Path, added: str, why: str) -> None:
     scenario = tmp_path / "mission.toml"
     scenario.write_text(added + "\n" + demo_text())

@@ -84,6 +84,38 @@ def test_a_broken_state_file_is_named_and_left_as_it_was(tmp_path: Path) -> None
     assert state.read_bytes() == before
 
 
+def test_a_screenshot_that_cannot_be_written_is_refused_before_anything_opens(tmp_path: Path) -> None:
+    state = tmp_path / "table.db"
+    folder = tmp_path / "d"
+    folder.mkdir()
+    for target, why in ((folder, "Is a directory"), (tmp_path / "nonexist" / "s.png", "No such file or directory")):
+        process = nova("play", "--state", str(state), "--screenshot", str(target))
+        out, err = process.communicate(timeout=30)
+        assert process.returncode == 1
+        assert err == f"nova-table: --screenshot {target}: cannot write a picture there ({why})\n"
+    assert not state.exists()  # no game was opened, so none was started
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("where", ["--board", "--hardware"])
+def test_a_board_port_pyserial_does_not_know_is_not_used_and_the_table_plays_on(tmp_path: Path, where: str) -> None:
+    """`--board bogus://x`, or a hardware file's `port = "bogus://x"`: said not used, as a port that is not there."""
+    hardware = tmp_path / "hardware.toml"
+    hardware.write_text('[board]\nport = "bogus://x"\n')
+    chosen = ("--board", "bogus://x") if where == "--board" else ("--hardware", str(hardware))
+    process = nova("play", "--state", str(tmp_path / "table.db"), "--no-encoder", *chosen)
+    try:
+        wait_for_line(process, "board on bogus://x not used: not a serial port or pyserial URL (invalid URL, protocol")
+        time.sleep(0.3)
+        assert process.poll() is None  # it stays up
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "Traceback" not in (process.stderr.read() if process.stderr else "")
+
+
 def test_every_action_is_in_the_state_file_before_it_is_shown_and_the_game_resumes(tmp_path: Path) -> None:
     pytest.importorskip("assistant.session.games")
     from assistant.session.games import StateFile
