@@ -40,8 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="learn from scratch instead of on top of the rendered-dice profile")
     render = sub.add_parser("render", help="render labelled synthetic dice pictures and their manifest")
     render.add_argument("out", type=Path, metavar="OUTDIR")
-    render.add_argument("--count", type=int, default=100)
-    render.add_argument("--seed", type=int, default=1)
+    render.add_argument("--count", type=positive, default=100)
+    render.add_argument("--seed", type=whole, default=1)
     render.add_argument("--style", choices=("pips", "numerals", "astro"))
     render.add_argument("--kind", choices=("d6", "d8"))
     render.add_argument("--tiles", action="store_true", help="one die per 90x90 picture")
@@ -51,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     watch.add_argument("--kind", choices=("auto", "d6", "d8"), default="auto",
                        help="the dice to expect (the render source rolls these too)")
     watch.add_argument("--profile", type=Path, help="a dice profile made by `dice learn`")
-    watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: never)")
+    watch.add_argument("--frames", type=whole, default=0, help="stop after this many frames (0: never)")
     watch.add_argument("--save", type=Path, metavar="DIR",
                        help="keep each view read in DIR, with a manifest of what was read to correct for `dice learn`")
     calibrate = sub.add_parser(
@@ -71,12 +71,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def positive(text: str) -> int:
+    return at_least(1, text)
+
+
+def whole(text: str) -> int:
+    return at_least(0, text)
+
+
+def at_least(low: int, text: str) -> int:
+    """`text` as a whole number of `low` or more, or argparse's error saying so."""
     try:
         number = int(text)
     except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+        number = low - 1
+    if number < low:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {low} or more")
     return number
 
 
@@ -88,7 +97,7 @@ def expand(paths: list[str]) -> list[Path]:
     result: list[Path] = []
     for name in paths:
         path = Path(name)
-        inside = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if path.is_dir() else []
+        inside = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if os.path.isdir(path) else []
         result.extend(inside or [path])
     return result
 
@@ -131,7 +140,7 @@ def run_read(args: argparse.Namespace) -> int:
     warned = False
     for path in expand(args.images):
         try:
-            if path.is_dir():  # `expand` gives a folder as itself only where it holds no pictures
+            if os.path.isdir(path):  # `expand` gives a folder as itself only where it holds no pictures
                 raise ImageError(f"{path}: no pictures in this folder ({', '.join(sorted(IMAGE_SUFFIXES))})")
             reading = reader.read(load_image(path))
             if reader.problem and not warned:
@@ -158,10 +167,14 @@ def learn_and_check(manifest: Path, out: Path, use_built_in: bool = True) -> int
     from assistant.vision.heldout import held_out, verdict
     from assistant.vision.learn import entries_of, learn, learn_entries
 
+    if out.resolve() == manifest.resolve():
+        say(f"{out}: is the manifest: write the profile to another file")
+        return 2
     try:
         profile = learn(manifest, use_built_in=use_built_in)
         if len(profile) == 0:
-            say(f"{manifest}: nothing to learn (no labelled die needed a profile)")
+            say(f"{manifest}: nothing to learn (no usable labelled die in it); {out} is left as it was")
+            return 1
         profile.save(out)
     except VisionError as bad:
         say(str(bad))
@@ -176,9 +189,18 @@ def learn_and_check(manifest: Path, out: Path, use_built_in: bool = True) -> int
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from assistant.vision.render import write_set
+    from assistant.vision.errors import VisionError
+    from assistant.vision.render import KIND_OF_STYLE, write_set
 
-    manifest = write_set(args.out, args.count, args.seed, tiles=args.tiles, style=args.style, kind=args.kind)
+    if args.kind and KIND_OF_STYLE.get(args.style, args.kind) != args.kind:
+        say(f"--style {args.style} draws {KIND_OF_STYLE[args.style]} only, not {args.kind}: leave out --kind, "
+            "or use --style numerals (d6 or d8)")
+        return 2
+    try:
+        manifest = write_set(args.out, args.count, args.seed, tiles=args.tiles, style=args.style, kind=args.kind)
+    except VisionError as bad:
+        say(str(bad))
+        return 2
     say(f"rendered {args.count} pictures, labels in {manifest}")
     return 0
 

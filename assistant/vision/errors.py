@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 
 class VisionError(Exception):
     """Base of every dice-vision error."""
@@ -33,3 +36,10 @@ class CameraLost(SourceError):
 
 class ModelError(VisionError):
     """The face model (ONNX file and its heads) is missing, corrupt or does not match."""
+
+
+def why_not_written(folder: Path, bad: OSError) -> str:
+    """Why nothing could be written into `folder`, in plain words: the file that stands where a folder
+    must be (`folder` or one above it), else the system's reason."""
+    blocker = next((p for p in (folder, *folder.parents) if os.path.isfile(p)), None)
+    return f"{blocker} is a file, not a folder" if blocker is not None else str(bad.strerror or bad)

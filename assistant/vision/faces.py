@@ -63,7 +63,7 @@ from assistant.vision.calibrate import every_face, fit_head, taught, trust
 from assistant.vision.dice import ASTRO_BY_VALUE, Box, Die
 from assistant.vision.errors import ModelError, ProfileError
 from assistant.vision.images import check_frame
-from assistant.vision.profile import Profile
+from assistant.vision.profile import UNUSABLE, Profile
 
 if TYPE_CHECKING:
     from assistant.vision.classical import DieView
@@ -126,6 +126,15 @@ def learned_by(learned: str | None, net: F.FaceNet, what: str) -> None:
         raise ProfileError(f"{what} {learned}, this reader has {net.identity}: learn it again (nova-table dice learn)")
 
 
+def as_long(profile: Profile, examples: np.ndarray, net: F.FaceNet) -> None:
+    """ProfileError naming the profile's file unless its `examples` of `net` are as long as `net`'s embeddings
+    (they are not where the file was edited by hand)."""
+    if len(examples) and examples.shape[1] != net.dim:
+        raise ProfileError(f"{profile.name}: {UNUSABLE}: its examples of face model {net.identity} hold "
+                           f"{examples.shape[1]} numbers each, the model's hold {net.dim}: learn it again "
+                           "(nova-table dice learn)")
+
+
 def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: np.ndarray | None = None,
           group: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The value head over the `allowed` classes (default all) refitted on a profile's examples,
@@ -158,6 +167,7 @@ class FaceReader:
         close, close_labels = profile.close_embeddings()
         if labels:
             learned_by(profile.model, self.net, "the profile was learned with face model")
+            as_long(profile, examples, self.net)
         examples, labels = taught(examples, labels)  # a kind shown some faces only is not refitted
         if labels:
             self.values, self.trust = refit(self.net, examples, labels)
@@ -175,6 +185,7 @@ class FaceReader:
             self.d8_trust = np.ones(len(self.d8_values), np.float32)
             if close_labels:
                 learned_by(profile.d8_model, self.d8, "the profile's d8 were learned with close-up model")
+                as_long(profile, close, self.d8)
             if every_face(close_labels, "d8"):  # shown some faces only, it would read every d8 as one of them
                 self.d8_values, self.d8_trust = refit(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)
 

@@ -16,6 +16,7 @@ RINGS = 12  # radial samples of the unrolled glyph
 RAYS = 64  # angular samples
 HARMONICS = 10  # Fourier magnitudes kept per ring
 SIDE = 48  # glyphs are drawn at this size before unrolling
+DESCRIBED = RINGS * (2 * HARMONICS - 1) + 4  # numbers in a descriptor (`describe`): the rings, 3 Hu moments, the fill
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,7 +77,7 @@ def describe(glyph_mask: np.ndarray) -> np.ndarray:
     square[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = glyph_mask
     m = cv2.moments(square, binaryImage=True)
     if m["m00"] <= 0:
-        return np.zeros(RINGS * (2 * HARMONICS - 1) + 4, np.float32)
+        return np.zeros(DESCRIBED, np.float32)
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     scale = SIDE / float(side)
     big8 = cv2.resize(square, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
@@ -103,6 +104,7 @@ def describe(glyph_mask: np.ndarray) -> np.ndarray:
 
 
 UPRIGHT_SIDE = 16  # an upright glyph is compared as this many pixels square
+UPRIGHT = UPRIGHT_SIDE * UPRIGHT_SIDE  # numbers in an upright vector (`upright`)
 UPRIGHT_NEAR = 0.3  # upright vectors of one sign lie about this far apart (drawn or printed anew)
 
 
@@ -121,7 +123,7 @@ def upright(glyph_mask: np.ndarray, angle: float) -> np.ndarray:
     turned = cv2.warpAffine(canvas, turn, (side, side), flags=cv2.INTER_LINEAR)
     ys, xs = np.nonzero(turned > 64)
     if xs.size == 0:
-        return np.zeros(UPRIGHT_SIDE * UPRIGHT_SIDE, np.float32)
+        return np.zeros(UPRIGHT, np.float32)
     tight = turned[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     th, tw = tight.shape
     big = max(th, tw)

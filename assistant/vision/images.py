@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,9 +30,9 @@ def quiet_opencv() -> Iterator[None]:
 
 def load_image(path: Path) -> np.ndarray:
     """The image at `path` as a BGR uint8 array, or `ImageError` saying what is wrong."""
-    if not path.exists():
+    if not os.path.exists(path):  # os.path's own: False, not an error, for a name too long for the system
         raise ImageError(f"{path}: no such file")
-    if path.is_dir():
+    if os.path.isdir(path):
         raise ImageError(f"{path}: is a folder, not an image")
     try:
         data = np.fromfile(str(path), dtype=np.uint8)

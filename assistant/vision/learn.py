@@ -23,7 +23,7 @@ from assistant.vision.classical import DieView, die_views, ways_up
 from assistant.vision.errors import ImageError, ManifestError, ModelError
 from assistant.vision.faces import FaceReader
 from assistant.vision.images import load_image
-from assistant.vision.manifest import Entry, LabelledDie, read_manifest
+from assistant.vision.manifest import Entry, LabelledDie, check_in_picture, read_manifest
 from assistant.vision.matching import match
 from assistant.vision.profile import CLOSE, Profile
 from assistant.vision.reader import DiceReader, scale_for
@@ -102,7 +102,8 @@ def entries_of(manifest: Path, report: Callable[[str], None]) -> list[Entry]:
 def learn_entries(entries: Iterable[Entry], use_built_in: bool = True,
                   report: Callable[[str], None] = lambda s: print(s, file=sys.stderr), classical: bool = True,
                   model: Path | None = None) -> Profile:
-    """A profile learned from the labelled photos `entries`; a photo that cannot be loaded is reported, then skipped."""
+    """A profile learned from the labelled photos `entries`; a photo that cannot be loaded, or whose boxes are
+    not in it, is reported, then skipped."""
     reader = DiceReader(use_built_in=use_built_in)
     faces: FaceReader | None
     try:
@@ -114,7 +115,8 @@ def learn_entries(entries: Iterable[Entry], use_built_in: bool = True,
     for item in entries:
         try:
             image = load_image(item.image)
-        except ImageError as bad:
+            check_in_picture(item, image.shape)
+        except (ImageError, ManifestError) as bad:
             report(f"skipped: {bad}")
             continue
         if faces is not None:

@@ -8,10 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assistant.reading import NotJSON, loads
 from assistant.vision.dice import FACES, Box
 from assistant.vision.errors import ManifestError
+from assistant.vision.images import MAX_PIXELS
 
 BOX_STYLES = ("top_face", "whole_die", "tile")
+FARTHEST = MAX_PIXELS  # pixels: a box number beyond it lies outside any picture the reader takes
 
 
 @dataclass(frozen=True)
@@ -31,39 +34,57 @@ class Entry:
     complete: bool
     box_style: str
     line: int
+    manifest: Path
+
+
+def check_in_picture(entry: Entry, shape: tuple[int, ...]) -> None:
+    """ManifestError naming the line unless every box of `entry` lies (at least partly) in its picture,
+    of `shape`, and is no larger than it."""
+    height, width = shape[:2]
+    for die in entry.dice:
+        x, y, w, h = die.box
+        where = "larger than" if w > width or h > height else \
+            "outside" if x >= width or y >= height or x + w <= 0 or y + h <= 0 else None
+        if where:
+            raise ManifestError(f"{entry.manifest}:{entry.line}: box {list(die.box)} is {where} the picture "
+                                f"{entry.image} ({width}x{height} pixels)")
 
 
 def _die(raw: Any) -> LabelledDie:
     if not isinstance(raw, dict):
         raise ManifestError(f"a die must be an object, got {raw!r}")
     kind = raw.get("kind")
-    if kind not in FACES:
+    if not isinstance(kind, str) or kind not in FACES:
         raise ManifestError(f"die kind must be one of {sorted(FACES)}, got {kind!r}")
     value = raw.get("value")
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= FACES[kind]:
         raise ManifestError(f"a {kind} value must be an integer 1..{FACES[kind]}, got {value!r}")
-    box = raw.get("box")
-    if (
-        not isinstance(box, list)
-        or len(box) != 4
-        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
-        or box[2] <= 0
-        or box[3] <= 0
-    ):
-        raise ManifestError(f"box must be [x, y, w, h] with w, h > 0, got {box!r}")
     symbol = raw.get("symbol")
     if symbol is not None and not isinstance(symbol, str):
         raise ManifestError(f"symbol must be a string, got {symbol!r}")
+    return LabelledDie(kind, value, _box(raw.get("box")), symbol)
+
+
+def _box(box: Any) -> Box:
+    """A die's "box" as whole pixels, or ManifestError saying what is wrong with it."""
+    if not isinstance(box, list) or len(box) != 4 or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in box):
+        raise ManifestError(f"box must be [x, y, w, h], four numbers, got {box!r}")
+    if not all(abs(v) <= FARTHEST for v in box):  # false for NaN and infinity too
+        raise ManifestError(f"box {box!r} is not in any picture (each number must be finite and within "
+                            f"{FARTHEST} pixels)")
     x, y, w, h = (int(round(v)) for v in box)
-    return LabelledDie(kind, value, (x, y, w, h), symbol)
+    if w <= 0 or h <= 0:
+        raise ManifestError(f"box must be [x, y, w, h] with w, h of at least 1 pixel, got {box!r}")
+    return (x, y, w, h)
 
 
-def parse_line(text: str, folder: Path, line: int) -> Entry:
-    """One manifest line as an `Entry`; raises `ManifestError` saying what is wrong."""
+def parse_line(text: str, manifest: Path, line: int) -> Entry:
+    """Line `line` of `manifest` as an `Entry`; raises `ManifestError` saying what is wrong."""
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as bad:
-        raise ManifestError(f"not JSON ({bad.msg} at column {bad.colno})") from None
+        raw = loads(text)
+    except NotJSON as bad:
+        raise ManifestError(f"not JSON ({bad})") from None
     if not isinstance(raw, dict):
         raise ManifestError("a line must be a JSON object")
     image = raw.get("image")
@@ -78,7 +99,7 @@ def parse_line(text: str, folder: Path, line: int) -> Entry:
     complete = raw.get("complete", True)
     if not isinstance(complete, bool):
         raise ManifestError("\"complete\" must be true or false")
-    return Entry(folder / image, tuple(_die(d) for d in dice), complete, style, line)
+    return Entry(manifest.parent / image, tuple(_die(d) for d in dice), complete, style, line, manifest)
 
 
 def read_manifest(path: Path) -> Iterator[Entry | ManifestError]:
@@ -87,12 +108,11 @@ def read_manifest(path: Path) -> Iterator[Entry | ManifestError]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as bad:
         raise ManifestError(f"{path}: cannot read the manifest ({bad})") from None
-    folder = path.parent
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            yield parse_line(line, folder, number)
+            yield parse_line(line, path, number)
         except ManifestError as bad:
             yield ManifestError(f"{path}:{number}: {bad}")
 

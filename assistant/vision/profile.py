@@ -31,8 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.vision.errors import ProfileError
+from assistant.reading import NotJSON, loads
+from assistant.vision.errors import ProfileError, why_not_written
 from assistant.vision.facenet import CLASSES
+from assistant.vision.glyphs import DESCRIBED, UPRIGHT
 
 FORMAT = "nova-table-dice-profile"
 VERSION = 2
@@ -41,6 +43,8 @@ EMBEDDING_LABELS = CLASSES  # the face network's classes: "none", "d6:V", "d8:V"
 CLOSE = "c8:"  # the close-up d8 network's examples: "c8:V"
 SHIPPED_FACES = "white_pips.profile.json"
 BUILT_IN = "rendered_profile.json"  # learned from rendered dice only, shipped beside this module
+WIDTHS = {"n": DESCRIBED, "sym": DESCRIBED, "u": UPRIGHT}  # the numbers in a classical example, by its label's kind
+UNUSABLE = "not a dice profile this Nova Table can use"
 
 
 @dataclass
@@ -50,6 +54,7 @@ class Profile:
     learned_from: list[str] = field(default_factory=list)
     model: str | None = None  # the face network whose embeddings the "d6:V" / "d8:V" examples are
     d8_model: str | None = None  # the close-up d8 network whose embeddings the "c8:V" examples are
+    name: str = "profile"  # the file it was read from, for messages
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -105,14 +110,14 @@ class Profile:
         except OSError as bad:
             with contextlib.suppress(OSError):
                 part.unlink(missing_ok=True)
-            raise ProfileError(f"{path}: cannot write the profile ({bad.strerror or bad})") from None
+            raise ProfileError(f"{path}: cannot write the profile ({why_not_written(path.parent, bad)})") from None
 
 
 def parse(text: str, name: str) -> Profile:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as bad:
-        raise ProfileError(f"{name}: not a dice profile (not JSON: {bad.msg})") from None
+        data = loads(text)
+    except NotJSON as bad:
+        raise ProfileError(f"{name}: not a dice profile (not JSON: {bad})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ProfileError(f"{name}: not a dice profile (no \"format\": \"{FORMAT}\")")
     if data.get("version") not in VERSIONS:
@@ -121,11 +126,14 @@ def parse(text: str, name: str) -> Profile:
     for key, value in (("model", model), ("d8_model", d8_model)):
         if value is not None and not isinstance(value, str):
             raise ProfileError(f"{name}: \"{key}\" must be the face model's id (a string)")
-    examples = data.get("examples")
+    examples, learned_from = data.get("examples"), data.get("learned_from", [])
     if not isinstance(examples, list):
         raise ProfileError(f"{name}: \"examples\" must be a list")
-    profile = Profile(learned_from=[str(s) for s in data.get("learned_from", [])], model=model, d8_model=d8_model)
-    widths: dict[str, int] = {}
+    if not isinstance(learned_from, list):
+        raise ProfileError(f"{name}: {UNUSABLE}: \"learned_from\" must be a list (of what it was learned from), "
+                           f"not {json.dumps(learned_from)}")
+    profile = Profile(learned_from=[str(s) for s in learned_from], model=model, d8_model=d8_model, name=name)
+    widths = dict(WIDTHS)  # and, as the file gives them, the face network's and the close-up d8 network's
     for i, ex in enumerate(examples):
         try:
             label = str(ex["label"])
@@ -133,11 +141,14 @@ def parse(text: str, name: str) -> Profile:
                 vector = np.frombuffer(base64.b64decode(ex["f16"], validate=True), "<f2").astype(np.float32)
             else:
                 vector = np.asarray(ex["vector"], np.float32)
+            if vector.ndim != 1:
+                raise ValueError("not a row of numbers")
         except (KeyError, TypeError, ValueError, binascii.Error):
             raise ProfileError(f"{name}: example {i} is not {{label, vector}}") from None
-        kind = label.split(":")[0]
-        if vector.ndim != 1 or widths.setdefault(kind, vector.size) != vector.size:
-            raise ProfileError(f"{name}: example {i} has a vector of the wrong length")
+        kind = "face" if label in EMBEDDING_LABELS else label.split(":")[0]  # one network's embeddings: one length
+        if widths.setdefault(kind, vector.size) != vector.size:
+            raise ProfileError(f"{name}: {UNUSABLE}: example {i} (\"{label}\") holds {vector.size} numbers, "
+                               f"not {widths[kind]}")
         profile.add(label, vector)
     if model is None and profile.embeddings()[1]:
         raise ProfileError(f"{name}: face examples without the \"model\" that made them")

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from assistant.vision.dice import ASTRO_BY_VALUE, FACES
+from assistant.vision.errors import VisionError, why_not_written
 
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX)
 STYLES = ("pips", "numerals", "astro")  # d6 pips, numerals (d6 or d8), Nova Aetas d8 with symbols
@@ -33,6 +34,7 @@ PALETTE = (
     ((120, 60, 120), (230, 230, 230)),
 )
 STYLE_OF_KIND = {"auto": None, "d6": "pips", "d8": "astro"}  # the dice a reader of each kind reads, as drawn here
+KIND_OF_STYLE = {"pips": "d6", "astro": "d8"}  # the styles that draw one kind only ("numerals": d6 or d8)
 BACKGROUNDS = ((60, 120, 50), (200, 200, 200), (90, 90, 95), (160, 190, 210), (120, 60, 40), (45, 45, 50))
 
 
@@ -177,13 +179,9 @@ def sprite(spec: Spec, side: int, rng: np.random.Generator) -> tuple[np.ndarray,
 
 def random_spec(rng: np.random.Generator, style: str | None = None, kind: str | None = None,
                 value: int | None = None) -> Spec:
-    style = style or str(rng.choice(STYLES))
-    if style == "pips":
-        kind = "d6"
-    elif style == "astro":
-        kind = "d8"
-    else:
-        kind = kind or str(rng.choice(["d6", "d8"]))
+    drawing = [s for s in STYLES if kind is None or KIND_OF_STYLE.get(s, kind) == kind]  # the styles that draw `kind`
+    style = style or str(rng.choice(drawing))
+    kind = KIND_OF_STYLE.get(style) or kind or str(rng.choice(["d6", "d8"]))
     drawn = int(rng.integers(1, FACES[kind] + 1))  # drawn even when `value` is given: the same rolls follow
     value = drawn if value is None else value
     body, ink = PALETTE[int(rng.integers(len(PALETTE)))]
@@ -337,19 +335,24 @@ def tile(rng: np.random.Generator, style: str | None = None, kind: str | None = 
 
 def write_set(folder: Path, count: int, seed: int, *, tiles: bool = False, style: str | None = None,
               kind: str | None = None, size: tuple[int, int] = (640, 480)) -> Path:
-    """Render `count` labelled pictures into `folder`/images with a manifest.jsonl; return its path."""
+    """Render `count` labelled pictures into `folder`/images with a manifest.jsonl; return its path.
+    VisionError, saying why, where the folder cannot be written."""
     rng = np.random.default_rng(seed)
-    (folder / "images").mkdir(parents=True, exist_ok=True)
-    lines = []
-    for i in range(count):
-        shot = tile(rng, style, kind) if tiles else scene(rng, size, style=style, kind=kind)
-        name = f"images/render_{seed}_{i:05d}.png"
-        cv2.imwrite(str(folder / name), shot.image)
-        dice = [{k: v for k, v in d.items() if k != "style" and v is not None} for d in shot.dice]
-        lines.append(json.dumps({"image": name, "dice": dice, "complete": True,
-                                 "box": "tile" if tiles else "whole_die"}))
     manifest = folder / "manifest.jsonl"
-    manifest.write_text("\n".join(lines) + "\n")
+    lines = []
+    try:
+        (folder / "images").mkdir(parents=True, exist_ok=True)
+        for i in range(count):
+            shot = tile(rng, style, kind) if tiles else scene(rng, size, style=style, kind=kind)
+            name = f"images/render_{seed}_{i:05d}.png"
+            if not cv2.imwrite(str(folder / name), shot.image):
+                raise OSError(f"cannot write {name} (is the disk full?)")
+            dice = [{k: v for k, v in d.items() if k != "style" and v is not None} for d in shot.dice]
+            lines.append(json.dumps({"image": name, "dice": dice, "complete": True,
+                                     "box": "tile" if tiles else "whole_die"}))
+        manifest.write_text("\n".join(lines) + "\n")
+    except OSError as bad:
+        raise VisionError(f"{folder}: cannot render into it ({why_not_written(folder, bad)})") from None
     return manifest
 
 

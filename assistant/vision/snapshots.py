@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from assistant.vision.dice import Box, Die
-from assistant.vision.errors import SourceError
+from assistant.vision.errors import SourceError, why_not_written
 from assistant.vision.manifest import entry_json
 
 READ = (60, 200, 60)  # BGR: a die read
@@ -57,7 +57,7 @@ class Snapshots:
             for part in ("images", "seen"):
                 (self.folder / part).mkdir(parents=True, exist_ok=True)
         except OSError as bad:
-            raise SourceError(f"{self.folder}: cannot keep the views there ({bad.strerror or bad})") from None
+            raise SourceError(f"{self.folder}: cannot keep the views there ({why_not_written(self.folder, bad)})") from None
         self.manifest = self.folder / "manifest.jsonl"
         taken = [int(m.group(1)) for p in (self.folder / "images").iterdir()
                  if (m := re.fullmatch(r"roll-(\d+)\.png", p.name))]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from assistant.vision.command import say
 from assistant.vision.errors import ImageError, SourceError
 from assistant.vision.images import IMAGE_SUFFIXES, check_frame, load_image, quiet_opencv
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 DROPPED = 1.0  # seconds of failed reads a USB camera is given before it counts as lost (a dropped frame is not)
 Roll = tuple[str, int]  # the kind ("d6", "d8") and the number of dice a roll takes (0: not said)
+STAND_IN = "no camera found: rendered dice stand in"  # what `auto` says when it opens rendered dice
 
 
 class FrameSource(Protocol):
@@ -65,7 +67,7 @@ class ImageFolderSource(_Closing):
     def __init__(self, folder: Path, loop: bool = False,
                  report: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> None:
         if not folder.is_dir():
-            raise SourceError(f"{folder}: no such folder")
+            raise SourceError(f"{folder}: {'not a folder' if folder.exists() else 'no such folder'}")
         self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.paths:
             raise SourceError(f"{folder}: no pictures in it")
@@ -105,7 +107,10 @@ class CaptureSource(_Closing):
         if isinstance(target, str) and not Path(target).exists():
             raise SourceError(f"{target}: no such video file")
         with quiet_opencv():  # OpenCV's own warnings on a camera it cannot open: ours says it
-            self.capture = cv2.VideoCapture(target)
+            try:
+                self.capture = cv2.VideoCapture(target)
+            except cv2.error:  # a camera number too big for OpenCV
+                raise SourceError(f"{self.name}: OpenCV cannot open it") from None
         if not self.capture.isOpened():
             raise SourceError(f"{self.name}: OpenCV cannot open it")
         if isinstance(target, int) and size is not None:
@@ -191,10 +196,23 @@ class RenderedSource(_Closing):
         return np.clip(frame.astype(np.float32) + grain, 0, 255).astype(np.uint8)
 
 
+def number_in(spec: str) -> int:
+    """The N of `spec` ("camera:N", "render:N"; 0 when not given), or SourceError unless it is a whole number 0 or more."""
+    name, _, arg = spec.partition(":")
+    try:
+        number = int(arg or 0)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise SourceError(f"{spec}: {name}:N needs a number 0 or more")
+    return number
+
+
 def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None] | None = None) -> _Closing:
     """The source named by `spec`: picamera, camera:N, video:FILE, folder:DIR, render[:SEED], or auto.
     Rendered rolls are of the dice a reader of `kind` reads (d8: Nova Aetas d8; d6: pip d6; auto: any),
-    or the roll `rolling` tells for each (`RenderedSource`)."""
+    or the roll `rolling` tells for each (`RenderedSource`). `auto` with no camera opens rendered dice,
+    and says that they stand in."""
     from assistant.vision.render import STYLE_OF_KIND
 
     if spec == "auto":
@@ -205,6 +223,7 @@ def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None
         try:
             return CaptureSource(0)
         except SourceError:
+            say(STAND_IN)
             return RenderedSource(style=STYLE_OF_KIND[kind], rolling=rolling)
     name, _, arg = spec.partition(":")
     if name == "picamera":
@@ -212,14 +231,11 @@ def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None
 
         return picamera.PiCameraSource()
     if name == "camera":
-        try:
-            return CaptureSource(int(arg or 0))
-        except ValueError:
-            raise SourceError(f"{spec}: camera:N needs a number") from None
+        return CaptureSource(number_in(spec))
     if name == "video":
         return CaptureSource(arg, size=None)
     if name == "folder":
         return ImageFolderSource(Path(arg))
     if name == "render":
-        return RenderedSource(seed=int(arg) if arg else 0, style=STYLE_OF_KIND[kind], rolling=rolling)
+        return RenderedSource(seed=number_in(spec), style=STYLE_OF_KIND[kind], rolling=rolling)
     raise SourceError(f"{spec}: unknown source (picamera, camera:N, video:FILE, folder:DIR, render, auto)")

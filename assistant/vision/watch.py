@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from assistant.vision.command import say, warmed
-from assistant.vision.errors import CameraLost
+from assistant.vision.errors import CameraLost, SourceError
 from assistant.vision.exposure import ExposureHold
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
@@ -26,7 +26,8 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
     """(frame number, the picture to read, the tray's view or None) each time the dice come to rest:
     the tray's top view with `finder`, else the frame. It ends when the source does, after
     `max_frames` (0: no limit), or once `stop` is set; a camera that stops giving frames raises
-    CameraLost. A camera that can hold its exposure holds it
+    CameraLost, a source that gives not one frame (every picture of a folder unusable) SourceError.
+    A camera that can hold its exposure holds it
     from the first rest on (`exposure.ExposureHold`); what it does is said."""
     settle = SettleDetector()
     hold = ExposureHold(source)
@@ -36,6 +37,8 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
         if frame is None:
             if source.live:
                 raise CameraLost(source.name)
+            if count == 0:
+                raise SourceError(f"{source.name}: not one frame could be read from it")
             return
         count += 1
         if not settle.update(frame):

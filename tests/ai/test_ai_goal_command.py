@@ -58,6 +58,7 @@ def test_bad_requests_name_the_field() -> None:
         goal("renaissance", 3, None, ("a", 1, 1, 0, False), priority=["bravest"]),
         goal("renaissance", 3, None, ("a", 1, 1, 0, False), priority=["highest_mind", "standard"]),
         goal("third", 3, None),
+        code=1,
     )
     fields = ["control_area", "control_area", "mission_goal.threat", "mission_goal.x", "heroes[0].distance",
               "heroes[1].id", "priority[0]", "heroes[0].mind", "edition"]  # fmt: skip

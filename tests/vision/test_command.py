@@ -10,6 +10,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 
 def dice(*args: str) -> subprocess.CompletedProcess[str]:
@@ -108,6 +109,65 @@ def test_learn_skips_unreadable_manifest_lines_with_a_message(tmp_path: Path, re
     assert f"{manifest}:1: not JSON" in done.stderr
     assert "gone.png: no such file" in done.stderr
     assert (tmp_path / "p.json").exists()
+
+
+@pytest.mark.parametrize("text", ["garbage\n", "", "{\"image\": \"gone.png\", \"dice\": []}\n"])
+def test_learn_with_nothing_to_learn_fails_and_leaves_the_profile_there_untouched(tmp_path: Path, text: str) -> None:
+    manifest = tmp_path / "m" / "manifest.jsonl"
+    manifest.parent.mkdir()
+    manifest.write_text(text)
+    out = tmp_path / "mine.profile.json"
+    out.write_bytes(b"a good profile, learned before")
+    done = dice("learn", str(manifest), "--out", str(out))
+    assert done.returncode == 1, done.stderr
+    assert f"{manifest}: nothing to learn (no usable labelled die in it); {out} is left as it was" in done.stderr
+    assert out.read_bytes() == b"a good profile, learned before"
+    assert "learned 0 examples" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_learn_will_not_write_the_profile_over_its_manifest_nor_under_a_file(tmp_path: Path) -> None:
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("{\"image\": \"gone.png\", \"dice\": []}\n")
+    done = dice("learn", str(manifest), "--out", str(manifest))
+    assert done.returncode == 2 and f"{manifest}: is the manifest: write the profile to another file" in done.stderr
+    assert manifest.read_text() == "{\"image\": \"gone.png\", \"dice\": []}\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--count", "-1"], "argument --count: '-1' is not a whole number of 1 or more"),
+    (["--count", "0"], "argument --count: '0' is not a whole number of 1 or more"),
+    (["--seed", "-1"], "argument --seed: '-1' is not a whole number of 0 or more"),
+    (["--kind", "d6", "--style", "astro"], "--style astro draws d8 only, not d6: leave out --kind, or use --style numerals"),
+    (["--kind", "d8", "--style", "pips"], "--style pips draws d6 only, not d8"),
+])
+def test_render_refuses_numbers_and_styles_it_cannot_draw(tmp_path: Path, args: list[str], message: str) -> None:
+    done = dice("render", str(tmp_path / "out"), *args)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_render_into_a_file_or_a_folder_it_cannot_make_says_so(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    done = dice("render", str(tmp_path / "afile"), "--count", "2")
+    assert done.returncode == 2, done.stderr
+    assert f"{tmp_path / 'afile'}: cannot render into it ({tmp_path / 'afile'} is a file, not a folder)" in done.stderr
+    assert (tmp_path / "afile").read_text() == "x"
+    done = dice("render", "/proc/x", "--count", "1")
+    assert done.returncode == 2 and "/proc/x: cannot render into it (" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_picture_name_too_long_for_the_system_is_no_such_file(tmp_path: Path) -> None:
+    long = tmp_path / ("y" * 300 + ".png")
+    done = dice("read", str(long))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert lines(done) == [{"image": str(long), "dice": [], "error": f"{long}: no such file"}]
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text(json.dumps({"image": long.name, "dice": [{"kind": "d6", "value": 1, "box": [1, 2, 30, 30]}]}))
+    done = dice("learn", str(manifest), "--out", str(tmp_path / "p.json"))
+    assert done.returncode == 1 and f"skipped: {long}: no such file" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_the_dice_command_does_not_load_opencv_for_help() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import json
+from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,18 +16,19 @@ from hypothesis import strategies as st
 
 from assistant.vision.errors import ProfileError
 from assistant.vision.learn import learn
-from assistant.vision.profile import Profile, load
+from assistant.vision.glyphs import DESCRIBED
+from assistant.vision.profile import SHIPPED_FACES, WIDTHS, Profile, load
 from assistant.vision.reader import DiceReader
 from tests.vision.test_reader import score
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["n:1", "n:8", "sym:sun"]),
+@given(st.lists(st.tuples(st.sampled_from(["n:1", "n:8", "sym:sun", "u:3"]),
                           st.lists(st.floats(-1, 1, width=32), min_size=5, max_size=5)), max_size=6))
 def test_a_profile_round_trips(tmp_path_factory: pytest.TempPathFactory, examples: list[tuple[str, list[float]]]) -> None:
     profile = Profile(learned_from=["test"])
-    for label, vec in examples:
-        profile.add(label, np.array(vec, np.float32))
+    for label, vec in examples:  # each as long as its kind's vectors are: the numbers given, then zeros
+        profile.add(label, np.pad(np.array(vec, np.float32), (0, WIDTHS[label.split(":")[0]] - len(vec))))
     path = tmp_path_factory.mktemp("p") / "p.json"
     profile.save(path)
     again = load(path)
@@ -65,13 +70,72 @@ def test_learning_from_labelled_pictures_teaches_a_reader_that_knew_nothing(
 
 def test_a_profile_that_cannot_be_written_is_a_clear_error_and_leaves_no_part_behind(tmp_path: Path) -> None:
     profile = Profile()
-    profile.add("n:3", np.ones(8, np.float32))
+    profile.add("n:3", np.ones(DESCRIBED, np.float32))
     profile.save(tmp_path / "mine.json")
     before = (tmp_path / "mine.json").read_text()
     (tmp_path / "a-file").write_text("not a folder")
-    with pytest.raises(ProfileError, match="a-file/mine.json: cannot write the profile"):
-        profile.save(tmp_path / "a-file" / "mine.json")
-    profile.add("n:4", np.zeros(8, np.float32))
+    for where in (tmp_path / "a-file" / "mine.json", tmp_path / "a-file" / "below" / "mine.json"):
+        with pytest.raises(ProfileError) as caught:
+            profile.save(where)
+        assert str(caught.value) == f"{where}: cannot write the profile ({tmp_path / 'a-file'} is a file, not a folder)"
+    profile.add("n:4", np.zeros(DESCRIBED, np.float32))
     profile.save(tmp_path / "mine.json")  # written over whole
     assert (tmp_path / "mine.json").read_text() != before and len(load(tmp_path / "mine.json")) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "mine.json"]
+
+
+def shipped(change: Callable[[dict[str, Any]], None], path: Path) -> Path:
+    """The shipped profile of white pip d6, changed by `change` (as by hand), written to `path`."""
+    data = json.loads(resources.files("assistant.vision").joinpath("models", SHIPPED_FACES).read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    return path
+
+
+def cut(data: dict[str, Any], keep: Callable[[str], bool] = lambda label: True, size: int = 32) -> None:
+    """Every example `keep` names cut to its first `size` float16s."""
+    for ex in data["examples"]:
+        if keep(ex["label"]):
+            ex["f16"] = base64.b64encode(base64.b64decode(ex["f16"])[: 2 * size]).decode()
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(learned_from=5), '"learned_from" must be a list (of what it was learned from), not 5'),
+    (lambda d: d.update(learned_from=None), '"learned_from" must be a list (of what it was learned from), not null'),
+    (cut, 'example 6 ("n:1") holds 32 numbers, not 232'),
+    (lambda d: d.update(examples=[{"label": e["label"], "vector": [0.1] * 10} for e in d["examples"]]),
+     'example 6 ("n:1") holds 10 numbers, not 232'),
+    (lambda d: next(e for e in d["examples"] if e["label"].startswith("n:")).update(label="u:1"),
+     '("u:1") holds 232 numbers, not 256'),
+])
+def test_a_profile_changed_by_hand_is_refused_naming_the_file_and_the_fault(
+        tmp_path: Path, change: Callable[[dict[str, Any]], None], message: str) -> None:
+    path = shipped(change, tmp_path / "q.json")
+    with pytest.raises(ProfileError) as caught:
+        load(path)
+    assert str(caught.value).startswith(f"{path}: not a dice profile this Nova Table can use: ")
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: cut(d, lambda label: label.startswith("d6:")),
+    lambda d: d.update(examples=[dict(e, f16=base64.b64encode(np.zeros(10, "<f2").tobytes()).decode())
+                                 for e in d["examples"] if e["label"].startswith("d6:")]),
+])
+def test_face_examples_of_another_length_than_the_models_are_refused_naming_the_file(
+        tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    path = shipped(change, tmp_path / "q.json")
+    profile = load(path)  # each kind's vectors as long as each other: only the model can tell
+    with pytest.raises(ProfileError) as caught:
+        DiceReader(profile=profile)
+    assert str(caught.value).startswith(f"{path}: not a dice profile this Nova Table can use: its examples of face "
+                                        "model ")
+    assert "learn it again" in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ['{"format": "nova-table-dice-profile", "n": ' + "9" * 5000 + "}", "[" * 100000])
+def test_json_past_pythons_limits_is_not_a_profile(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    with pytest.raises(ProfileError, match="not a dice profile"):
+        load(path)

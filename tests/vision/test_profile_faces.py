@@ -125,7 +125,7 @@ def test_face_examples_without_their_model_are_refused(tmp_path: Path) -> None:
 def test_a_version_1_profile_still_loads_for_the_classical_reader(tmp_path: Path) -> None:
     path = tmp_path / "v1.json"
     path.write_text(json.dumps({"format": "nova-table-dice-profile", "version": 1,
-                                "examples": [{"label": "n:3", "vector": [0.1, 0.2]}]}))
+                                "examples": [{"label": "n:3", "vector": [0.1, 0.2] + [0.0] * 230}]}))
     profile = load(path)
     assert profile.labels == ["n:3"] and profile.model is None and profile.embeddings()[1] == []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,3 +62,10 @@ def test_touching_dice_each_lie_against_another_and_apart_ones_never_do(seed: in
     assert len(touching.dice) >= 2 and len(apart.dice) >= 2
     assert max(gaps(touching.dice)) <= 1.45
     assert min(gaps(apart.dice)) >= 1.55
+
+
+@pytest.mark.parametrize("kind", ["d6", "d8"])
+def test_a_kind_asked_for_is_the_only_kind_drawn(kind: str) -> None:
+    rng = np.random.default_rng(11)
+    kinds = {die["kind"] for _ in range(20) for die in scene(rng, (320, 240), kind=kind).dice}
+    assert kinds == {kind}

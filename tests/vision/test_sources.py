@@ -34,6 +34,9 @@ def test_an_image_folder_yields_its_pictures_and_skips_broken_ones(tmp_path: Pat
 def test_missing_or_empty_folders_are_source_errors(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="no such folder"):
         ImageFolderSource(tmp_path / "nope")
+    (tmp_path / "a-file").write_text("not a folder")
+    with pytest.raises(SourceError, match="a-file: not a folder"):
+        open_source(f"folder:{tmp_path / 'a-file'}")
     with pytest.raises(SourceError, match="no pictures"):
         ImageFolderSource(tmp_path)
 
@@ -78,10 +81,50 @@ def test_a_camera_that_is_not_there_is_one_clear_line_not_opencvs_warnings(capfd
     assert cv2.utils.logging.getLogLevel() != cv2.utils.logging.LOG_LEVEL_ERROR  # OpenCV's level is put back
 
 
-@pytest.mark.parametrize("spec, message", [("telescope", "unknown source"), ("camera:x", "needs a number")])
+@pytest.mark.parametrize("spec, message", [
+    ("telescope", "unknown source"), ("camera:x", "needs a number"),
+    ("render:abc", "^render:abc: render:N needs a number 0 or more$"),
+    ("render:-1", "^render:-1: render:N needs a number 0 or more$"),
+    ("camera:99999999999999999999", "^camera:99999999999999999999: OpenCV cannot open it$"),
+])
 def test_bad_source_names_are_refused(spec: str, message: str) -> None:
     with pytest.raises(SourceError, match=message):
         open_source(spec)
+
+
+def test_a_negative_camera_number_is_refused_not_handed_to_opencv() -> None:
+    """OpenCV's VideoCapture(-1) with no camera there crashes the process (exit 139): a subprocess here."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "assistant", "dice", "watch", "--source", "camera:-1", "--frames", "3"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "nova-table dice: camera:-1: camera:N needs a number 0 or more" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_auto_without_a_camera_says_that_rendered_dice_stand_in(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from assistant.vision import sources
+
+    def no_camera(target: object) -> CaptureSource:
+        raise SourceError(f"camera:{target}: OpenCV cannot open it")
+
+    monkeypatch.setattr(picamera, "available", lambda: False)
+    monkeypatch.setattr(sources, "CaptureSource", no_camera)
+    with open_source("auto", "d8") as source:
+        assert source.name == "render"
+    assert "nova-table dice: no camera found: rendered dice stand in" in capsys.readouterr().err
+
+
+def test_a_folder_whose_every_picture_is_unusable_is_an_error_not_a_quiet_end(tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_bytes(b"garbage")
+    (tmp_path / "b.jpg").write_text("not a picture")
+    readings: list[dict[str, Any]] = []
+    with pytest.raises(SourceError, match=f"folder:{tmp_path}: not one frame could be read from it"):
+        watch(f"folder:{tmp_path}", tray=False, kind="auto", profile_path=None, max_frames=0, emit=readings.append)
+    assert readings == []
 
 
 def test_picamera_is_optional_and_says_how_to_install_it() -> None:
