@@ -61,10 +61,9 @@ def answer_hero_attack(f: Fields) -> dict[str, Any]:
     target = _target(f)
     modifier = f.integer("modifier", 0)
     bonus = f.integer("bonus_successes", 0, low=0)
+    unblockable = f.flag("unblockable", False)
     if kind == "physical":
-        result = hero_physical_attack(
-            edition, dice, defense, target, modifier, bonus, unblockable=f.flag("unblockable", False)
-        )
+        result = hero_physical_attack(edition, dice, defense, target, modifier, bonus, unblockable=unblockable)
     else:
         result = hero_psychic_attack(
             edition,
@@ -76,6 +75,7 @@ def answer_hero_attack(f: Fields) -> dict[str, Any]:
             modifier=modifier,
             bonus_successes=bonus,
             astro_wounds=_astro_wounds(f),
+            unblockable=unblockable,
         )
     return {
         "successes": result.successes,

@@ -72,11 +72,14 @@ def hero_psychic_attack(
     modifier: int = 0,
     bonus_successes: int = 0,
     astro_wounds: Mapping[Astro, int] | None = None,
+    unblockable: bool = False,
 ) -> HeroAttackResult:
     """Renaissance "Heroes Attacks / Psychic Attack"; first edition "Mental attack" (spells).
 
     All the required successes against the target's Psychic Defense, or no effect at all (not even
     the wounds an Astro Symbol would add: Renaissance "Astro Symbols", Rebecca's Arcane Arrow).
+    Unblockable wounds raise the Threat as a physical attack's do (Renaissance "Threat Level": "one or
+    more Unblockable Wounds with a single Action").
     """
     if required < 1:
         raise RuleError("required", f"must be at least 1, not {required}")
@@ -87,7 +90,7 @@ def hero_psychic_attack(
         symbols = astro(dice, edition)
         wounds = effect_wounds + sum(per * symbols.of(symbol) for symbol, per in (astro_wounds or {}).items())
     defeated = target.wounds + wounds >= target.health
-    causes = ThreatCauses(wounds=wounds, defeated=int(defeated))
+    causes = ThreatCauses(wounds=wounds, unblockable=unblockable, defeated=int(defeated))
     return HeroAttackResult(hits, succeeded, wounds, False, defeated, threat_gain(edition, causes))
 
 

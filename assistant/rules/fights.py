@@ -80,10 +80,9 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
         bonus += 1  # Renaissance "Stealth Card": a Hero who attacks an Enemy gains an additional Success
         if group.id not in state.attacked:
             state = replace(state, attacked=state.attacked + (group.id,))
+    unblockable = f.flag("unblockable", False)
     if kind == "physical":
-        result = hero_physical_attack(
-            state.edition, dice, defense, target, modifier, bonus, f.flag("unblockable", False)
-        )
+        result = hero_physical_attack(state.edition, dice, defense, target, modifier, bonus, unblockable)
     else:
         astro_table = f.object("astro_wounds", None)
         per_symbol = {s: astro_table.integer(s.value, 0, low=0) for s in Astro} if astro_table else {}
@@ -99,6 +98,7 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
             modifier,
             bonus,
             per_symbol,
+            unblockable,
         )
     if ap:
         state = move_active(state, ap)
@@ -221,7 +221,7 @@ def heal(state: GameState, f: Fields) -> GameState:
         healed = replace(healed, ko=False)
         anchor = state.token(state.active).sector if state.active else state.clock.minute
         if state.has_token(target.id):
-            state = state.with_token(replace(state.token(target.id), ko=False, sector=step(anchor, 1)))
+            state = state.placed(replace(state.token(target.id), ko=False, sector=step(anchor, 1)))
     state = state.with_hero(healed)
     if by is not None:
         healer = state.hero(by)

@@ -160,13 +160,7 @@ def _move_token(state: GameState, f: Fields) -> GameState:
     sector = f.sector("sector")
     if token.ko and sector != token.sector:
         raise RuleError("token", f"{token.id!r} is KO: a KO Hero's token never leaves its sector")
-    state = state.with_token(replace(token, sector=sector))
-    if sector != state.clock.minute:
-        state = replace(
-            state,
-            queue=tuple(q for q in state.queue if q != token.id),
-            ties=tuple(g for g in (tuple(i for i in t if i != token.id) for t in state.ties) if len(g) > 1),
-        )
+    state = state.placed(replace(token, sector=sector))
     return replace(state, notes=state.notes + (f"{token.id} placed in sector {sector}",))
 
 

@@ -181,9 +181,17 @@ class GameState:
         return replace(self, tokens=tuple(token if t.id == token.id else t for t in self.tokens))
 
     def without_token(self, token_id: str) -> GameState:
+        return replace(self, tokens=tuple(t for t in self.tokens if t.id != token_id))._unqueued(token_id)
+
+    def placed(self, token: Token) -> GameState:
+        """`token` put in its sector: out of the models waiting to activate there, unless that is the sector the
+        hand is on (Renaissance "Horologium": the models with their tokens in the sector become active)."""
+        state = self.with_token(token)
+        return state if token.sector == self.clock.minute else state._unqueued(token.id)
+
+    def _unqueued(self, token_id: str) -> GameState:
         return replace(
             self,
-            tokens=tuple(t for t in self.tokens if t.id != token_id),
             queue=tuple(q for q in self.queue if q != token_id),
             ties=tuple(g for g in (tuple(i for i in group if i != token_id) for group in self.ties) if len(g) > 1),
         )

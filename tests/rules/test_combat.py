@@ -23,7 +23,8 @@ REN, CLASSIC = Edition.RENAISSANCE, Edition.CLASSIC
 
 def test_valerio_defeats_the_lancer_in_one_attack() -> None:
     # Renaissance "Success Threshold" example: 4 dice vs Defense 5: 6, 6, 5, 2 -> 3 successes,
-    # and the Lancer is defeated. 3 wounds are also a Critical ("Critical"): one more wound.
+    # and the Lancer is defeated. The example says "3 Wounds"; by "Critical" 3 wounds are a Critical,
+    # one more wound: 4 (docs/rules.md, where the books leave a choice).
     result = hero_physical_attack(REN, (6, 6, 5, 2), defense=5, target=Target(health=3))
     assert result.successes == 3
     assert result.critical
@@ -34,10 +35,14 @@ def test_valerio_defeats_the_lancer_in_one_attack() -> None:
 
 
 def test_sofia_wounds_the_slinger_twice() -> None:
-    # Renaissance "Dice Re-roll" example, after the re-rolls: 5, 7, 3 -> 2 Wounds to the Slinger.
-    result = hero_physical_attack(REN, (5, 7, 3), defense=5, target=Target(health=3))
+    # Renaissance "Dice Re-roll" example, after the re-rolls: 5, 7, 3 -> 2 Wounds to the Slinger. Had she
+    # rolled 3 Successes, "thanks to the Critical Trait" she would have defeated it: its Health is 4 (3
+    # wounds and the Critical's one more; 3 alone would not).
+    result = hero_physical_attack(REN, (5, 7, 3), defense=5, target=Target(health=4))
     assert (result.successes, result.wounds, result.critical, result.defeated) == (2, 2, False, False)
     assert result.threat == 1
+    hoped = hero_physical_attack(REN, (5, 7, 6), defense=5, target=Target(health=4))
+    assert (hoped.successes, hoped.wounds, hoped.critical, hoped.defeated) == (3, 4, True, True)
 
 
 def test_critical_against_an_enemy_immune_to_it_still_raises_the_threat() -> None:
@@ -141,6 +146,19 @@ def test_renaissance_threat_level_causes() -> None:
     assert threat_gain(REN, ThreatCauses(healed=True)) == 1
     assert threat_gain(REN, ThreatCauses(wounds=3, unblockable=True, critical=True, defeated=1, healed=True)) == 5
     assert KO_THREAT == -2
+
+
+def test_unblockable_wounds_of_a_psychic_attack_raise_the_threat_as_a_physical_attacks_do() -> None:
+    # Renaissance "Threat Level": +1 when "the Hero inflicts one or more Unblockable Wounds with a single
+    # Action", an attack of any kind. A spell of 2 wounds (2 successes needed) on a target of Health 3.
+    def threat(dice: tuple[int, ...], unblockable: bool, edition: Edition = REN) -> int:
+        return hero_psychic_attack(edition, dice, 5, required=2, effect_wounds=2, target=Target(3),
+                                   unblockable=unblockable).threat  # fmt: skip
+
+    assert threat((6, 5, 2), unblockable=False) == 1  # wounds
+    assert threat((6, 5, 2), unblockable=True) == 2  # wounds, Unblockable
+    assert threat((6, 2, 2), unblockable=True) == 0  # one success short: no wound at all
+    assert threat((6, 5, 2), unblockable=True, edition=CLASSIC) == 1  # first edition: wound only
 
 
 def test_first_edition_perilium_counts_wound_and_kill_only() -> None:

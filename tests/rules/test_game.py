@@ -176,6 +176,25 @@ def test_healing_a_ko_hero_places_the_token_one_sector_ahead_of_the_active_model
     assert state.hero("valerio").threat == 1  # letting a Friendly Model discard wounds
 
 
+def test_a_ko_hero_healed_in_the_sector_of_the_hand_waits_for_their_token_there() -> None:
+    """Renaissance "KO Hero": the healed Hero's token is "placed one Sector ahead of where the Active Model's
+    Activation Token is"; "Horologium": the Models whose tokens are in the Sector become active. Sofia, KO in
+    sector V beside the active Valerio, is healed there: she no longer activates in V, but when the hand
+    reaches her token."""
+    state = new_game(skirmish(
+        heroes=(hero("valerio", 5), hero("sofia", 4, health=2)),
+        enemies=(group("guards", 3, models=1), group("gipsy", 3, models=1)),
+        placements=(("valerio", 5, "hero"), ("sofia", 5, "hero"), ("guards", 9, "enemy"), ("gipsy", 11, "enemy")),
+        hour=1, minute=4))  # fmt: skip
+    state = apply(state, {"type": "damage", "hero": "sofia", "wounds": 2})
+    assert state.active == "valerio" and "sofia" in state.queue
+    state = run(state, {"type": "spend_ap", "ap": 1, "action": "Healing skill"},
+                {"type": "heal", "hero": "sofia", "wounds": 1, "by": "valerio"})  # fmt: skip
+    assert sectors(state)["sofia"] == 7 and "sofia" not in state.queue  # one ahead of Valerio's token, now in VI
+    state = run(state, {"type": "spend_ap", "ap": 4, "action": "move"}, {"type": "end_activation"})
+    assert state.active == "sofia" and state.clock.minute == 7
+
+
 def test_three_heroes_ko_end_the_mission() -> None:
     state = run(
         table(),
