@@ -15,6 +15,7 @@ from assistant.rules.combat import (
 )
 from assistant.rules.dice import DEFAULT_THRESHOLD, Astro, astro, check_dice, successes
 from assistant.rules.edition import Edition
+from assistant.rules.equipment import effects_apply, equipment_takes, place_wounds
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.horologium import Clock, Side, Token, check_sector, forced_wait, next_activation
@@ -87,18 +88,31 @@ def answer_hero_attack(f: Fields) -> dict[str, Any]:
 
 
 def answer_enemy_attack(f: Fields) -> dict[str, Any]:
+    """The Hero's Defense Test; with `resistance_left` (room left on their Equipment for Wound Tokens) the
+    wounds are split between the Hero and their Equipment, and `effects` says whether the attack's Effects
+    apply (Renaissance "Wound Tokens and Equipment", "Effect"; first edition "Weapons and armour")."""
     edition = f.edition()
     kind = f.choice("kind", ("physical", "psychic"))
     threshold = f.integer("threshold", DEFAULT_THRESHOLD, low=1)
     dice = f.dice()
     modifier = f.integer("modifier", 0)
+    unblockable = f.flag("unblockable", False)
+    answer: dict[str, Any]
     if kind == "physical":
-        hit = enemy_physical_attack(edition, f.integer("hits", low=0), threshold, dice, modifier)
-        return {"successes": hit.successes, "wounds": hit.wounds}
-    spell = enemy_psychic_attack(
-        edition, f.integer("contrast", low=0), threshold, dice, f.integer("effect_wounds", low=0), modifier
-    )
-    return {"successes": spell.successes, "resisted": spell.resisted, "wounds": spell.wounds}
+        result = enemy_physical_attack(edition, f.integer("hits", low=0), threshold, dice, modifier)
+        answer = {"successes": result.successes, "wounds": result.wounds}
+    else:
+        result = enemy_psychic_attack(
+            edition, f.integer("contrast", low=0), threshold, dice, f.integer("effect_wounds", low=0), modifier
+        )
+        answer = {"successes": result.successes, "resisted": result.resisted, "wounds": result.wounds}
+    if f.has("resistance_left"):
+        room = f.integer("resistance_left", low=0)
+        physical = kind == "physical"
+        placed = place_wounds(result.wounds, room if equipment_takes(edition, physical, unblockable) else 0)
+        answer |= {"on_hero": placed.hero, "on_equipment": placed.equipment,
+                   "effects": effects_apply(edition, physical, placed, result.resisted)}  # fmt: skip
+    return answer
 
 
 def read_token(f: Fields) -> Token:

@@ -54,6 +54,29 @@ def test_psychic_hero_attack_all_or_nothing() -> None:
     assert hit == {"successes": 2, "wounds": 3, "critical": False, "defeated": True, "threat": 2}
 
 
+def test_enemy_attack_splits_the_wounds_between_the_hero_and_the_equipment() -> None:
+    """First edition "Weapons and armour": the Squire's light armour (1 Wo) and three wounds: 1 on the armour, 2 on the
+    sheet. Renaissance "Wound Tokens and Equipment": a Physical Attack's wounds only, not Unblockable ones, and an
+    attack whose every wound is on the Equipment applies no Effect ("Effect")."""
+    physical = {"op": "enemy_attack", "kind": "physical", "threshold": 5}
+    squire, ren, unblockable, soulfire, plain, refused = resolve(
+        {**physical, "edition": "classic", "hits": 3, "dice": [3, 1, 2], "resistance_left": 1},
+        {**physical, "hits": 2, "dice": [3, 1, 2], "resistance_left": 3},
+        {**physical, "hits": 2, "dice": [3, 1, 2], "resistance_left": 3, "unblockable": True},
+        {"op": "enemy_attack", "kind": "psychic", "contrast": 2, "threshold": 5, "dice": [2, 4, 5], "effect_wounds": 3,
+         "resistance_left": 2},
+        {**physical, "hits": 2, "dice": [3, 1, 2]},
+        {**physical, "hits": 2, "dice": [3, 1, 2], "resistance_left": -1},
+        code=1,
+    )
+    assert squire == {"successes": 0, "wounds": 3, "on_hero": 2, "on_equipment": 1, "effects": True}
+    assert ren == {"successes": 0, "wounds": 2, "on_hero": 0, "on_equipment": 2, "effects": False}
+    assert unblockable == {"successes": 0, "wounds": 2, "on_hero": 2, "on_equipment": 0, "effects": True}
+    assert soulfire == {"successes": 1, "resisted": False, "wounds": 3, "on_hero": 3, "on_equipment": 0, "effects": True}
+    assert plain == {"successes": 0, "wounds": 2}  # without resistance_left, the answer is as it was
+    assert refused == {"error": "resistance_left: must be at least 0, not -1"}
+
+
 def test_order_and_ties_in_a_sector() -> None:
     (answer,) = resolve(
         {"op": "next_activation", "edition": "classic", "minute": 3, "hour": 1, "tokens": [

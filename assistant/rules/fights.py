@@ -12,6 +12,7 @@ from assistant.rules.combat import (
     hero_psychic_attack,
 )
 from assistant.rules.dice import Astro
+from assistant.rules.equipment import Placed, discard_wounds, effects_apply, equipment_takes, equipment_word, place_wounds
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.flow import active_hero, finish_turn, move_active
@@ -126,15 +127,35 @@ def knock_out(state: GameState, hero: HeroState) -> GameState:
     return state
 
 
-def wound_hero(state: GameState, hero_id: str, wounds: int) -> GameState:
+def wound_hero(state: GameState, hero_id: str, wounds: int, equipment: bool = False) -> tuple[GameState, Placed]:
+    """Renaissance "Wounds and Wound Tokens": Wound Tokens up to Health KO the Hero. With `equipment`, the
+    wounds go on the Hero's Equipment first ("Wound Tokens and Equipment"; first edition "Weapons and armour")."""
     hero = state.hero(hero_id)
-    health = state.scenario.hero(hero_id).health
-    total = min(health, hero.wounds + wounds)
-    hero = replace(hero, wounds=total)
+    spec = state.scenario.hero(hero_id)
+    placed = place_wounds(wounds, spec.resistance - hero.equipment_wounds if equipment else 0)
+    total = min(spec.health, hero.wounds + placed.hero)
+    hero = replace(hero, wounds=total, equipment_wounds=hero.equipment_wounds + placed.equipment)
     state = state.with_hero(hero)
-    if total >= health and not hero.ko:
+    if total >= spec.health and not hero.ko:
         state = knock_out(state, hero)
-    return state
+    return state, placed
+
+
+def on_equipment(state: GameState, placed: Placed) -> str:
+    """' (1 on the Equipment)', or nothing when no wound went there."""
+    return f" ({placed.equipment} on {equipment_word(state.edition)})" if placed.equipment else ""
+
+
+def unblockable_attack(attack: AttackSpec) -> bool:
+    """An attack whose card lists an Unblockable trait ("Unblockable Wounds")."""
+    return any(trait.strip().lower().startswith("unblockable") for trait in attack.traits)
+
+
+def _effects_words(state: GameState, attack: AttackSpec, placed: Placed) -> str:
+    """Renaissance "Effect": a Physical Attack whose every wound went on the Equipment applies no Effect."""
+    if attack.kind != "physical" or placed.equipment == 0 or effects_apply(state.edition, True, placed):
+        return ""
+    return f"; every wound is on {equipment_word(state.edition)}: the attack's Effects do not apply"
 
 
 def attack_spec(state: GameState, group_id: str, f: Fields) -> AttackSpec:
@@ -163,6 +184,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     if group.models[model - 1].defeated:
         raise RuleError("model", f"model {model} of {group.id!r} is defeated (standing: {group.standing})")
     reaction = f.flag("reaction", False)
+    unblockable = f.flag("unblockable", unblockable_attack(attack))
     dice = f.dice()
     threshold = f.integer("threshold", attack.threshold, low=1)
     modifier = f.integer("modifier", 0)
@@ -179,25 +201,33 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     turn = state.turn
     if reaction:  # Renaissance "Reaction Attacks": this model's attack is rolled
         state = settle_reaction(state, f"{group.id}/{model}")
-    state = wound_hero(state, hero.id, result.wounds)
+    equipment = equipment_takes(state.edition, attack.kind == "physical", unblockable)
+    state, placed = wound_hero(state, hero.id, result.wounds, equipment)
+    words += on_equipment(state, placed) + _effects_words(state, attack, placed)
     ko = state.hero(hero.id).ko
     if ko:
         words += f"; {state.name(hero.id)} is KO"
     if turn is not None and not reaction and state.turn is not None:
-        made = AttackMade(group.id, model, hero.id, attack.name, result.wounds, ko)
+        made = AttackMade(group.id, model, hero.id, attack.name, placed.hero, ko, placed.equipment)
         state = replace(state, turn=replace(state.turn, attacks=state.turn.attacks + (made,)))
     return replace(state, notes=state.notes + (("Reaction Attack: " if reaction else "") + words,))
 
 
 def damage(state: GameState, f: Fields) -> GameState:
-    """Wounds from anything but an attack test (a Status Token, a mission effect, a correction)."""
+    """Wounds from anything but an attack test (a Status Token, a mission effect, a correction).
+
+    A Hero's go on their Equipment first only with `equipment: true`; that is the default in the first
+    edition ("the first wounds inflicted must be positioned on the armour card"), not in Renaissance,
+    where only a Physical Attack's may ("Wound Tokens and Equipment": never a Status Token's).
+    """
     wounds = f.integer("wounds", low=1)
     if f.has("hero"):
         hero = state.hero(f.text("hero"))
         if hero.ko:
             raise RuleError("hero", f"{hero.id!r} is KO: a KO Hero suffers no game effect")
-        state = wound_hero(state, hero.id, wounds)
-        return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {wounds} wounds",))
+        equipment = f.flag("equipment", equipment_takes(state.edition, physical=False))
+        state, placed = wound_hero(state, hero.id, wounds, equipment)
+        return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {wounds} wounds{on_equipment(state, placed)}",))
     group, number = model_at(state, f)
     by = f.text("by") if f.has("by") else None
     state, defeated = wound_model(state, group, number, wounds)
@@ -210,13 +240,19 @@ def damage(state: GameState, f: Fields) -> GameState:
 
 
 def heal(state: GameState, f: Fields) -> GameState:
-    """Renaissance "Wounds" / "Threat Level" / "KO Hero": discard wounds; the healer gains 1 Threat."""
+    """Renaissance "Wounds" / "Threat Level" / "KO Hero": discard wounds; the healer gains 1 Threat.
+
+    The Hero's wounds go first; first edition "Weapons and armour": then the armour's. Renaissance "Wound
+    Tokens and Equipment": those on Equipment only by effects that say so (event `equipment_wounds`).
+    """
     target = state.hero(f.text("hero"))
     wounds = f.integer("wounds", low=1)
     by = f.text("by") if f.has("by") else None
-    if target.wounds == 0:
-        raise RuleError("hero", f"{target.id!r} has no wound to discard")
-    healed = replace(target, wounds=max(0, target.wounds - wounds))
+    discarded = discard_wounds(state.edition, target.wounds, target.equipment_wounds, wounds)
+    if discarded.total == 0:
+        kept = f" ({target.equipment_wounds} on the Equipment: only an effect that says so discards them, event equipment_wounds)"
+        raise RuleError("hero", f"{target.id!r} has no wound to discard" + (kept if target.equipment_wounds else ""))
+    healed = replace(target, wounds=target.wounds - discarded.hero, equipment_wounds=target.equipment_wounds - discarded.equipment)
     if target.ko:  # no longer KO: the token is placed one sector ahead of the active model's
         healed = replace(healed, ko=False)
         anchor = state.token(state.active).sector if state.active else state.clock.minute
@@ -227,4 +263,30 @@ def heal(state: GameState, f: Fields) -> GameState:
         healer = state.hero(by)
         gain = threat_gain(state.edition, ThreatCauses(healed=True))
         state = state.with_hero(replace(healer, threat=adjust(healer.threat, gain)))
-    return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {target.wounds - healed.wounds} wounds",))
+    return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {discarded.total} wounds{on_equipment(state, discarded)}",))
+
+
+def equipment_wounds(state: GameState, f: Fields) -> GameState:
+    """Wounds put on or taken off a Hero's Equipment: an effect that says so (Renaissance "Wound Tokens and
+    Equipment": they are "only discarded by effects that specifically indicate so"), or a correction."""
+    hero = state.hero(f.text("hero"))
+    room = state.hero_spec(hero.id).resistance
+    delta = f.integer("delta")
+    where = equipment_word(state.edition)
+    if room == 0:
+        raise RuleError("hero", f"{state.name(hero.id)} has nothing on {where} to hold wounds (resistance 0 in the scenario)")
+    total = hero.equipment_wounds + delta
+    if not 0 <= total <= room:
+        raise RuleError("delta", f"must be from {-hero.equipment_wounds} to {room - hero.equipment_wounds}, not {delta}: "
+                                 f"{where} of {state.name(hero.id)} holds {hero.equipment_wounds} of {room} wounds")  # fmt: skip
+    state = state.with_hero(replace(hero, equipment_wounds=total))
+    return replace(state, notes=state.notes + (f"{state.name(hero.id)}: {delta:+d} wounds on {where}, now {total} of {room}",))
+
+
+def discard_at_end(state: GameState) -> GameState:
+    """Renaissance "Wound Tokens and Equipment": "The Wounds on an Equipment Card are all discarded after the End
+    of a Mission" (the first edition's armour too: a choice, see docs/rules.md)."""
+    if state.over is None or not any(h.equipment_wounds for h in state.heroes):
+        return state
+    heroes = tuple(replace(h, equipment_wounds=0) for h in state.heroes)
+    return replace(state, heroes=heroes, notes=state.notes + (f"The wounds on {equipment_word(state.edition)} are discarded",))

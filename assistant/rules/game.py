@@ -16,7 +16,7 @@ from typing import Any
 from assistant.rules.draft import place_draft
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
-from assistant.rules.fights import damage, enemy_attack, heal, hero_attack
+from assistant.rules.fights import damage, discard_at_end, enemy_attack, equipment_wounds, heal, hero_attack
 from assistant.rules.flow import active_hero, finish_turn, move_active, run_clock
 from assistant.rules.horologium import Clock, Side, Token, forced_wait
 from assistant.rules.instructions import plan
@@ -71,7 +71,7 @@ def apply(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise RuleError("type", f"the mission is over ({state.over}); {kind!r} can no longer happen")
     after = handler(replace(state, notes=()), fields)
     fields.finish()
-    return run_clock(replace(after, count=state.count + 1))
+    return discard_at_end(run_clock(replace(after, count=state.count + 1)))
 
 
 def _order(state: GameState, f: Fields) -> GameState:
@@ -235,6 +235,7 @@ EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {
     "enemy_attack": enemy_attack,
     "damage": damage,
     "heal": heal,
+    "equipment_wounds": equipment_wounds,
     "threat": _threat,
     "move_token": _move_token,
     "end_mission": _end_mission,

@@ -17,6 +17,7 @@ from typing import Any
 
 from assistant.rules.ai import Goal, GoalView, HeroFacts, decide_goal, distance_question, in_area_question, known_key
 from assistant.rules.edition import Edition
+from assistant.rules.equipment import equipment_word
 from assistant.rules.horologium import Side
 from assistant.rules.perilium import KO_THREAT, adjust
 from assistant.rules.prey import cards_left, current_card
@@ -280,6 +281,13 @@ def _suffered(facts: dict[str, HeroFacts], made: AttackMade) -> None:
     facts[made.hero] = replace(hero, wounds=hero.wounds + made.wounds, ko=hero.ko or made.ko, threat=threat)
 
 
+def _wounds_words(state: GameState, made: AttackMade) -> str:
+    """'2 wounds', or '3 wounds (1 on the Equipment)' ("Wound Tokens and Equipment")."""
+    total = made.wounds + made.on_equipment
+    where = f" ({made.on_equipment} on {equipment_word(state.edition)})" if made.on_equipment else ""
+    return f"{total} wound{'s' if total != 1 else ''}{where}"
+
+
 def _yes_no(key: str, text: str, model: str, why: str) -> Question:
     return Question(key=key, kind="adjacent", text=text, options=YES_NO, model=model, why=why)
 
@@ -460,7 +468,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
             _suffered(facts, done)
             ap_left -= max(cost, 1)
             ko = f"; {state.hero_spec(done.hero).name} is KO" if done.ko else ""
-            draft.add("attacked", f"{chosen.name} on {state.hero_spec(done.hero).name}: {done.wounds} wound{'s' if done.wounds != 1 else ''}{ko}.",
+            draft.add("attacked", f"{chosen.name} on {state.hero_spec(done.hero).name}: {_wounds_words(state, done)}{ko}.",
                       "Enemies Attacks", model, choice_key, order)  # fmt: skip
             if facts[hero].ko or cost == 0:
                 break
@@ -523,7 +531,7 @@ def _prey_plan(state: GameState, spec: EnemyGroupSpec, card: PreyCard, draft: _D
         if not made:
             draft.add("attack", _attack_text(state, name, hero_name, order, card.attack), "Playing a Hunt Mission", model, attack=order)
             return Plan(spec.id, tuple(draft.steps), attack=order)
-        draft.add("attacked", f"{card.attack.name} on {hero_name}: {made[0].wounds} wounds.", "Enemies Attacks", model, attack=order)
+        draft.add("attacked", f"{card.attack.name} on {hero_name}: {_wounds_words(state, made[0])}.", "Enemies Attacks", model, attack=order)
     return _prey_done(spec, draft)
 
 

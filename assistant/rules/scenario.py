@@ -15,6 +15,9 @@ physique               Physique                     Physical (Ph)
 mind                   Mind                         Mind (Mi)
 health                 Health                       Wounds (Wo)
 die                    8 (every test rolls d8)      Mastery: 6 (basic class) or 8 (specialisation)
+resistance             the X of the Equipment       the Wo of the armour card
+                       equipped with Resistance X,
+                       summed
 =====================  ===========================  =======================================
 
 Enemy cards map the same way: Rapidity -> swiftness, Ca -> control_area, Pd -> physical_defense,
@@ -70,6 +73,8 @@ class HeroSpec:
     health: int
     die: int = 8
     threat: int = 0
+    resistance: int = 0
+    """Wounds the Hero's Equipment can take (Renaissance "Resistance X", summed; first edition: the armour's Wo)."""
 
 
 @dataclass(frozen=True)

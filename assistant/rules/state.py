@@ -20,6 +20,7 @@ class HeroState:
     ko: bool = False
     injuries: tuple[str, ...] = ()
     removed: bool = False  # first edition: out of action and not treated in time, out of the game
+    equipment_wounds: int = 0  # Wound Tokens on their Equipment (Resistance X; first edition: armour), not theirs
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,9 @@ class AttackMade:
     model: int
     hero: str
     attack: str
-    wounds: int
+    wounds: int  # placed on the Hero (those on their Equipment are not theirs: "Wound Tokens and Equipment")
     ko: bool  # the Hero was KO after it
+    on_equipment: int = 0  # placed on the Hero's Equipment
 
 
 @dataclass(frozen=True)

@@ -45,13 +45,16 @@ ATTACK_KIND_NAMES: dict[Edition, dict[str, AttackKind]] = {
 }
 HITS_NAME: dict[Edition, str] = {"renaissance": "hits", "classic": "strikes"}
 MASTERY_DICE = {"d6": 6, "d8": 8}
+# Wounds the hero's Equipment takes: Renaissance "Resistance X" (summed); first edition, the armour card's Wo.
+RESISTANCE_NAME: dict[Edition, str] = {"renaissance": "resistance", "classic": "armour"}
 
 
 def read_hero(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str, Any]) -> HeroSpec:
     """A `[[heroes]]` table, in the field names of the edition's hero sheet."""
     fields = HERO_FIELDS[edition]
     extra = ("mastery",) if edition == "classic" else ()
-    r.table(data, path, ("id", "name", "class", *fields, *extra, "threat"))
+    resistance = RESISTANCE_NAME[edition]
+    r.table(data, path, ("id", "name", "class", *fields, *extra, "threat", resistance))
     values = {field: r.integer(data, path, name, 1, 20 if field == "health" else 9) for name, field in fields.items()}
     die = 8
     if edition == "classic":
@@ -69,6 +72,7 @@ def read_hero(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str,
         health=values["health"],
         die=die,
         threat=r.integer(data, path, "threat", 0, 30, default=0),
+        resistance=r.integer(data, path, resistance, 0, 20, default=0),
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from assistant.rules.edition import Edition
 from assistant.rules.state import GameState
 from assistant.rules.stealth import stealth_active
 from assistant.ui.ai_forms import MAX_DICE
@@ -171,6 +172,9 @@ def fix_form(state: GameState) -> Form:
     """Corrections: the Perilium, a hero's wounds, an Enemy Draft a mission card calls for, the alarm, the mission's end."""
     needs_hero = lambda form: form.value("what") not in ("victory", "defeat", "draft", "alarm")  # noqa: E731
     fixes = [fix for fix in FIXES if fix[0] != "draft" or can_draft(state)]
+    if any(h.resistance for h in state.scenario.heroes):  # "Wound Tokens and Equipment"; first edition: armour
+        word = "Armour" if state.edition is Edition.CLASSIC else "Equipment"
+        fixes[4:4] = [("equipment_up", f"{word} wound +"), ("equipment_down", f"{word} wound −")]
     if stealth_active(state):
         fixes.append(("alarm", "Raise the alarm"))
     fields: list[Field] = [
@@ -192,8 +196,10 @@ def fix_form(state: GameState) -> Form:
             return {"type": "threat", "hero": hero, "delta": amount}
         if what == "threat_down":
             return {"type": "threat", "hero": hero, "delta": -amount}
-        if what == "wound":
-            return {"type": "damage", "hero": hero, "wounds": amount}
+        if what == "wound":  # on the Hero's sheet: the Equipment's are set apart
+            return {"type": "damage", "hero": hero, "wounds": amount, "equipment": False}
+        if what in ("equipment_up", "equipment_down"):
+            return {"type": "equipment_wounds", "hero": hero, "delta": amount if what == "equipment_up" else -amount}
         return {"type": "heal", "hero": hero, "wounds": amount}
 
     return Form("fix", "Fix", fields, build, apply_label="Apply")

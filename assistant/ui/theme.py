@@ -31,6 +31,8 @@ BUTTON_COMMAND: Color = (36, 42, 50)
 THREAT: Color = (240, 120, 40)
 WOUND: Color = (235, 55, 55)
 HEALTHY: Color = (120, 132, 146)
+ARMOUR: Color = (150, 190, 225)  # room on a Hero's Equipment (Resistance) or armour for wounds
+ARMOUR_HIT: Color = (200, 120, 240)  # a wound lying there (not the Hero's)
 CHOICE: Color = (130, 190, 255)  # a decision the AI made that the table may override (tap it)
 
 HERO_COLORS: tuple[Color, ...] = ((70, 165, 255), (80, 210, 120), (185, 140, 255), (40, 205, 205), (255, 150, 210))

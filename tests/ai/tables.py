@@ -17,8 +17,9 @@ SOULFIRE = AttackSpec("Soulfire", "psychic", ap=3, range_min=1, range_max=6, thr
                       contrast=2, effect_wounds=3, traits=("Fire",))  # fmt: skip
 
 
-def hero(hid: str, threat: int = 0, swiftness: int = 5, health: int = 5, physique: int = 3, mind: int = 3) -> HeroSpec:
-    return HeroSpec(hid, hid.title(), "Squire", swiftness, 3, physique, mind, health, threat=threat)
+def hero(hid: str, threat: int = 0, swiftness: int = 5, health: int = 5, physique: int = 3, mind: int = 3,
+         resistance: int = 0) -> HeroSpec:  # fmt: skip
+    return HeroSpec(hid, hid.title(), "Squire", swiftness, 3, physique, mind, health, threat=threat, resistance=resistance)
 
 
 def enemy(gid: str, swiftness: int = 4, models: int = 1, control_area: int = 3, attacks: tuple[AttackSpec, ...] = (HALBERD,),

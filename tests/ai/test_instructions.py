@@ -200,3 +200,39 @@ def test_a_ko_hero_is_told_to_draw_an_injury() -> None:
     assert texts(plan(state)) == ["Sofia is KO: draw an Injury Card instead of activating; draw again if Sofia already has it."]
     state = apply(state, {"type": "injury", "card": "broken-arm"})
     assert state.hero("sofia").injuries == ("broken-arm",)
+
+
+def test_wounds_on_equipment_are_not_wound_tokens_for_the_ai() -> None:
+    """Renaissance "Wound Tokens and Equipment": a wound placed on an Equipment Card is not the Hero's ("the Hero is
+    considered to have not gained the Wound Token"). Ada (Resistance 2) takes 3 wounds: 1 is hers; Bea has 2. Tied on
+    Threat Level and distance, the Guard goes for the most Wound Tokens: Bea."""
+    state = table(
+        "renaissance",
+        (hero("ada", resistance=2), hero("bea")),
+        (enemy("guard", swiftness=4, control_area=4, attacks=(HALBERD,)),),
+        (("ada", 1, "hero"), ("bea", 2, "hero"), ("guard", 3, "enemy")),
+    )
+    state = run(state, {"type": "enemy_attack", "group": "guard", "hero": "ada", "hits": 3, "dice": [1, 1, 1]},
+                {"type": "damage", "hero": "bea", "wounds": 2},
+                {"type": "spend_ap", "ap": 5}, {"type": "end_activation"},
+                {"type": "spend_ap", "ap": 5}, {"type": "end_activation"})  # fmt: skip
+    assert (state.hero("ada").wounds, state.hero("ada").equipment_wounds, state.hero("bea").wounds) == (1, 2, 2)
+    assert state.active == "guard"
+    state = answer(state, ("in_area", "yes"), ("in_area", "yes"), ("closest", ["ada", "bea"]))
+    assert texts(plan(state))[1] == ("Guard goes for Bea (Threat Level 0): in the Control Area; the highest Threat Level "
+                                     "then the closest then the most Wound Tokens.")  # fmt: skip
+
+
+def test_the_plan_tells_the_wounds_an_attack_put_on_the_equipment() -> None:
+    state = table(
+        "renaissance",
+        (hero("ada", resistance=1),),
+        (enemy("guard", swiftness=4, control_area=4, attacks=(HALBERD,)),),
+        (("guard", 1, "enemy"), ("ada", 3, "hero")),
+    )
+    state = answer(state, ("in_area", "yes"), ("reach", 0))
+    order = plan(state).attack
+    assert order is not None
+    state = apply(state, order.event([1, 1, 1]))
+    assert (state.hero("ada").wounds, state.hero("ada").equipment_wounds) == (1, 1)
+    assert "Halberd on Ada: 2 wounds (1 on the Equipment)." in texts(plan(state))

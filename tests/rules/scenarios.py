@@ -19,8 +19,8 @@ SOULFIRE = AttackSpec(
 )
 
 
-def hero(hid: str, swiftness: int = 5, health: int = 5, threat: int = 0) -> HeroSpec:
-    return HeroSpec(hid, hid.title(), "Squire", swiftness, 3, 3, 3, health, threat=threat)
+def hero(hid: str, swiftness: int = 5, health: int = 5, threat: int = 0, resistance: int = 0) -> HeroSpec:
+    return HeroSpec(hid, hid.title(), "Squire", swiftness, 3, 3, 3, health, threat=threat, resistance=resistance)
 
 
 def group(gid: str, swiftness: int = 4, models: int = 2, health: int = 3, attack: AttackSpec = HALBERD) -> EnemyGroupSpec:

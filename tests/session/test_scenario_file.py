@@ -12,7 +12,7 @@ from assistant.rules.scenario import TokenPlacement
 from assistant.session.errors import ScenarioError
 from assistant.session.scenario_file import load_scenario, parse_scenario
 from assistant.session.toml_lines import key_lines, line_of
-from tests.session.conftest import DEMO, FOLDS, demo_text
+from tests.session.conftest import DEMO, FOLDS, demo_text, fold_state
 
 CLASSIC = """
 edition = "classic"
@@ -101,6 +101,21 @@ def test_a_first_edition_file_maps_onto_the_same_shape() -> None:
     assert TokenPlacement("swiss_guard", 4, "enemy") in scenario.horologium.tokens
 
 
+def test_a_heros_resistance_renaissance_or_armour_first_edition_is_read_into_the_spec() -> None:
+    """Renaissance "Wound Tokens and Equipment": the X of the Equipment with Resistance X; first edition "Weapons and
+    armour": the Wo of the armour card (the Squire's light armour has 1 Wo). Left out, it is 0."""
+    text = mutate('health = 6\nthreat = 0', 'health = 6\nthreat = 0\nresistance = 2')
+    valerio, sofia, *_ = parse_scenario(text).heroes
+    assert (valerio.resistance, sofia.resistance) == (2, 0)
+    # the Papal Guard's Halberd, 3 hits, none saved: 2 on Valerio's Equipment, 1 on Valerio, as the game saves it
+    saved = fold_state(text, [{"type": "enemy_attack", "group": "papal_guard", "hero": "valerio", "dice": [1, 1, 1, 1]}])
+    assert {k: saved["heroes"][0][k] for k in ("id", "wounds", "equipment_wounds")} == {"id": "valerio", "wounds": 1, "equipment_wounds": 2}
+    scum, novice = parse_scenario(CLASSIC.replace("wounds = 5\n", "wounds = 5\narmour = 1\n"), "classic.toml").heroes
+    assert (scum.resistance, novice.resistance) == (1, 0)
+    with pytest.raises(ScenarioError, match=r"heroes\[1\].resistance: unknown field"):
+        parse_scenario(CLASSIC.replace("wounds = 5\n", "wounds = 5\nresistance = 1\n"), "classic.toml")
+
+
 def line_number(text: str, fragment: str) -> int:
     """The line where `fragment` first appears in `text`."""
     return text[: text.index(fragment)].count("\n") + 1
@@ -128,6 +143,9 @@ WRONG: list[tuple[str, str, str, str, str]] = [
     ('hits = 3\n', '', "enemies[1].attacks[1]", "missing field 'hits'", "[[enemies.attacks]]\nname = \"Halberd\""),
     ('example_values = true', 'example_values = "yes"', "example_values", 'expected true or false, got "yes"', "example_values"),
     ('format = 1', 'format = 2', "format", "this file is format 2; this Nova Table reads format 1", "format = 2"),
+    ('health = 6\nthreat = 0', 'health = 6\nthreat = 0\nresistance = 21', "heroes[1].resistance", "expected a number from 0 to 20, got 21", "resistance = 21"),
+    ('health = 6\nthreat = 0', 'health = 6\nthreat = 0\nresistance = "1"', "heroes[1].resistance", 'expected a whole number, got "1"', "resistance ="),
+    ('health = 6\nthreat = 0', 'health = 6\nthreat = 0\narmour = 1', "heroes[1].armour", "unknown field; expected one of id, name, class, swiftness, dexterity, physique, mind, health, threat, resistance", "armour = 1"),
 ]
 
 
