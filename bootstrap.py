@@ -45,6 +45,9 @@ def has_ensurepip() -> bool:
 def venv_works() -> bool:
     if not PYTHON.exists():
         return False
+    pip = VENV / "bin" / "pip"
+    if pip.exists() and not pip.read_text(errors="replace").startswith(f"#!{VENV}/bin/"):
+        return False  # a venv moved here with its folder: its scripts still name the old place
     probe = subprocess.run([str(PYTHON), "-m", "pip", "--version"], capture_output=True)
     return probe.returncode == 0
 
@@ -87,18 +90,24 @@ def main() -> int:
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONWARNINGS="ignore")
 
     def install(target: str, quiet: bool = False) -> subprocess.CompletedProcess[bytes]:
-        """pip install `target`; `quiet`: its errors kept back and its failure returned, not raised."""
+        """pip install `target`; `quiet`: its errors kept back (in the result's stderr)."""
         print(f"bootstrap: installing {target} into {VENV}")
         return subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--editable", target],
-                              cwd=ROOT, env=env, capture_output=quiet, check=not quiet)
+                              cwd=ROOT, env=env, capture_output=quiet)
 
     # "fast": onnxruntime, which has no wheels for some systems (32-bit ARM): without it OpenCV runs
     # the dice reader's networks, slower
-    if install(f".[{','.join(extras + ['fast'])}]", quiet=True).returncode != 0:
-        print("bootstrap: onnxruntime cannot be installed here (no wheel for this system?); "
-              "OpenCV will run the dice reader's networks, about 1.5 times slower")
-        install(f".[{','.join(extras)}]" if extras else ".")
-    return 0
+    tried = install(f".[{','.join(extras + ['fast'])}]", quiet=True)
+    if tried.returncode == 0:
+        return 0
+    if b"onnxruntime" not in tried.stderr:  # not onnxruntime's lack of a wheel: pip could not install at all
+        sys.stderr.write(tried.stderr.decode(errors="replace"))
+        print(f"bootstrap: pip could not install Nova Table (its words above): is PyPI reachable from here "
+              f"(a proxy, PIP_INDEX_URL)? {VENV} is left as it was")
+        return 1
+    print("bootstrap: onnxruntime cannot be installed here (no wheel for this system?); "
+          "OpenCV will run the dice reader's networks, about 1.5 times slower")
+    return 0 if install(f".[{','.join(extras)}]" if extras else ".", quiet=False).returncode == 0 else 1
 
 
 if __name__ == "__main__":

@@ -28,9 +28,10 @@ PROG = "nova-table session"
 
 
 def default_state() -> str:
-    """$NOVA_TABLE_STATE, or table.db under $XDG_DATA_HOME/nova-table (~/.local/share/nova-table), as `nova-table play` uses."""
+    """$NOVA_TABLE_STATE (a leading ~ is the home folder, as a shell would say; empty is unset), or table.db under
+    $XDG_DATA_HOME/nova-table (~/.local/share/nova-table): the one `nova-table play` uses too."""
     if os.environ.get("NOVA_TABLE_STATE"):
-        return os.environ["NOVA_TABLE_STATE"]
+        return os.path.expanduser(os.environ["NOVA_TABLE_STATE"])
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return os.path.join(base, "nova-table", "table.db")
 

@@ -55,7 +55,8 @@ def _check_header(path: Path, create: bool) -> None:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except (FileExistsError, NotADirectoryError) as error:
-                raise StateFileError(f"{path}: cannot make its folder: a file is in the way ({error.filename})") from error
+                blocker = next((p for p in path.parents if p.is_file()), path.parent)
+                raise StateFileError(f"{path}: cannot make its folder: a file is in the way ({blocker})") from error
             except OSError as error:
                 raise StateFileError(f"{path}: cannot make its folder {path.parent} ({error.strerror or error})") from error
             return

@@ -15,8 +15,13 @@ from pathlib import Path
 
 
 def default_state_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(os.environ.get("NOVA_TABLE_STATE", Path(base) / "nova-table" / "table.db"))
+    from assistant.session.command import default_state
+
+    return Path(default_state())
+
+
+SMALLEST = (480, 320)  # the smallest Pi touch screens; below it the forms' words are cut
+LARGEST = 8192
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -24,8 +29,11 @@ def _size(text: str) -> tuple[int, int]:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 800x480, not {text!r}") from None
-    if width < 320 or height < 240:
-        raise argparse.ArgumentTypeError(f"{text}: too small (at least 320x240)")
+    if min(width, height) < SMALLEST[1] or max(width, height) < SMALLEST[0]:
+        raise argparse.ArgumentTypeError(f"{text}: too small to read at the table (at least {SMALLEST[0]}x{SMALLEST[1]}, "
+                                         "a 3.5-inch screen, or its portrait)")
+    if max(width, height) > LARGEST:
+        raise argparse.ArgumentTypeError(f"{text}: larger than any screen ({LARGEST} pixels a side at most)")
     return width, height
 
 

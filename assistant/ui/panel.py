@@ -273,7 +273,13 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
         note = fonts.get(lay.px(18)).render(form.note, True, theme.MUTED, None, area.width)
         surface.blit(note, (area.left, y - lay.px(2)))
         y += note.get_height() + lay.px(4)
-    row_h = lay.px(46)
+    button_h = lay.px(56)
+    bottom = pygame.Rect(area.left, area.bottom - button_h, area.width, button_h)
+    back = pygame.Rect(bottom.left, bottom.top, bottom.width * 2 // 5 - lay.gap // 2, button_h)
+    apply = pygame.Rect(back.right + lay.gap, bottom.top, bottom.right - back.right - lay.gap, button_h)
+    hits += [Hit(back, ("back",)), Hit(apply, ("stop", APPLY, 0))]  # first: a tap on them is theirs, whatever else is drawn
+    rows = len(form.visible())
+    row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y) // max(1, rows)))  # all above the buttons
     longest = max((fonts.get(lay.px(20)).size(f.label)[0] for _, f in form.visible()), default=0)
     label_w = max(int(area.width * 0.30), min(int(area.width * 0.6), longest + lay.px(8)))  # long names: a wider column
     for index, item in form.visible():
@@ -299,17 +305,12 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
             _text(surface, fonts, item.words, lay.px(24), theme.TEXT, middle, "center")
             hits += [Hit(left, ("stop", stop, -1)), Hit(right, ("stop", stop, 1)), Hit(middle, ("stop", stop, 0))]
         y += row_h
-    button_h = lay.px(56)
     if error:  # wrapped over as many lines as there is room for above the buttons
         words = fonts.get(lay.px(19)).render(error, True, theme.DANGER, None, area.width)
-        room = area.bottom - button_h - lay.px(4) - (y + lay.px(2))
+        room = bottom.top - lay.px(4) - (y + lay.px(2))
         surface.blit(words, (area.left, y + lay.px(2)), pygame.Rect(0, 0, area.width, max(0, room)))
-    bottom = pygame.Rect(area.left, area.bottom - button_h, area.width, button_h)
-    back = pygame.Rect(bottom.left, bottom.top, bottom.width * 2 // 5 - lay.gap // 2, button_h)
-    apply = pygame.Rect(back.right + lay.gap, bottom.top, bottom.right - back.right - lay.gap, button_h)
     _button(surface, back, lay, fonts, "Back", theme.BUTTON_COMMAND, False, key="esc")
     _button(surface, apply, lay, fonts, form.apply_label, theme.BUTTON_ORDER, form.focus == APPLY, key="enter")
-    hits += [Hit(back, ("back",)), Hit(apply, ("stop", APPLY, 0))]
     return hits
 
 

@@ -113,3 +113,17 @@ def test_without_state_the_file_of_nova_table_play_is_used(nova: Nova, tmp_path:
     monkeypatch.setenv("NOVA_TABLE_STATE", str(chosen))
     nova.json("session", "new", "--scenario", DEMO)
     assert [g["game"] for g in nova.json("session", "list")] == [1] and chosen.is_file()
+
+
+def test_play_and_session_read_the_state_setting_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty NOVA_TABLE_STATE (a blank line in a service file) is unset, and ~ in it is the home folder,
+    for `play` as for `session`."""
+    from assistant.session.command import default_state
+    from assistant.ui.command import default_state_path
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("NOVA_TABLE_STATE", "")
+    assert default_state_path() == Path(default_state()) == tmp_path / "data" / "nova-table" / "table.db"
+    monkeypatch.setenv("NOVA_TABLE_STATE", "~/games/table.db")
+    assert default_state_path() == Path(default_state()) == tmp_path / "home" / "games" / "table.db"

@@ -51,8 +51,9 @@ def test_a_folder_in_the_way_of_the_write_ahead_log(nova: Nova, state_path: Path
 def test_a_state_file_where_a_file_is_in_the_way_or_the_name_is_too_long(nova: Nova, tmp_path: Path) -> None:
     blocker = tmp_path / "afile"
     blocker.write_text("not a folder\n")
-    code, _, err = nova("session", "new", "--scenario", str(DEMO), "--state", blocker / "games.db")
-    assert code == 1 and "a file is in the way" in err and str(blocker) in err
+    for state in (blocker / "games.db", blocker / "a" / "b" / "games.db"):
+        code, _, err = nova("session", "new", "--scenario", str(DEMO), "--state", state)
+        assert code == 1 and f"a file is in the way ({blocker})" in err
     assert blocker.read_text() == "not a folder\n"
     long = tmp_path / ("x" * 300) / "games.db"
     code, _, err = nova("session", "list", "--state", long)

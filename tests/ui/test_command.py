@@ -254,3 +254,20 @@ def test_the_camera_reads_the_dice_the_game_rolls(tmp_path: Path) -> None:
         finally:
             if process.poll() is None:
                 process.kill()
+
+
+@pytest.mark.parametrize(("size", "words"), [("320x240", "too small to read"), ("479x320", "too small to read"),
+                                             ("100000x100000", "larger than any screen"), ("800x", "WIDTHxHEIGHT")])
+def test_a_window_size_no_table_can_read_or_show_is_refused(size: str, words: str,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    from assistant.cli import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(["play", "--memory", "--size", size, "--screenshot", "unused.png"])
+    assert refused.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_the_smallest_sizes_taken_are_a_small_screen_either_way_round() -> None:
+    from assistant.ui.command import _size
+
+    assert _size("480x320") == (480, 320) and _size("320x480") == (320, 480)

@@ -9,8 +9,9 @@ import pygame
 import pytest
 
 from assistant.ui.app import App
+from assistant.ui.form import APPLY
 from assistant.ui.table import MemoryGame
-from tests.ui.conftest import key, make_app, play
+from tests.ui.conftest import feed, key, make_app, play
 from tests.ui.missions import mission
 from tests.ui.test_choices import to_the_attack
 from tests.ui.test_reactions import tap
@@ -71,3 +72,18 @@ def test_the_form_fits(name: str, size: tuple[int, int], shots: Path) -> None:
     assert all(screen.contains(hit.rect) and not hit.rect.colliderect(app.layout.dial) for hit in app.hits)
     tops = sorted(hit.rect.top for hit in app.hits if hit.target[0] == "stop")
     assert tops and tops[0] >= app.layout.panel.top  # no field drawn over the title
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800), (720, 1280), (480, 320)])
+def test_every_row_of_the_longest_form_lies_above_its_buttons_and_back_is_back(size: tuple[int, int]) -> None:
+    """The psychic attack form (7 rows) on a small portrait screen too: rows shrink rather than slide under
+    Back and Attack, so a tap on Back goes back and never sets a die drawn beneath it."""
+    app = make_app(size)
+    feed(app, key("a"), key("return"), key("right"))  # the attack form, its Attack row turned to Psychic
+    assert app.form is not None and len(app.form.visible()) == 7
+    back = next(hit.rect for hit in app.hits if hit.target[0] == "back")
+    rows = [hit.rect for hit in app.hits if hit.target[0] == "stop" and hit.rect.top < back.top]
+    assert rows and all(rect.bottom <= back.top for rect in rows)
+    assert not any(hit.rect.colliderect(back) for hit in app.hits if hit.target[0] == "stop" and hit.target[1] != APPLY)
+    feed(app, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=back.center, touch=False))
+    assert app.form is None

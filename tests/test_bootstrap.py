@@ -1,0 +1,37 @@
+"""bootstrap.py's own judgements, on stand-in folders (installing for real is what CI's first step does)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bootstrap() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bootstrap", ROOT / "bootstrap.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_venv_moved_with_its_clone_is_made_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clone moved (or copied) elsewhere keeps a .venv whose scripts (pip's among them) name the old place:
+    they no longer start, so bootstrap makes the venv again rather than saying all is well."""
+    boot = bootstrap()
+    venv = tmp_path / "moved" / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    python = venv / "bin" / "python"
+    python.write_text("#!/bin/sh\nexit 0\n")  # a Python whose pip answers
+    python.chmod(0o755)
+    monkeypatch.setattr(boot, "VENV", venv)
+    monkeypatch.setattr(boot, "PYTHON", python)
+    pip = venv / "bin" / "pip"
+    pip.write_text(f"#!{tmp_path / 'before' / '.venv' / 'bin' / 'python3'}\nimport pip\n")
+    assert not boot.venv_works()
+    pip.write_text(f"#!{venv / 'bin' / 'python3'}\nimport pip\n")
+    assert boot.venv_works()
