@@ -56,6 +56,7 @@ class App:
         self.closers: list[Callable[[], None]] = []
         self._escape_down: float | None = None
         self._knobs: dict[int, int] = {}
+        self._shown = game.state  # the state the screen was drawn from
         self.machine.start(self)
         self._mirror()
 
@@ -179,6 +180,7 @@ class App:
 
     def draw(self) -> None:
         self.surface.fill(theme.BACKGROUND)
+        self._shown = self.game.state
         self.hits = self.machine.current.draw(self, self.surface)
         if pygame.display.get_init() and pygame.display.get_surface() is self.surface:
             pygame.display.flip()
@@ -190,6 +192,10 @@ class App:
         first = pygame.event.wait(wait_ms) if wait_ms else pygame.event.poll()
         events = [first] if first.type != pygame.NOEVENT else []
         events += pygame.event.get()
+        if self.game.state is not self._shown:  # changed by another process on the state file (`session apply`):
+            self.dirty = True  # shown anew, and a tap aimed at the screen before is not taken for one on it
+            self._mirror()
+            events = [event for event in events if event.type != pygame.MOUSEBUTTONDOWN]
         for event in events:
             self.handle_event(event)
             if not self.running:

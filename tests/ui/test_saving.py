@@ -31,3 +31,25 @@ def test_a_card_gone_read_only_refuses_each_change_on_screen_and_loses_nothing(t
     reopened = open_saved_game(path, None, new=False)
     assert reopened.state.count == 1 and reopened.state == before
     reopened.close()
+
+
+def test_a_game_changed_by_another_process_is_shown_before_a_tap_is_taken(tmp_path: Path) -> None:
+    """`nova-table session apply` ends Valerio's activation while the table shows his menu: the screen is
+    drawn anew at once, and a tap aimed at his Attack button is not taken for Sofia's."""
+    from assistant.session.games import StateFile
+    from tests.ui.conftest import click
+
+    path = tmp_path / "table.db"
+    app = make_app(game=open_saved_game(path, None, new=False))  # type: ignore[arg-type]
+    app.draw()
+    labels = [item.label for item in app.machine.current.items]  # type: ignore[attr-defined]
+    attack = next(hit.rect for hit in app.hits if hit.target == ("item", labels.index("Attack")))
+    before, frames = app.game.state, app.frames
+    with StateFile(path) as other:
+        other.journal().append({"type": "end_activation"})
+    feed(app, click(attack.center))
+    assert app.form is None and app.frames == frames + 1  # drawn anew, the tap not taken
+    assert app.game.state != before and app.game.state.active != before.active
+    feed(app, click(attack.center))  # the tap made on what is shown now
+    assert app.form is not None and app.form.title.startswith(app.game.state.hero_spec(app.game.state.active).name)
+    app.close()
