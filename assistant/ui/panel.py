@@ -281,7 +281,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     rows = len(form.visible())
     row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y) // max(1, rows)))  # all above the buttons
     longest = max((fonts.get(lay.px(20)).size(f.label)[0] for _, f in form.visible()), default=0)
-    label_w = max(int(area.width * 0.30), min(int(area.width * 0.6), longest + lay.px(8)))  # long names: a wider column
+    label_w = max(int(area.width * 0.2), min(int(area.width * 0.6), longest + lay.px(8)))  # as wide as its words
     for index, item in form.visible():
         row = pygame.Rect(area.left, y, area.width, row_h - lay.px(4))
         _text(surface, fonts, item.label, lay.px(20), theme.MUTED, pygame.Rect(row.left, row.top, label_w - lay.px(4), row.height))
@@ -294,7 +294,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
             pygame.draw.rect(surface, theme.BUTTON, value_area, border_radius=lay.px(8))
             if focused:
                 pygame.draw.rect(surface, theme.ACTIVE, value_area, max(3, lay.px(4)), border_radius=lay.px(8))
-            arrow_w = lay.px(30)
+            arrow_w = lay.px(26)
             left = pygame.Rect(value_area.left, value_area.top, arrow_w, value_area.height)
             right = pygame.Rect(value_area.right - arrow_w, value_area.top, arrow_w, value_area.height)
             middle = pygame.Rect(left.right, value_area.top, right.left - left.right, value_area.height)

@@ -87,3 +87,18 @@ def test_every_row_of_the_longest_form_lies_above_its_buttons_and_back_is_back(s
     assert not any(hit.rect.colliderect(back) for hit in app.hits if hit.target[0] == "stop" and hit.target[1] != APPLY)
     feed(app, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=back.center, touch=False))
     assert app.form is None
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 800), (720, 1280)])
+def test_every_enemy_of_the_demo_is_named_whole_as_an_attacks_target(size: tuple[int, int]) -> None:
+    """The Target row is as wide as its label lets it be: "Venetian Alchemist" was cut to "Venetian Alche…"."""
+    app = make_app(size)
+    feed(app, key("a"))
+    assert app.form is not None
+    target = app.form.get("target")
+    names = []
+    for _ in range(len(target.options)):  # type: ignore[attr-defined]
+        app.draw()
+        names.append(target.words)
+        feed(app, key("right"))
+    assert "Venetian Alchemist" in names and app.fonts.squeezed == []  # (each text is fitted once, then kept)
