@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from assistant.ui.app import App
-from assistant.ui.form import APPLY
+from assistant.ui.form import APPLY, Choice
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import feed, key, make_app, play
 from tests.ui.missions import mission
@@ -96,8 +96,9 @@ def test_every_enemy_of_the_demo_is_named_whole_as_an_attacks_target(size: tuple
     feed(app, key("a"))
     assert app.form is not None
     target = app.form.get("target")
+    assert isinstance(target, Choice)
     names = []
-    for _ in range(len(target.options)):  # type: ignore[attr-defined]
+    for _ in range(len(target.options)):
         app.draw()
         names.append(target.words)
         feed(app, key("right"))
