@@ -61,8 +61,18 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     if after and state.over is None:
         rest = pygame.Rect(done.right + lay.px(12), y, row.right - done.right - lay.px(12), row.height)
         if rest.width > lay.px(60):
-            _text(surface, fonts, "next: " + ", ".join(after), lay.px(20), theme.MUTED, rest)
+            _text(surface, fonts, _next_words(after, fonts, lay.px(20), rest.width), lay.px(20), theme.MUTED, rest)
     return y + row.height + lay.px(4)
+
+
+def _next_words(after: Sequence[str], fonts: Fonts, size: int, width: int) -> str:
+    """"next: A, B, C", or as many names as fit whole and how many more ("next: A +2")."""
+    smallest = fonts.get(fonts.smallest(size))
+    for shown in range(len(after), 0, -1):
+        words = "next: " + ", ".join(after[:shown]) + (f" +{len(after) - shown}" if shown < len(after) else "")
+        if smallest.size(words)[0] <= width:
+            return words
+    return f"next: {after[0]}"
 
 
 def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,

@@ -172,3 +172,20 @@ def test_every_form_fits_with_no_label_cut(name: str, size: tuple[int, int], sho
     assert app.fonts.squeezed == []
     screen = pygame.Rect(0, 0, *size)
     assert all(screen.contains(hit.rect) and not hit.rect.colliderect(app.layout.dial) for hit in app.hits)
+
+
+def test_who_comes_next_is_named_whole_or_counted_never_cut() -> None:
+    """The header's "next:" list: as many names as fit whole, then how many more ("next: Valerio +1"), not
+    "next: Valerio, Pa…"."""
+    from assistant.ui.panel import _next_words
+
+    fonts = Fonts()
+    after = ["Valerio", "Papal Guard", "Vincenzo"]
+    assert _next_words(after, fonts, 20, 1000) == "next: Valerio, Papal Guard, Vincenzo"
+    narrow = fonts.get(fonts.smallest(20)).size("next: Valerio, Papal Guard +1")[0]
+    assert _next_words(after, fonts, 20, narrow) == "next: Valerio, Papal Guard +1"
+    assert _next_words(after, fonts, 20, narrow - 1) == "next: Valerio +2"
+    app = make_app((800, 480))
+    app.act({"type": "end_activation"})  # Sofia acts; Valerio and the Papal Guard come next
+    app.draw()
+    assert app.fonts.squeezed == []
