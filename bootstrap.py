@@ -107,7 +107,7 @@ def main() -> int:
         return 1
     print("bootstrap: onnxruntime cannot be installed here (no wheel for this system?); "
           "OpenCV will run the dice reader's networks, about 1.5 times slower")
-    return 0 if install(f".[{','.join(extras)}]" if extras else ".", quiet=False).returncode == 0 else 1
+    return 0 if install(f".[{','.join(extras)}]" if extras else ".").returncode == 0 else 1
 
 
 if __name__ == "__main__":

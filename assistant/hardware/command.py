@@ -137,11 +137,8 @@ def _monitor(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shown(text: str) -> str:
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def _send(args: argparse.Namespace) -> int:
+    from assistant.hardware.protocol import clipped
     from assistant.reading import NotJSON, loads
 
     messages = []
@@ -149,10 +146,10 @@ def _send(args: argparse.Namespace) -> int:
         try:
             message = loads(text)
         except NotJSON as error:
-            print(f"nova-table: message {index}: not JSON ({error}): {_shown(text)}", file=sys.stderr)
+            print(f"nova-table: message {index}: not JSON ({error}): {clipped(text, 80)}", file=sys.stderr)
             return 1
         if not isinstance(message, dict):
-            print(f"nova-table: message {index}: a message is a JSON object, not {_shown(text)}", file=sys.stderr)
+            print(f"nova-table: message {index}: a message is a JSON object, not {clipped(text, 80)}", file=sys.stderr)
             return 1
         messages.append(message)
     link = _open(args.port)

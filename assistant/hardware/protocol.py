@@ -80,15 +80,15 @@ def _whole(message: dict[str, Any], key: str, limit: int | None = None) -> int:
     """`message[key]`, a whole number (from -limit to limit, if given); LineError if not."""
     value = message.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LineError(f"'{key}' must be a whole number, not {_clip(value)}")
+        raise LineError(f"'{key}' must be a whole number, not {clipped(repr(value))}")
     if limit is not None and abs(value) > limit:
-        raise LineError(f"'{key}' must be from {-limit} to {limit}, not {_clip(value)}")
+        raise LineError(f"'{key}' must be from {-limit} to {limit}, not {clipped(repr(value))}")
     return value
 
 
-def _clip(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def clipped(text: str, most: int = 40) -> str:
+    """`text`, cut to `most` characters with "..." (a garbled line or a number of thousands of digits, said)."""
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def parse_line(raw: bytes) -> BoardMessage:

@@ -33,6 +33,11 @@ def equipment_word(edition: Edition) -> str:
     return "the armour" if edition is Edition.CLASSIC else "the Equipment"
 
 
+def on_equipment_words(edition: Edition, count: int) -> str:
+    """' (1 on the Equipment)', or nothing when no wound is there."""
+    return f" ({count} on {equipment_word(edition)})" if count else ""
+
+
 def equipment_takes(edition: Edition, physical: bool, unblockable: bool = False) -> bool:
     """May these wounds go on the Equipment first?
 

@@ -12,7 +12,15 @@ from assistant.rules.combat import (
     hero_psychic_attack,
 )
 from assistant.rules.dice import Astro
-from assistant.rules.equipment import Placed, discard_wounds, effects_apply, equipment_takes, equipment_word, place_wounds
+from assistant.rules.equipment import (
+    Placed,
+    discard_wounds,
+    effects_apply,
+    equipment_takes,
+    equipment_word,
+    on_equipment_words,
+    place_wounds,
+)
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.flow import active_hero, finish_turn, move_active
@@ -141,11 +149,6 @@ def wound_hero(state: GameState, hero_id: str, wounds: int, equipment: bool = Fa
     return state, placed
 
 
-def on_equipment(state: GameState, placed: Placed) -> str:
-    """' (1 on the Equipment)', or nothing when no wound went there."""
-    return f" ({placed.equipment} on {equipment_word(state.edition)})" if placed.equipment else ""
-
-
 def unblockable_attack(attack: AttackSpec) -> bool:
     """An attack whose card lists an Unblockable trait ("Unblockable Wounds")."""
     return any(trait.strip().lower().startswith("unblockable") for trait in attack.traits)
@@ -203,7 +206,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
         state = settle_reaction(state, f"{group.id}/{model}")
     equipment = equipment_takes(state.edition, attack.kind == "physical", unblockable)
     state, placed = wound_hero(state, hero.id, result.wounds, equipment)
-    words += on_equipment(state, placed) + _effects_words(state, attack, placed)
+    words += on_equipment_words(state.edition, placed.equipment) + _effects_words(state, attack, placed)
     ko = state.hero(hero.id).ko
     if ko:
         words += f"; {state.name(hero.id)} is KO"
@@ -227,7 +230,7 @@ def damage(state: GameState, f: Fields) -> GameState:
             raise RuleError("hero", f"{hero.id!r} is KO: a KO Hero suffers no game effect")
         equipment = f.flag("equipment", equipment_takes(state.edition, physical=False))
         state, placed = wound_hero(state, hero.id, wounds, equipment)
-        return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {wounds} wounds{on_equipment(state, placed)}",))
+        return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {wounds} wounds{on_equipment_words(state.edition, placed.equipment)}",))
     group, number = model_at(state, f)
     by = f.text("by") if f.has("by") else None
     state, defeated = wound_model(state, group, number, wounds)
@@ -263,7 +266,7 @@ def heal(state: GameState, f: Fields) -> GameState:
         healer = state.hero(by)
         gain = threat_gain(state.edition, ThreatCauses(healed=True))
         state = state.with_hero(replace(healer, threat=adjust(healer.threat, gain)))
-    return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {discarded.total} wounds{on_equipment(state, discarded)}",))
+    return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {discarded.total} wounds{on_equipment_words(state.edition, discarded.equipment)}",))
 
 
 def equipment_wounds(state: GameState, f: Fields) -> GameState:

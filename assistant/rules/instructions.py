@@ -17,7 +17,7 @@ from typing import Any
 
 from assistant.rules.ai import Goal, GoalView, HeroFacts, decide_goal, distance_question, in_area_question, known_key
 from assistant.rules.edition import Edition
-from assistant.rules.equipment import equipment_word
+from assistant.rules.equipment import on_equipment_words
 from assistant.rules.horologium import Side
 from assistant.rules.perilium import KO_THREAT, adjust
 from assistant.rules.prey import cards_left, current_card
@@ -284,8 +284,7 @@ def _suffered(facts: dict[str, HeroFacts], made: AttackMade) -> None:
 def _wounds_words(state: GameState, made: AttackMade) -> str:
     """'2 wounds', or '3 wounds (1 on the Equipment)' ("Wound Tokens and Equipment")."""
     total = made.wounds + made.on_equipment
-    where = f" ({made.on_equipment} on {equipment_word(state.edition)})" if made.on_equipment else ""
-    return f"{total} wound{'s' if total != 1 else ''}{where}"
+    return f"{total} wound{'s' if total != 1 else ''}{on_equipment_words(state.edition, made.on_equipment)}"
 
 
 def _yes_no(key: str, text: str, model: str, why: str) -> Question:

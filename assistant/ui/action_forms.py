@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.rules.edition import Edition
+from assistant.rules.equipment import equipment_word
 from assistant.rules.state import GameState
 from assistant.rules.stealth import stealth_active
 from assistant.ui.ai_forms import MAX_DICE
@@ -173,8 +173,9 @@ def fix_form(state: GameState) -> Form:
     needs_hero = lambda form: form.value("what") not in ("victory", "defeat", "draft", "alarm")  # noqa: E731
     fixes = [fix for fix in FIXES if fix[0] != "draft" or can_draft(state)]
     if any(h.resistance for h in state.scenario.heroes):  # "Wound Tokens and Equipment"; first edition: armour
-        word = "Armour" if state.edition is Edition.CLASSIC else "Equipment"
-        fixes[4:4] = [("equipment_up", f"{word} wound +"), ("equipment_down", f"{word} wound −")]
+        word = equipment_word(state.edition).removeprefix("the ").capitalize()
+        after = [key for key, _ in fixes].index("heal") + 1
+        fixes[after:after] = [("equipment_up", f"{word} wound +"), ("equipment_down", f"{word} wound −")]
     if stealth_active(state):
         fixes.append(("alarm", "Raise the alarm"))
     fields: list[Field] = [

@@ -139,11 +139,10 @@ class App:
         elif action.kind == "knob":
             hero, delta = action.value
             self._knobs[hero] = self._knobs.get(hero, 0) + delta
-        elif action.kind == "status":
+        elif action.kind in ("status", "notice"):
             self.log(str(action.value))
-        elif action.kind == "notice":  # shown where a refusal is, until the next form opens or command applies
-            self.log(str(action.value))
-            self.error = str(action.value)
+            if action.kind == "notice":  # shown where a refusal is, until the next form opens or command applies
+                self.error = str(action.value)
         else:
             self.machine.go(self, self.machine.current.handle(self, action))
 

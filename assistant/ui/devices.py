@@ -77,6 +77,7 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
     if wanted == "none":
         return None
     ports = board_ports() if wanted == "auto" else [wanted]
+    levels = (config.board.tray_idle, config.board.tray_dice)
     for candidate in ports:
         hello: list[Hello] = []
 
@@ -89,7 +90,7 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
                 post_board_message(f"the board could not read a line: {message.error}")
 
         try:
-            link = BoardLink.open(candidate, received, tray_levels=(config.board.tray_idle, config.board.tray_dice))
+            link = BoardLink.open(candidate, received, tray_levels=levels)
         except (SerialException, OSError) as error:
             app.log(f"board on {candidate} not used: {error}")
             continue
@@ -104,8 +105,7 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
         link.tray(False)
         app.log(f"board on {candidate}" + (f" ({hello[0].board}, {hello[0].knobs} knobs)" if hello else " (no hello yet)"))
         again = lasting_name(candidate)
-        keep_board(app, link, lambda: BoardLink.open(again, received,
-                                                     tray_levels=(config.board.tray_idle, config.board.tray_dice)))
+        keep_board(app, link, lambda: BoardLink.open(again, received, tray_levels=levels))
         return link
     return None
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import pygame
 
-from assistant.rules.state import GameState
+from assistant.rules.scenario import HeroSpec
+from assistant.rules.state import GameState, HeroState
 from assistant.ui import theme
 from assistant.ui.dial import token_colors
 from assistant.ui.form import APPLY, Dice, Form, Number, Stop
@@ -109,8 +110,7 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
         pygame.draw.rect(surface, theme.THREAT, threat_box, border_radius=lay.px(8))
         _text(surface, fonts, str(hero.threat), lay.px(26), theme.ACTIVE_TEXT, threat_box, "center")
         room = threat_box.left - lay.px(8) - (disc[0] + disc_r + lay.px(6))
-        bar_left = _draw_wounds(surface, fonts, lay, hero.wounds, spec.health, threat_box.left - lay.px(8), box.centery, room,
-                                (hero.equipment_wounds, spec.resistance))  # fmt: skip
+        bar_left = _draw_wounds(surface, lay, hero, spec, threat_box.left - lay.px(8), box.centery, room)
         name_box = pygame.Rect(disc[0] + disc_r + lay.px(8), box.top, bar_left - disc[0] - disc_r - lay.px(14), box.height)
         if columns == 1 or name_box.width >= lay.px(100):  # in two columns only where the whole name fits
             name_color = theme.MUTED if hero.ko or hero.removed else theme.TEXT
@@ -120,15 +120,15 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     return area.top + rows * row_h + lay.px(2)
 
 
-def _draw_wounds(surface: pygame.Surface, fonts: Fonts, lay: Layout, wounds: int, health: int, right: int,
-                 middle: int, room: int = 10**6, equipment: tuple[int, int] = (0, 0)) -> int:  # fmt: skip
+def _draw_wounds(surface: pygame.Surface, lay: Layout, hero: HeroState, spec: HeroSpec, right: int, middle: int,
+                 room: int) -> int:  # fmt: skip
     """The wound bar ending at `right`, at most `room` wide: a segment per point of Health, the wounded ones red,
     after a shorter one per wound the Hero's Equipment (or armour) can hold, those holding one violet; its left edge."""
-    on_equipment, resistance = equipment
     seg_h, gap = lay.px(18), lay.px(2)
-    seg_w = max(2, min(lay.px(8), (room + gap) // max(1, health + resistance) - gap))
-    segments = [(theme.ARMOUR_HIT if w < on_equipment else theme.ARMOUR, seg_h * 2 // 3) for w in range(resistance)]
-    segments += [(theme.WOUND if w < wounds else theme.HEALTHY, seg_h) for w in range(health)]
+    seg_w = max(2, min(lay.px(8), (room + gap) // max(1, spec.health + spec.resistance) - gap))
+    segments = [(theme.ARMOUR_HIT if w < hero.equipment_wounds else theme.ARMOUR, seg_h * 2 // 3)
+                for w in range(spec.resistance)]
+    segments += [(theme.WOUND if w < hero.wounds else theme.HEALTHY, seg_h) for w in range(spec.health)]
     left = right - len(segments) * (seg_w + gap) + gap
     for n, (color, height) in enumerate(segments):
         r = pygame.Rect(left + n * (seg_w + gap), middle - height // 2, seg_w, height)

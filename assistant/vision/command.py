@@ -190,9 +190,9 @@ def learn_and_check(manifest: Path, out: Path, use_built_in: bool = True) -> int
 
 def run_render(args: argparse.Namespace) -> int:
     from assistant.vision.errors import VisionError
-    from assistant.vision.render import KIND_OF_STYLE, write_set
+    from assistant.vision.render import KIND_OF_STYLE, draws, write_set
 
-    if args.kind and KIND_OF_STYLE.get(args.style, args.kind) != args.kind:
+    if not draws(args.style, args.kind):
         say(f"--style {args.style} draws {KIND_OF_STYLE[args.style]} only, not {args.kind}: leave out --kind, "
             "or use --style numerals (d6 or d8)")
         return 2

@@ -206,5 +206,5 @@ class FaceNet:
     def embed_turned(self, crops: np.ndarray) -> np.ndarray:
         """(turns, N, D): the embeddings of the crops turned by 0, 1, ... quarter turns, as many as the
         model's JSON says (`turns`: its threshold was validated reading that many)."""
-        turned = np.concatenate([np.rot90(crops, k, (1, 2)) for k in range(self.turns)])
+        turned = crops if self.turns == 1 else np.concatenate([np.rot90(crops, k, (1, 2)) for k in range(self.turns)])
         return self.embed(turned).reshape(self.turns, len(crops), self.dim)

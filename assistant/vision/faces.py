@@ -307,8 +307,10 @@ class FaceReader:
 
     def taken_together(self, turns: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """`probabilities` of (turns, N, D) embeddings of the same crops, turns taken together (`look`)."""
-        read = [self.probabilities(e, kind) for e in turns]
-        return F.together(np.stack([v for v, _ in read]), close=False), np.mean([s for _, s in read], 0)
+        count, crops, dim = turns.shape
+        values, symbols = self.probabilities(turns.reshape(count * crops, dim), kind)  # one batch: row by row alike
+        return (F.together(values.reshape(count, crops, values.shape[1]), close=False),
+                symbols.reshape(count, crops, symbols.shape[1]).mean(0))
 
     def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """Per crop: the chance of each class (those `kind` allows) and of each symbol."""

@@ -49,13 +49,14 @@ def busy(bad: BaseException) -> str:
 
 
 class PiCameraSource(_Closing):
+    live = True
+
     def __init__(self, size: tuple[int, int] = (1280, 960), controls: dict[str, Any] | None = None) -> None:
         try:
             from picamera2 import Picamera2
         except ImportError:
             raise SourceError("picamera: picamera2 is not installed (sudo apt install python3-picamera2)") from None
         self.name = "picamera"
-        self.live = True
         try:
             self.camera = Picamera2()
             config = self.camera.create_video_configuration(main={"size": size, "format": "RGB888"})

@@ -34,7 +34,12 @@ PALETTE = (
     ((120, 60, 120), (230, 230, 230)),
 )
 STYLE_OF_KIND = {"auto": None, "d6": "pips", "d8": "astro"}  # the dice a reader of each kind reads, as drawn here
-KIND_OF_STYLE = {"pips": "d6", "astro": "d8"}  # the styles that draw one kind only ("numerals": d6 or d8)
+KIND_OF_STYLE = {style: kind for kind, style in STYLE_OF_KIND.items() if style}  # one kind only ("numerals": either)
+
+
+def draws(style: str | None, kind: str | None) -> bool:
+    """Whether dice of `style` can be of `kind` (either being None: any)."""
+    return kind is None or KIND_OF_STYLE.get(style or "", kind) == kind
 BACKGROUNDS = ((60, 120, 50), (200, 200, 200), (90, 90, 95), (160, 190, 210), (120, 60, 40), (45, 45, 50))
 
 
@@ -179,8 +184,7 @@ def sprite(spec: Spec, side: int, rng: np.random.Generator) -> tuple[np.ndarray,
 
 def random_spec(rng: np.random.Generator, style: str | None = None, kind: str | None = None,
                 value: int | None = None) -> Spec:
-    drawing = [s for s in STYLES if kind is None or KIND_OF_STYLE.get(s, kind) == kind]  # the styles that draw `kind`
-    style = style or str(rng.choice(drawing))
+    style = style or str(rng.choice([s for s in STYLES if draws(s, kind)]))
     kind = KIND_OF_STYLE.get(style) or kind or str(rng.choice(["d6", "d8"]))
     drawn = int(rng.integers(1, FACES[kind] + 1))  # drawn even when `value` is given: the same rolls follow
     value = drawn if value is None else value

@@ -8,6 +8,7 @@ OpenCV camera, else rendered dice.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from assistant.vision.command import say
+from assistant.vision.command import say, whole
 from assistant.vision.errors import ImageError, SourceError
 from assistant.vision.images import IMAGE_SUFFIXES, check_frame, load_image, quiet_opencv
 
@@ -200,12 +201,9 @@ def number_in(spec: str) -> int:
     """The N of `spec` ("camera:N", "render:N"; 0 when not given), or SourceError unless it is a whole number 0 or more."""
     name, _, arg = spec.partition(":")
     try:
-        number = int(arg or 0)
-    except ValueError:
-        number = -1
-    if number < 0:
-        raise SourceError(f"{spec}: {name}:N needs a number 0 or more")
-    return number
+        return whole(arg or "0")
+    except argparse.ArgumentTypeError:
+        raise SourceError(f"{spec}: {name}:N needs a number 0 or more") from None
 
 
 def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None] | None = None) -> _Closing:

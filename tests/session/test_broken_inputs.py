@@ -133,12 +133,17 @@ def test_an_event_the_rules_refuse_is_reported_and_not_stored(nova: Nova, state_
         assert games.journal().events() == [good]
 
 
-def test_a_torn_export_file_imports_nothing(nova: Nova, tmp_path: Path) -> None:
+def exported_lines(nova: Nova, tmp_path: Path, count: int) -> list[str]:
+    """The lines of an export of a game of `count` events (saved in tmp_path/source.db)."""
     source = tmp_path / "source.db"
-    saved_game(source, 30)
+    saved_game(source, count)
     exported = tmp_path / "game.jsonl"
     nova.json("session", "export", "--state", source, "--out", exported)
-    lines = exported.read_text().splitlines(keepends=True)
+    return exported.read_text().splitlines(keepends=True)
+
+
+def test_a_torn_export_file_imports_nothing(nova: Nova, tmp_path: Path) -> None:
+    lines = exported_lines(nova, tmp_path, 30)
     target = tmp_path / "target.db"
     nova.json("session", "new", "--scenario", DEMO, "--state", target)
     before = digest(target)
@@ -232,11 +237,7 @@ def test_a_scenario_whose_file_name_is_not_utf8_starts_a_game(nova: Nova, tmp_pa
 
 
 def test_an_imported_game_takes_its_edition_from_its_scenario_and_needs_a_real_date(nova: Nova, tmp_path: Path) -> None:
-    source = tmp_path / "source.db"
-    saved_game(source, 5)
-    exported = tmp_path / "game.jsonl"
-    nova.json("session", "export", "--state", source, "--out", exported)
-    lines = exported.read_text().splitlines(keepends=True)
+    lines = exported_lines(nova, tmp_path, 5)
     header = json.loads(lines[0])
     assert header["edition"] == "renaissance"
     for changes, refused in (({"edition": "classic"}, ""), ({"created_at": "not a date"}, "created_at: expected a date")):
