@@ -8,17 +8,26 @@ picamera2 comes from apt on Raspberry Pi OS, not from PyPI:
 Frames are asked for as "RGB888", which picamera2 lays out as B, G, R: OpenCV's order.
 `lock()` freezes exposure, gain and white balance at what the camera chose, so that the dice look
 the same from roll to roll, and `unlock()` lets it choose again (`exposure.ExposureHold` says when).
+A camera that gives no frame for STALLED seconds (its ribbon cable loose: libcamera's "Camera frontend
+has timed out", after which picamera2 would wait for ever) or whose capture fails is lost: `read`
+gives None, and the table looks for it again as for an unplugged USB camera.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import logging
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from assistant.vision.errors import SourceError
 from assistant.vision.sources import _Closing
+
+STALLED = 2.0  # seconds without a frame (or its metadata) before the Pi camera counts as lost
+log = logging.getLogger(__name__)
 
 
 def available() -> bool:
@@ -65,15 +74,27 @@ class PiCameraSource(_Closing):
                 self.camera.set_controls(controls)
             self.camera.start()
         except Exception as bad:  # noqa: BLE001 - libcamera raises many kinds
+            if hasattr(self, "camera"):  # opened but not started: let go, or the next try finds it busy
+                self.close()
             raise SourceError(f"picamera: cannot start the camera ({bad}){busy(bad)}") from None
 
+    def waited(self, capture: Callable[..., Any]) -> Any:
+        """What `capture` (a picamera2 capture method) gives, waited for at most STALLED seconds
+        (TimeoutError after that): picamera2's own wait has no end."""
+        return self.camera.wait(capture(wait=False), timeout=STALLED)
+
     def read(self) -> np.ndarray | None:
-        frame = self.camera.capture_array("main")
+        """The next frame; None when the camera is lost (no frame for STALLED seconds, or its capture failed)."""
+        try:
+            frame = self.waited(partial(self.camera.capture_array, "main"))
+        except Exception as bad:  # noqa: BLE001 - libcamera fails in many ways; every one means: lost
+            log.warning("picamera: no frame (%s: %s)", type(bad).__name__, bad)
+            return None
         return np.ascontiguousarray(frame[:, :, :3])
 
     def lock(self) -> dict[str, Any]:
         """Freeze exposure, gain and white balance at their current values; return them."""
-        meta = self.camera.capture_metadata()
+        meta = self.waited(self.camera.capture_metadata)
         controls = {
             "AeEnable": False,
             "AwbEnable": False,
@@ -89,5 +110,10 @@ class PiCameraSource(_Closing):
         self.camera.set_controls({"AeEnable": True, "AwbEnable": True})
 
     def close(self) -> None:
-        self.camera.stop()
-        self.camera.close()
+        """Stop and let go of the camera; a camera lost may fail to, which is logged, not raised: the table
+        goes on to look for it again."""
+        for step in (self.camera.stop, self.camera.close):
+            try:
+                step()
+            except Exception as bad:  # noqa: BLE001 - as in read
+                log.warning("picamera: %s failed (%s: %s)", step.__name__, type(bad).__name__, bad)

@@ -372,6 +372,42 @@ def test_a_camera_lost_mid_game_is_said_looked_for_again_and_said_back(tmp_path:
     assert not thread.is_alive()
 
 
+def test_a_pi_camera_that_stalls_mid_game_is_looked_for_again_and_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Pi camera stops giving frames (its ribbon cable worked loose) and fails to stop: the screen says
+    it is lost, it is opened again (busy once: libcamera still letting go) and, giving frames, said back."""
+    pytest.importorskip("assistant.vision.watch")
+    from assistant.ui import devices
+    from assistant.vision import picamera
+    from tests.vision.test_picamera import StandInCamera, stand_in_camera_module
+
+    monkeypatch.setattr(picamera, "STALLED", 0.2)
+    monkeypatch.setattr(devices, "AGAIN_SECONDS", 0.1)
+
+    class Stalls(StandInCamera):
+        stall_after = 12
+        fail_to_stop = True
+
+    class Busy:
+        def __init__(self) -> None:
+            raise RuntimeError("Camera __init__ sequence did not complete.")
+
+    cameras = iter([Stalls, Busy, StandInCamera])
+    stand_in_camera_module(monkeypatch, lambda: next(cameras)())
+    said: list[str] = []
+    monkeypatch.setattr(devices, "post_notice", said.append)
+    logged: list[str] = []
+    monkeypatch.setattr(devices, "post_board_message", logged.append)
+    monkeypatch.setattr(devices, "post_dice", lambda reading: None)
+    app = make_app()
+    attach_camera(app, "picamera")
+    deadline = time.monotonic() + 60
+    while len(said) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    app.close()
+    assert said == ["Camera lost (unplugged?): set the dice by hand.", "Camera back: reading the dice again."]
+    assert logged == ["picamera gives no frames any more (unplugged?): looking for it every 0.1 s"]
+
+
 def test_a_camera_notice_is_shown_to_the_players_until_the_next_form_opens(shots: Path) -> None:
     """What the camera tells the players (lost, back) is on the screen, on the table and in an open form,
     not only in the journal; as a refusal is, until the next form opens (or a command is applied)."""

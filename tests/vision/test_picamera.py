@@ -1,10 +1,14 @@
-"""Holding the Pi camera's exposure and white balance: picamera2 stood in for by a camera whose
-automatic exposure follows the room's light and whose frames show what its controls let through."""
+"""The Pi camera through picamera2, stood in for by a camera whose automatic exposure follows the room's
+light and whose frames show what its controls let through: its exposure held and let go, a camera held
+by another program, one that stalls (lost)."""
 
 from __future__ import annotations
 
 import sys
+import time
 import types
+from concurrent.futures import Future
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,6 +24,13 @@ from assistant.vision.watch import watch
 BASE_EXPOSURE = 10000  # microseconds, in a room of light 1.0
 
 
+def done(result: Any) -> Future[Any]:
+    """A picamera2 job (asked for with wait=False) that has its result."""
+    job: Future[Any] = Future()
+    job.set_result(result)
+    return job
+
+
 class StandInCamera:
     """picamera2.Picamera2 as the Pi camera stack answers the calls picamera.py makes: frames of a
     rolled, then resting, tray; the room's light halves at frame DARK; with automatic exposure on,
@@ -27,6 +38,9 @@ class StandInCamera:
 
     DARK = 30
     events: list[tuple[str, Any]] = []
+
+    stall_after: int | None = None  # frames given before the camera stalls (its ribbon cable worked loose)
+    fail_to_stop = False  # a stalled camera may fail to stop
 
     def __init__(self) -> None:
         rng = np.random.default_rng(11)
@@ -56,31 +70,46 @@ class StandInCamera:
         if "ExposureTime" in controls:
             self.exposure = float(controls["ExposureTime"])
 
-    def capture_metadata(self) -> dict[str, Any]:
-        return {"ExposureTime": int(self.exposure), "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6)}
+    def capture_metadata(self, wait: bool | None = None) -> Future[dict[str, Any]]:
+        assert wait is False  # picamera2 would wait for ever on a camera that stalled
+        return done({"ExposureTime": int(self.exposure), "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6)})
 
-    def capture_array(self, stream: str) -> np.ndarray:
-        assert stream == "main"
+    def capture_array(self, stream: str, wait: bool | None = None) -> Future[np.ndarray]:
+        assert stream == "main" and wait is False
+        if self.stall_after is not None and self.frame >= self.stall_after:
+            return Future()  # never done
         picture = self.rolling[self.frame] if self.frame < len(self.rolling) else self.resting
         shown = np.clip(picture * self.light() * self.exposure / BASE_EXPOSURE, 0, 255).astype(np.uint8)
         if self.auto:  # its automatic exposure catches up with the room's light for the next frame
             self.exposure = BASE_EXPOSURE / self.light()
         self.frame += 1
-        return shown  # "RGB888": B, G, R in memory
+        return done(shown)  # "RGB888": B, G, R in memory
+
+    def wait(self, job: Future[Any], timeout: float | None = None) -> Any:
+        return job.result(timeout)  # as picamera2's Job.get_result: TimeoutError when not done in time
 
     def stop(self) -> None:
-        pass
+        if self.fail_to_stop:
+            raise RuntimeError("Camera frontend has timed out!")
 
     def close(self) -> None:
         self.events.append(("closed", None))
 
 
+def stand_in_camera_module(monkeypatch: pytest.MonkeyPatch, camera: Callable[[], Any]) -> types.ModuleType:
+    """picamera2 importable, its Picamera2 being `camera`."""
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = camera  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return module
+
+
 @pytest.fixture
 def stand_in_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[StandInCamera]:
-    module = types.ModuleType("picamera2")
-    module.Picamera2 = StandInCamera  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "picamera2", module)
+    stand_in_camera_module(monkeypatch, StandInCamera)
     StandInCamera.events = []
+    monkeypatch.setattr(StandInCamera, "stall_after", None)
+    monkeypatch.setattr(StandInCamera, "fail_to_stop", False)
     return StandInCamera
 
 
@@ -143,9 +172,7 @@ def test_a_camera_held_by_another_program_says_what_to_do(monkeypatch: pytest.Mo
         def __init__(self) -> None:
             raise IndexError("list index out of range")  # picamera2 with no camera plugged in
 
-    module = types.ModuleType("picamera2")
-    monkeypatch.setitem(sys.modules, "picamera2", module)
-    module.Picamera2 = Held  # type: ignore[attr-defined]
+    module = stand_in_camera_module(monkeypatch, Held)
     with pytest.raises(SourceError) as held:
         PiCameraSource()
     assert str(held.value) == (
@@ -156,3 +183,23 @@ def test_a_camera_held_by_another_program_says_what_to_do(monkeypatch: pytest.Mo
     with pytest.raises(SourceError) as absent:
         PiCameraSource()
     assert str(absent.value) == "picamera: cannot start the camera (list index out of range)"
+
+
+def test_a_pi_camera_that_stalls_is_lost_and_let_go(stand_in_picamera2: type[StandInCamera],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """picamera2 waits for ever for a frame that does not come (a loose ribbon cable: libcamera's frontend
+    times out); the source waits STALLED seconds, then the camera is lost (CameraLost, as an unplugged USB
+    camera is) and let go even though it fails to stop, so that it can be opened again."""
+    from assistant.vision import picamera
+    from assistant.vision.errors import CameraLost
+
+    monkeypatch.setattr(picamera, "STALLED", 0.2)
+    monkeypatch.setattr(stand_in_picamera2, "stall_after", 12)
+    monkeypatch.setattr(stand_in_picamera2, "fail_to_stop", True)
+    readings: list[dict[str, Any]] = []
+    started = time.monotonic()
+    with pytest.raises(CameraLost, match="picamera gives no frames any more"):
+        watch("picamera", tray=False, kind="d6", profile_path=None, max_frames=0, emit=readings.append)
+    assert time.monotonic() - started < 30  # not for ever
+    assert len(readings) == 1  # the roll read before the stall
+    assert stand_in_picamera2.events[-1] == ("closed", None)
