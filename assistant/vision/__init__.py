@@ -3,3 +3,10 @@
 Nothing here imports cv2 or numpy at package import time; `assistant.vision.command` loads the
 heavy modules inside `run`, so `nova-table --help` stays fast.
 """
+
+import os
+
+# OpenCV refuses, from the file's header and before decoding it, a picture of more pixels than this (it
+# reads the variable once, when it loads): a 30000 x 30000 PNG of 1 MB would otherwise take 5 GB to decode.
+# images.MAX_PIXELS is the same figure.
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "50000000")

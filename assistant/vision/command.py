@@ -225,11 +225,14 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from assistant.vision.sources import open_source
     from assistant.vision.tray import TrayFinder
 
-    folder = args.keep or args.out.with_name(args.out.name.split(".")[0] + "-views")
+    if args.out.exists() and not args.out.is_file():  # said before the faces are asked for, not after
+        say(f"{args.out}: {'is a folder' if args.out.is_dir() else 'not a regular file'}: give the profile a file name")
+        return 2
+    folder = args.keep or args.out.with_name((args.out.name.split(".")[0] or args.out.stem) + "-views")
     try:
-        snapshots = Snapshots(folder)
         reader = warmed(DiceReader(args.kind))
-        with open_source(args.source, args.kind) as source:
+        with open_source(args.source, args.kind) as source:  # a source that cannot open leaves no folder behind
+            snapshots = Snapshots(folder)
             say(f"watching {source.name}; keeping the views in {folder}; Ctrl-C stops, and the same command "
                 "later goes on from there")
             short = calibrate(source, reader, args.kind, snapshots, say, args.views, args.dice,

@@ -14,7 +14,7 @@ from assistant.vision.errors import ImageError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}  # what a folder of pictures is read for
 MIN_SIDE = 16
-MAX_PIXELS = 50_000_000
+MAX_PIXELS = 50_000_000  # as OPENCV_IO_MAX_IMAGE_PIXELS is set (assistant/vision/__init__.py)
 
 
 @contextmanager
@@ -34,6 +34,8 @@ def load_image(path: Path) -> np.ndarray:
         raise ImageError(f"{path}: no such file")
     if os.path.isdir(path):
         raise ImageError(f"{path}: is a folder, not an image")
+    if not os.path.isfile(path):  # a named pipe would be waited on for ever, a device read without end
+        raise ImageError(f"{path}: not a regular file (a pipe or a device), not an image")
     try:
         data = np.fromfile(str(path), dtype=np.uint8)
     except OSError as bad:
@@ -41,7 +43,12 @@ def load_image(path: Path) -> np.ndarray:
     if data.size == 0:
         raise ImageError(f"{path}: empty file")
     with quiet_opencv():
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        try:
+            image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        except cv2.error as bad:  # OPENCV_IO_MAX_IMAGE_PIXELS (assistant/vision/__init__.py), read from the header
+            if "MAX_IMAGE_PIXELS" not in str(bad):
+                raise
+            raise ImageError(f"{path}: too large (over {MAX_PIXELS} pixels)") from None
     if image is None:
         raise ImageError(f"{path}: not a picture OpenCV can decode (corrupt or another format)")
     return check_frame(image, str(path))

@@ -340,9 +340,13 @@ def tile(rng: np.random.Generator, style: str | None = None, kind: str | None = 
 def write_set(folder: Path, count: int, seed: int, *, tiles: bool = False, style: str | None = None,
               kind: str | None = None, size: tuple[int, int] = (640, 480)) -> Path:
     """Render `count` labelled pictures into `folder`/images with a manifest.jsonl; return its path.
-    VisionError, saying why, where the folder cannot be written."""
+    VisionError, saying why, where the folder cannot be written or already holds a manifest or pictures
+    (a `watch --save` or `calibrate` folder: its labels and photos are not to be written over)."""
     rng = np.random.default_rng(seed)
     manifest = folder / "manifest.jsonl"
+    if manifest.exists() or (folder / "images").is_dir() and any((folder / "images").iterdir()):
+        raise VisionError(f"{folder}: already holds a manifest or pictures; render into a new or empty folder "
+                          "(nothing was written)")
     lines = []
     try:
         (folder / "images").mkdir(parents=True, exist_ok=True)

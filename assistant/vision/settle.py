@@ -13,10 +13,13 @@ import numpy as np
 SMALL = (160, 120)  # frames are compared at this size, blurred, so sensor noise does not count
 
 
+STILL_FRAMES = 3  # frames in a row that hardly change: the tray is at rest
+
+
 class SettleDetector:
     """Feed it every frame; `update` answers True exactly once each time the tray comes to rest."""
 
-    def __init__(self, still_frames: int = 3, pixel_change: int = 18, moving_share: float = 0.002) -> None:
+    def __init__(self, still_frames: int = STILL_FRAMES, pixel_change: int = 18, moving_share: float = 0.002) -> None:
         self.still_frames = still_frames
         self.pixel_change = pixel_change
         self.moving_share = moving_share

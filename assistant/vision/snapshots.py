@@ -57,7 +57,8 @@ class Snapshots:
             for part in ("images", "seen"):
                 (self.folder / part).mkdir(parents=True, exist_ok=True)
         except OSError as bad:
-            raise SourceError(f"{self.folder}: cannot keep the views there ({why_not_written(self.folder, bad)})") from None
+            why = why_not_written(self.folder / part, bad)
+            raise SourceError(f"{self.folder}: cannot keep the views there ({why})") from None
         self.manifest = self.folder / "manifest.jsonl"
         taken = [int(m.group(1)) for p in (self.folder / "images").iterdir()
                  if (m := re.fullmatch(r"roll-(\d+)\.png", p.name))]

@@ -14,7 +14,7 @@ from assistant.vision.errors import CameraLost, SourceError
 from assistant.vision.exposure import ExposureHold
 from assistant.vision.profile import load
 from assistant.vision.reader import DiceReader
-from assistant.vision.settle import SettleDetector
+from assistant.vision.settle import STILL_FRAMES, SettleDetector
 from assistant.vision.snapshots import Snapshots
 from assistant.vision.sources import FrameSource, Roll, open_source
 from assistant.vision.tray import TrayFinder, TrayView
@@ -61,9 +61,11 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
     if snapshots is not None:
         say(f"keeping each settled view in {snapshots.folder}: check {snapshots.manifest} against "
             f"{snapshots.folder / 'seen'}, then `nova-table dice learn {snapshots.manifest} --out PROFILE`")
+    read = 0
     with open_source(source_spec, reader.kind, rolling) as source:
         for count, seen, view in settled_views(source, TrayFinder() if tray else None, max_frames=max_frames,
                                                stop=stop):
+            read += 1
             reading = reader.read(seen)
             dice = [d.to_json() if view is None else dict(d.to_json(), box=list(view.to_frame(d.box)))
                     for d in reading.dice]
@@ -71,4 +73,8 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
             if snapshots is not None:
                 record["saved"] = snapshots.keep(seen, reading.dice)
             emit(record)
+        if read == 0 and not (stop is not None and stop.is_set()):
+            say(f"{source.name}: no view came to rest, so nothing was read (a view is read once "
+                f"{STILL_FRAMES} frames in a row look the same: photos that all differ never do)")
+            return 1
     return 0

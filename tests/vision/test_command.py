@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +70,24 @@ def test_bad_inputs_get_a_clear_message_and_the_others_are_still_read(tmp_path: 
         assert record == {"image": str(path), "dice": []}
         assert f"{path}: no dice found" in done.stderr
     assert out[6]["dice"], "the good image after the bad ones is still read"
+
+
+def test_a_picture_too_large_is_refused_from_its_header_and_a_pipe_is_not_waited_on(tmp_path: Path) -> None:
+    """A PNG whose header says 20000 x 20000 (a few hundred bytes: decoded, 1.2 GB) is refused before it is
+    decoded, and a named pipe is not read (it would be waited on for ever)."""
+    ok, small = cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))
+    assert ok
+    png = bytearray(small.tobytes())
+    png[16:24] = struct.pack(">II", 20000, 20000)  # IHDR's width and height
+    png[29:33] = struct.pack(">I", zlib.crc32(bytes(png[12:29])))  # and its checksum, so the header is sound
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(bytes(png))
+    pipe = tmp_path / "pipe.jpg"
+    os.mkfifo(pipe)
+    done = dice("read", str(huge), str(pipe))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert [record["error"] for record in lines(done)] == [
+        f"{huge}: too large (over 50000000 pixels)", f"{pipe}: not a regular file (a pipe or a device), not an image"]
 
 
 def test_a_folder_argument_reads_the_pictures_in_it(rendered_pips: Path) -> None:
@@ -156,6 +177,36 @@ def test_render_into_a_file_or_a_folder_it_cannot_make_says_so(tmp_path: Path) -
     done = dice("render", "/proc/x", "--count", "1")
     assert done.returncode == 2 and "/proc/x: cannot render into it (" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_render_writes_over_no_manifest_nor_picture_already_there(tmp_path: Path) -> None:
+    """A folder kept by `watch --save` or `calibrate` (labels corrected by hand, photos of the table's dice) is
+    not rendered into: nothing in it is written over."""
+    kept = tmp_path / "kept"
+    (kept / "images").mkdir(parents=True)
+    (kept / "manifest.jsonl").write_text('{"image": "images/roll-0001.png", "dice": []}\n')
+    (kept / "images" / "render_1_00000.png").write_text("mine")
+    for folder in (kept, tmp_path / "pictures-only"):
+        if folder.name == "pictures-only":
+            (folder / "images").mkdir(parents=True)
+            (folder / "images" / "render_1_00000.png").write_text("mine")
+        done = dice("render", str(folder), "--count", "1", "--seed", "1")
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert f"{folder}: already holds a manifest or pictures; render into a new or empty folder" in done.stderr
+        assert (folder / "images" / "render_1_00000.png").read_text() == "mine"
+    assert (kept / "manifest.jsonl").read_text() == '{"image": "images/roll-0001.png", "dice": []}\n'
+    assert dice("render", str(tmp_path / "new"), "--count", "1").returncode == 0
+
+
+def test_watch_on_photos_that_never_come_to_rest_says_nothing_was_read(tmp_path: Path) -> None:
+    """Three different pictures are three moving frames: the dice never rest, and that is said, exit 1."""
+    from assistant.vision.render import write_set
+
+    write_set(tmp_path, 3, seed=8)
+    done = dice("watch", "--source", f"folder:{tmp_path / 'images'}")
+    assert done.returncode == 1 and done.stdout == ""
+    assert (f"folder:{tmp_path / 'images'}: no view came to rest, so nothing was read (a view is read once 3 frames "
+            "in a row look the same") in done.stderr
 
 
 def test_a_picture_name_too_long_for_the_system_is_no_such_file(tmp_path: Path) -> None:

@@ -254,3 +254,17 @@ def test_a_number_of_views_that_is_no_number_is_refused(tmp_path: Path, views: s
     run = command(tmp_path, "--kind", "d6", "--out", "p.json", "--views", views)
     _out, err = run.communicate(timeout=60)
     assert run.returncode == 2 and f"{views!r} is not a whole number of 1 or more" in err
+
+
+def test_a_profile_path_that_is_a_folder_and_a_source_that_cannot_open_are_said_before_anything_is_kept(
+        tmp_path: Path) -> None:
+    """Said at once, not after every face was shown; and no views folder is left behind."""
+    (tmp_path / "p.json").mkdir()
+    run = command(tmp_path, "--kind", "d6", "--out", "p.json", "--source", "render")
+    _out, err = run.communicate(timeout=60)
+    assert run.returncode == 2 and "p.json: is a folder: give the profile a file name" in err
+    assert not (tmp_path / "p-views").exists()
+    run = command(tmp_path, "--kind", "d6", "--out", "q.json", "--source", f"folder:{tmp_path / 'none'}")
+    _out, err = run.communicate(timeout=60)
+    assert run.returncode == 2 and "none: no such folder" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.json"]

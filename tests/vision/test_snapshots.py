@@ -86,5 +86,9 @@ def test_dice_left_out_are_drawn_as_such_and_make_the_line_incomplete(tmp_path: 
 def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    with pytest.raises(SourceError, match="a-file/kept: cannot keep the views there"):
+    with pytest.raises(SourceError, match="a-file/kept: cannot keep the views there .*a-file is a file, not a folder"):
         Snapshots(blocker / "kept")
+    (tmp_path / "views").mkdir()
+    (tmp_path / "views" / "images").write_text("in the way")
+    with pytest.raises(SourceError, match=r"views: cannot keep the views there \(.*views/images is a file, not a folder\)"):
+        Snapshots(tmp_path / "views")
