@@ -120,10 +120,11 @@ def load_net(model: Path | None = None) -> F.FaceNet:
     return F.FaceNet(model)
 
 
-def learned_by(learned: str | None, net: F.FaceNet, what: str) -> None:
-    """ProfileError unless a profile's examples were made by `net` (`learned` is the id it names)."""
+def learned_by(profile: Profile, learned: str | None, net: F.FaceNet, what: str) -> None:
+    """ProfileError naming the profile's file unless its examples were made by `net` (`learned`: the id it names)."""
     if learned != net.identity:
-        raise ProfileError(f"{what} {learned}, this reader has {net.identity}: learn it again (nova-table dice learn)")
+        raise ProfileError(f"{profile.name}: {UNUSABLE}: {what} {learned}, this reader has {net.identity}: learn it "
+                           "again (nova-table dice learn)")
 
 
 def as_long(profile: Profile, examples: np.ndarray, net: F.FaceNet) -> None:
@@ -166,7 +167,7 @@ class FaceReader:
         examples, labels = profile.embeddings()
         close, close_labels = profile.close_embeddings()
         if labels:
-            learned_by(profile.model, self.net, "the profile was learned with face model")
+            learned_by(profile, profile.model, self.net, "it was learned with face model")
             as_long(profile, examples, self.net)
         examples, labels = taught(examples, labels)  # a kind shown some faces only is not refitted
         if labels:
@@ -184,7 +185,7 @@ class FaceReader:
             self.d8_values = F.unit(self.d8.heads.values)[F.D8_CLASSES]  # its head: "none", d8 1..8
             self.d8_trust = np.ones(len(self.d8_values), np.float32)
             if close_labels:
-                learned_by(profile.d8_model, self.d8, "the profile's d8 were learned with close-up model")
+                learned_by(profile, profile.d8_model, self.d8, "its d8 were learned with close-up model")
                 as_long(profile, close, self.d8)
             if every_face(close_labels, "d8"):  # shown some faces only, it would read every d8 as one of them
                 self.d8_values, self.d8_trust = refit(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)

@@ -9,7 +9,6 @@ already read by method ("n:V", "u:V", "sym:NAME").
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from assistant.vision import glyphs as G
 from assistant.vision import segment as S
 from assistant.vision.calibrate import missing_faces
 from assistant.vision.classical import DieView, die_views, ways_up
+from assistant.vision.command import say
 from assistant.vision.errors import ImageError, ManifestError, ModelError
 from assistant.vision.faces import FaceReader
 from assistant.vision.images import load_image
@@ -100,7 +100,7 @@ def entries_of(manifest: Path, report: Callable[[str], None]) -> list[Entry]:
 
 
 def learn_entries(entries: Iterable[Entry], use_built_in: bool = True,
-                  report: Callable[[str], None] = lambda s: print(s, file=sys.stderr), classical: bool = True,
+                  report: Callable[[str], None] = say, classical: bool = True,
                   model: Path | None = None) -> Profile:
     """A profile learned from the labelled photos `entries`; a photo that cannot be loaded, or whose boxes are
     not in it, is reported, then skipped."""
@@ -113,10 +113,14 @@ def learn_entries(entries: Iterable[Entry], use_built_in: bool = True,
         faces = None
     profile = Profile()
     for item in entries:
+        profile.sources.append(item.image)
         try:
             image = load_image(item.image)
             check_in_picture(item, image.shape)
-        except (ImageError, ManifestError) as bad:
+        except ImageError as bad:
+            report(f"{item.manifest}:{item.line}: skipped: {bad}")
+            continue
+        except ManifestError as bad:  # it names the line
             report(f"skipped: {bad}")
             continue
         if faces is not None:
@@ -127,7 +131,7 @@ def learn_entries(entries: Iterable[Entry], use_built_in: bool = True,
 
 
 def learn(manifest: Path, use_built_in: bool = True,
-          report: Callable[[str], None] = lambda s: print(s, file=sys.stderr), classical: bool = True,
+          report: Callable[[str], None] = say, classical: bool = True,
           model: Path | None = None) -> Profile:
     """A profile learned from every usable line of `manifest`; problems are reported, then skipped.
 
@@ -137,6 +141,7 @@ def learn(manifest: Path, use_built_in: bool = True,
     """
     profile = learn_entries(entries_of(manifest, report), use_built_in, report, classical, model)
     profile.learned_from = [str(manifest)]
+    profile.sources.append(manifest)
     for kind, faces_missing in missing_faces(profile.embeddings()[1]).items():
         report(f"{kind} faces {', '.join(map(str, faces_missing))} are not in {manifest}: the {kind} are read as "
                "before (photograph every face a few times to calibrate them)")

@@ -21,9 +21,11 @@ looks the same; "u:V" the same sign stood upright; "sym:NAME" a Nova Aetas astro
 from __future__ import annotations
 
 import base64
-import contextlib
 import binascii
+import contextlib
 import json
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -32,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from assistant.reading import NotJSON, loads
+from assistant.vision.dice import FACES
 from assistant.vision.errors import ProfileError, why_not_written
 from assistant.vision.facenet import CLASSES
 from assistant.vision.glyphs import DESCRIBED, UPRIGHT
@@ -45,6 +48,7 @@ SHIPPED_FACES = "white_pips.profile.json"
 BUILT_IN = "rendered_profile.json"  # learned from rendered dice only, shipped beside this module
 WIDTHS = {"n": DESCRIBED, "sym": DESCRIBED, "u": UPRIGHT}  # the numbers in a classical example, by its label's kind
 UNUSABLE = "not a dice profile this Nova Table can use"
+VALUES = {str(v) for v in range(1, max(FACES.values()) + 1)}  # the values "n:V", "u:V" and "c8:V" may name
 
 
 @dataclass
@@ -55,6 +59,7 @@ class Profile:
     model: str | None = None  # the face network whose embeddings the "d6:V" / "d8:V" examples are
     d8_model: str | None = None  # the close-up d8 network whose embeddings the "c8:V" examples are
     name: str = "profile"  # the file it was read from, for messages
+    sources: list[Path] = field(default_factory=list)  # the files it was learned from: `save` writes over none
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -102,15 +107,33 @@ class Profile:
                 for label, vec in zip(self.labels, self.rows)
             ],
         }
-        part = path.with_name(path.name + ".part")
+        if path.exists() and not path.is_file():
+            raise ProfileError(f"{path}: not a regular file: write the profile to a file")
+        if any(same_file(path, source) for source in self.sources):
+            raise ProfileError(f"{path}: the profile is learned from this file: write the profile to another file")
+        part = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            part.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-            part.replace(path)
+            handle, part = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                umask = os.umask(0o022)
+                os.umask(umask)
+                os.fchmod(out.fileno(), 0o666 & ~umask)  # as the user's files are made, not mkstemp's 0600
+                out.write(json.dumps(data, separators=(",", ":")) + "\n")
+            os.replace(part, path)
         except OSError as bad:
-            with contextlib.suppress(OSError):
-                part.unlink(missing_ok=True)
+            if part is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(part)
             raise ProfileError(f"{path}: cannot write the profile ({why_not_written(path.parent, bad)})") from None
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether `a` and `b` are one file: one path once resolved, or links to one file."""
+    try:
+        return a.resolve() == b.resolve() or os.path.samefile(a, b)
+    except OSError:  # one of them is not there
+        return False
 
 
 def parse(text: str, name: str) -> Profile:
@@ -120,8 +143,10 @@ def parse(text: str, name: str) -> Profile:
         raise ProfileError(f"{name}: not a dice profile (not JSON: {bad})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ProfileError(f"{name}: not a dice profile (no \"format\": \"{FORMAT}\")")
-    if data.get("version") not in VERSIONS:
-        raise ProfileError(f"{name}: profile version {data.get('version')!r}, this reader knows {VERSIONS}")
+    version = data.get("version")
+    if isinstance(version, bool) or version not in VERSIONS:  # true == 1 in Python, not in the file
+        raise ProfileError(f"{name}: {UNUSABLE}: profile version {json.dumps(version)}, this reader knows "
+                           f"{' and '.join(map(str, VERSIONS))}")
     model, d8_model = data.get("model"), data.get("d8_model")
     for key, value in (("model", model), ("d8_model", d8_model)):
         if value is not None and not isinstance(value, str):
@@ -145,16 +170,35 @@ def parse(text: str, name: str) -> Profile:
                 raise ValueError("not a row of numbers")
         except (KeyError, TypeError, ValueError, binascii.Error):
             raise ProfileError(f"{name}: example {i} is not {{label, vector}}") from None
+        if not known(label):
+            raise ProfileError(f"{name}: {UNUSABLE}: example {i} has the label \"{label}\", which no reader uses "
+                               "(none, d6:1..6, d8:1..8, c8:1..8, n:1..8, u:1..8, sym:NAME)")
+        finite = np.isfinite(vector).all()
+        if not finite or not vector.any():
+            raise ProfileError(f"{name}: {UNUSABLE}: example {i} (\"{label}\") holds "
+                               f"{'NaN or infinity' if not finite else 'only zeros'}")
         kind = "face" if label in EMBEDDING_LABELS else label.split(":")[0]  # one network's embeddings: one length
         if widths.setdefault(kind, vector.size) != vector.size:
             raise ProfileError(f"{name}: {UNUSABLE}: example {i} (\"{label}\") holds {vector.size} numbers, "
                                f"not {widths[kind]}")
         profile.add(label, vector)
+    if not profile.labels:
+        raise ProfileError(f"{name}: {UNUSABLE}: it holds no examples")
+    if not profile.embeddings()[1] and profile.close_embeddings()[1]:
+        raise ProfileError(f"{name}: {UNUSABLE}: its close-up d8 examples (\"c8:V\") are read only beside the face "
+                           "network's (\"d6:V\", \"d8:V\"), and it holds none")
     if model is None and profile.embeddings()[1]:
         raise ProfileError(f"{name}: face examples without the \"model\" that made them")
     if d8_model is None and profile.close_embeddings()[1]:
         raise ProfileError(f"{name}: close-up d8 examples without the \"d8_model\" that made them")
     return profile
+
+
+def known(label: str) -> bool:
+    """Whether some reader uses examples labelled `label` (the module's docstring lists them)."""
+    kind, _, value = label.partition(":")
+    return (label in EMBEDDING_LABELS or (kind == "sym" and value != "")
+            or (kind in ("n", "u", CLOSE[:-1]) and value in VALUES))
 
 
 def load(path: Path) -> Profile:
