@@ -32,6 +32,7 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
     settle = SettleDetector()
     hold = ExposureHold(source)
     count = 0
+    unmarked = False  # said that no tray markers were seen
     while (max_frames <= 0 or count < max_frames) and not (stop is not None and stop.is_set()):
         frame = source.read()
         if frame is None:
@@ -46,6 +47,10 @@ def settled_views(source: FrameSource, finder: TrayFinder | None, say: Callable[
         if note := hold.settled(frame):
             say(note)
         view = finder.find(frame) if finder is not None else None
+        if view is not None and view.homography is None and not unmarked:
+            say(f"{source.name}: no tray markers seen ({view.markers} of ids 0 to 3): reading the whole frame "
+                "until they are (docs/vision.md, \"Tray and settling\")")
+            unmarked = True
         yield count, (view.image if view is not None else frame), view
 
 

@@ -126,3 +126,15 @@ def test_the_printed_marker_sheet_is_found_by_the_tray_finder() -> None:
     page = module.sheet(mm=30.0, dpi=100)
     _, ids, _ = TrayFinder().detector.detectMarkers(page)
     assert ids is not None and sorted(int(i) for i in ids.ravel()) == [0, 1, 2, 3]
+
+
+def test_watching_a_tray_without_markers_says_once_that_the_whole_frame_is_read() -> None:
+    """A maker who asked for the tray (`--tray`) and whose camera sees no markers is told, once."""
+    from assistant.vision.sources import RenderedSource
+    from assistant.vision.watch import settled_views
+
+    said: list[str] = []
+    views = list(settled_views(RenderedSource(seed=3, rolls=2, moving=2, still=4), TrayFinder(), said.append))
+    assert len(views) == 2 and all(view is not None and view.homography is None for _, _, view in views)
+    assert said == ["render: no tray markers seen (0 of ids 0 to 3): reading the whole frame until they are "
+                    "(docs/vision.md, \"Tray and settling\")"]
