@@ -58,12 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "run", None) is None:
-        parser.print_help()
-        return 2
-    try:
+    try:  # Ctrl-C while the subcommands' modules load, too: no traceback
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if getattr(args, "run", None) is None:
+            parser.print_help()
+            return 2
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
         return 130
