@@ -331,6 +331,7 @@ def main() -> int:
 
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
+    cv2.setNumThreads(1)  # OpenCV's threads in this process (the photos' crops) would hang the render pool's forks
     torch.set_num_threads(args.threads)
     args.cache.mkdir(parents=True, exist_ok=True)
 
