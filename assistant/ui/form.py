@@ -248,14 +248,16 @@ class Form:
         that the reading shows unchanged (`Reading.same`: where it lay, read the same), which keeps the hand's
         value. A die not read (None), read as more than this roll's die has (a d8's 7 on a d6 roll), or of
         another kind than the roll's (a d8 left on the tray for a d6 roll) is left "?" for the table to set:
-        the form cannot be applied before. More dice than the roll can take fill nothing (which to keep would
-        be a guess). Returns what the camera says of it to the table ("" for nothing): why nothing was
+        the form cannot be applied before; so are the dice missing where fewer are seen than the roll takes (its
+        Dice field: a die hidden or not found is not dropped from the roll unsaid; a roll of fewer lowers Dice).
+        More dice than the roll can take fill nothing (which to keep would be a guess). Returns what the camera says of it to the table ("" for nothing): why nothing was
         filled, or which dice are "?" where it knows why (the reader's words per die, and the kinds)."""
         values = list(reading.values)
         dice = self.dice()
         if dice is None:
             return f"Camera: dice read ({shown(values)}); this form takes none."
         counted = [i for i, f in self.visible() if isinstance(f, Number) and f.key == dice.key + "_count"]
+        told: list[str] = []
         if counted:
             count = self.fields[counted[0]]
             assert isinstance(count, Number)
@@ -263,10 +265,14 @@ class Form:
                 dice.hand = set()  # the next reading is told against this one, which the form does not hold
                 return (f"Camera: {len(values)} dice seen, and a roll here takes at most {count.high}: is something "
                         "else on the tray? Tap the dice to set them.")
+            if len(values) < count.value:  # a die hidden or not found is asked for, not dropped from the roll
+                told.append(f"{len(values)} {'die' if len(values) == 1 else 'dice'} seen, this roll takes "
+                            f"{count.value} (or lower Dice)")
+                values += [None] * (count.value - len(values))
             count.set(len(values))
         kind = f"d{dice.sides}"
         before, hand = dice.values, dice.hand if dice.source == "camera" else set()
-        dice.values, dice.hand, told = [], set(), []
+        dice.values, dice.hand = [], set()
         for n, value in enumerate(values):
             was, seen, why = (_at(reading.same, n), _at(reading.kinds, n), _at(reading.why, n))
             if was in hand:  # the hand's dice are places in `before`

@@ -11,11 +11,18 @@ import pygame
 import pytest
 
 from assistant.ui.devices import attach_camera
-from assistant.ui.form import Reading, Stop
+from assistant.ui.form import Number, Reading, Stop
 from tests.ui.conftest import click, feed, key, make_app, play
 from tests.ui.test_reactions import encoder
 
 FRAMES = 15
+
+
+def roll_of(app: Any, count: int) -> None:
+    """The open form's roll set to `count` dice, as the table sets Dice before rolling that many."""
+    field = app.form.get("dice_count")
+    assert isinstance(field, Number)
+    field.set(count)
 
 
 def test_settled_dice_from_the_camera_fill_the_attack_form() -> None:
@@ -94,9 +101,10 @@ def test_the_dice_already_posted_are_not_posted_again_and_each_reading_tells_whi
     assert devices.unchanged([die(6, 100, 100), die(1, 500, 400)], rolled["dice"]) == [0, None]  # a die added
 
 
-def test_a_die_set_by_hand_keeps_its_value_when_the_camera_reads_another_die_anew() -> None:
+def test_a_die_set_by_hand_keeps_its_value_when_the_camera_reads_another_die_anew(shots: Path) -> None:
     """The table fixes die 1 by hand; the camera then reads die 2, which it could not read before: the
-    fix stays. Turning die 1 itself, or rolling again, brings the camera's value back."""
+    fix stays. Turning die 1 itself, or rolling again, brings the camera's value back. Fewer dice seen
+    than the roll takes: the missing one is asked for, not dropped from the roll."""
     from assistant.ui.inputs import post_dice
 
     app = make_app()
@@ -105,6 +113,7 @@ def test_a_die_set_by_hand_keeps_its_value_when_the_camera_reads_another_die_ane
     dice = app.form.dice()
     assert dice is not None
     app.running = True
+    roll_of(app, 3)
     post_dice(Reading([6, None, 3]))
     app.pump()
     app.draw()
@@ -118,9 +127,16 @@ def test_a_die_set_by_hand_keeps_its_value_when_the_camera_reads_another_die_ane
     app.pump()
     assert dice.values == [2, 4, 3] and dice.hand == set()
     feed(app, click(die_1.rect.center), key("1"))
-    post_dice(Reading([4, 6], same=[None, None]))  # rolled again
+    post_dice(Reading([4, 6], same=[None, None]))  # rolled again, and a die not found (hidden, or missed)
     app.pump()
-    assert dice.values == [4, 6] and app.form.value("dice_count") == 2
+    assert dice.values == [4, 6, None] and app.form.value("dice_count") == 3 and not dice.complete
+    assert app.error == "Camera: 2 dice seen, this roll takes 3 (or lower Dice). Tap a die to set it."
+    app.draw()
+    pygame.image.save(app.surface, shots / "camera-die-not-found-800x480.png")
+    assert app.fonts.squeezed == []  # every line of it fits
+    post_dice(Reading([4, 6, 1], same=[0, 1, None]))  # found
+    app.pump()
+    assert dice.values == [4, 6, 1] and app.error == ""
 
 
 def test_the_table_is_told_when_the_dice_reader_runs_slower_without_onnxruntime(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -180,6 +196,7 @@ def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_s
     play(app, key("a"))
     assert app.form is not None
     pygame.event.clear()
+    roll_of(app, 3)
     post_dice(Reading([6, None, 3]))
     app.running = True
     app.pump()
@@ -207,6 +224,7 @@ def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shot
     play(app, key("a"))
     assert app.form is not None
     pygame.event.clear()
+    roll_of(app, 5)
     attach_camera(app, "render:2", max_frames=1).join(10)
     app.running = True
     app.pump()
@@ -215,10 +233,11 @@ def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shot
     assert app.error == "Camera: die 2 leans on something; die 4 is partly out of view. Tap a die to set it."
     app.draw()
     pygame.image.save(app.surface, shots / "camera-why-unread-800x480.png")
-    monkeypatch.setattr(watch, "watch", lambda source, emit, **options: emit({"dice": [Die("d8", 5, 0.99, box).to_json()]}))
+    again = [Die("d8", v, 0.99, (10 + 50 * v, 10, 40, 40)).to_json() for v in (5, 1, 2, 8, 7)]
+    monkeypatch.setattr(watch, "watch", lambda source, emit, **options: emit({"dice": again}))
     attach_camera(app, "render:2", max_frames=1).join(10)  # the next roll, all read: nothing more to say
     app.pump()
-    assert dice.values == [5] and app.error == ""
+    assert dice.values == [5, 1, 2, 8, 7] and app.error == ""
 
 
 def test_a_screen_smaller_than_the_supported_ones_still_draws_the_notes_and_the_cameras_words() -> None:
@@ -231,6 +250,7 @@ def test_a_screen_smaller_than_the_supported_ones_still_draws_the_notes_and_the_
     play(app, key("a"))  # the table screen drew its notes on the way
     assert app.form is not None
     pygame.event.clear()
+    roll_of(app, 2)
     post_dice(Reading([6, None], "camera", [None, "leans on something"]))
     app.running = True
     app.pump()
@@ -250,6 +270,7 @@ def test_more_dice_than_a_roll_takes_fill_nothing_and_the_table_is_told(shots: P
     app = make_app()
     play(app, key("a"))
     assert app.form is not None
+    roll_of(app, 2)
     post_dice(Reading([3, 5]))
     post_dice(Reading([1, 2, 3, 4, 5, 6] * 3))
     app.running = True
@@ -289,6 +310,7 @@ def test_a_die_of_another_kind_than_the_roll_is_left_for_the_table(shots: Path) 
     assert app.form is not None
     dice = app.form.dice()
     assert dice is not None and dice.sides == 8  # Valerio's mastery: D8
+    roll_of(app, 3)
     post_dice(Reading([7, 4, 2], "camera", [None, None, None], ["d8", "d6", "d8"]))
     app.running = True
     app.pump()
@@ -309,6 +331,7 @@ def test_a_die_not_read_is_not_named_as_another_kind() -> None:
     assert app.form is not None
     dice = app.form.dice()
     assert dice is not None and dice.sides == 8
+    roll_of(app, 3)
     post_dice(Reading([None, 4, 2], "camera", [None, None, None], ["d6", "d8", "d8"]))
     app.running = True
     app.pump()
