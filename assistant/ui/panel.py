@@ -289,7 +289,9 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     apply = pygame.Rect(back.right + lay.gap, bottom.top, bottom.right - back.right - lay.gap, button_h)
     hits += [Hit(back, ("back",)), Hit(apply, ("stop", APPLY, 0))]  # first: a tap on them is theirs, whatever else is drawn
     rows = len(form.visible())
-    row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y) // max(1, rows)))  # all above the buttons
+    words = form_message(error, area.width, bottom.top - lay.px(6) - y - rows * lay.px(30), lay, fonts)
+    reserved = words.get_height() + lay.px(2) if words is not None else 0
+    row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y - reserved) // max(1, rows)))  # all above the buttons
     longest = max((fonts.get(lay.px(20)).size(f.label)[0] for _, f in form.visible()), default=0)
     label_w = max(int(area.width * 0.2), min(int(area.width * 0.6), longest + lay.px(8)))  # as wide as its words
     for index, item in form.visible():
@@ -315,13 +317,26 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
             _text(surface, fonts, item.words, lay.px(24), theme.TEXT, middle, "center")
             hits += [Hit(left, ("stop", stop, -1)), Hit(right, ("stop", stop, 1)), Hit(middle, ("stop", stop, 0))]
         y += row_h
-    if error:  # wrapped over as many lines as there is room for above the buttons
-        words = fonts.get(lay.px(19)).render(error, True, theme.DANGER, None, area.width)
+    if words is not None:  # under the rows, above the buttons
         room = bottom.top - lay.px(4) - (y + lay.px(2))
         surface.blit(words, (area.left, y + lay.px(2)), pygame.Rect(0, 0, area.width, max(0, room)))
     _button(surface, back, lay, fonts, "Back", theme.BUTTON_COMMAND, False, key="esc")
     _button(surface, apply, lay, fonts, form.apply_label, theme.BUTTON_ORDER, form.focus == APPLY, key="enter")
     return hits
+
+
+def form_message(error: str, width: int, room: int, lay: Layout, fonts: Fonts) -> pygame.Surface | None:
+    """A form's message (a refusal, the camera's words) wrapped to `width`, in smaller type (never below
+    readable) until it fits `room`, the height the rows leave at their smallest; where even that is too
+    little, it is counted in `fonts.squeezed`, and its first lines are shown."""
+    if not error:
+        return None
+    for size in range(max(lay.px(19), fonts.MIN_READABLE), fonts.MIN_READABLE - 1, -1):
+        words = fonts.get(size).render(error, True, theme.DANGER, None, width)
+        if words.get_height() <= room:
+            return words
+    fonts.squeezed.append((error, fonts.MIN_READABLE))
+    return words
 
 
 def _draw_dice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Form, index: int, dice: Dice,

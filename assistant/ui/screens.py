@@ -153,6 +153,7 @@ class TableScreen:
     def open_form(self, app: App, name: str, extra: dict[str, Any] | None = None) -> str:
         self.refresh(app)
         app.form = make_form(name, app.game.state, self.advice, extra)
+        app.error = ""  # the table's words are not the form's (the camera's, filling it, are said after this)
         return "form"
 
     def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
@@ -202,7 +203,6 @@ class FormScreen:
     name = "form"
 
     def enter(self, app: App) -> None:
-        app.error = ""
         app.tray(True)
 
     def handle(self, app: App, action: Action) -> str | None:

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from assistant.ui.devices import attach_camera
-from assistant.ui.form import Number, Reading, Stop
+from assistant.ui.form import Choice, Number, Reading, Stop
 from tests.ui.conftest import click, feed, key, make_app, play
 from tests.ui.test_reactions import encoder
 
@@ -457,3 +457,33 @@ def test_a_camera_notice_is_shown_to_the_players_until_the_next_form_opens(shots
     assert app.form is None and app.error == "Camera back: reading the dice again."
     feed(app, key("a"))  # ... until the next form opens
     assert app.error == ""
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800), (1280, 800)])
+def test_the_cameras_words_under_a_long_form_are_shown_whole_above_its_buttons(shots: Path, size: tuple[int, int]) -> None:
+    """A psychic attack has seven rows: the rows give up height for the camera's words (two reasons, three
+    lines), which were cut to their first line at 800x480 and not drawn at all at 480x800."""
+    from assistant.ui import theme
+    from assistant.ui.inputs import post_dice
+
+    app = make_app(size)
+    play(app, key("a"))
+    assert app.form is not None
+    kind = app.form.get("kind")
+    assert isinstance(kind, Choice)
+    kind.select("psychic")
+    roll_of(app, 3)
+    post_dice(Reading([None, 4, None], "camera", ["leans on something", None, "is partly out of view"]))
+    app.running = True
+    app.pump()
+    assert app.error == "Camera: die 1 leans on something; die 3 is partly out of view. Tap a die to set it."
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"camera-words-psychic-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    back = next(h.rect for h in app.hits if h.target == ("back",))
+    panel = app.layout.panel
+    above = pygame.Rect(panel.left, panel.top, panel.width, back.top - panel.top)
+    red = pygame.mask.from_threshold(app.surface.subsurface(above), theme.DANGER, (40, 40, 40, 255))
+    rows = [y for y in range(above.height) if any(red.get_at((x, y)) for x in range(0, above.width, 2))]
+    assert rows and rows[-1] - rows[0] >= 2 * app.fonts.MIN_READABLE  # two lines or more, all above Back

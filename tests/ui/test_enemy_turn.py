@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
 import pytest
@@ -16,6 +17,8 @@ from tests.ui.demo import demo_scenario
 from tests.ui.test_render import count
 
 instructions = pytest.importorskip("assistant.rules.instructions")
+if TYPE_CHECKING:
+    from assistant.rules.instructions import AttackOrder
 
 
 def to_enemy_question(game: MemoryGame) -> GameState:
@@ -58,20 +61,25 @@ def test_the_question_is_shown_and_a_tap_answers_it(size: tuple[int, int], shots
                                                  "answer": question.options[0]})  # fmt: skip
 
 
-def test_the_defence_roll_the_ai_orders_is_resolved_with_the_dice() -> None:
-    game = MemoryGame(demo_scenario())
+def to_attack_order(game: MemoryGame) -> AttackOrder:
+    """The demo played to the AI's first attack that waits for the defence dice (every question answered
+    with its first option); that attack's order."""
     to_enemy_question(game)
-    for _ in range(12):  # answer every question with its first option until an attack waits for dice
+    for _ in range(12):
         made = instructions.plan(game.state)
-        if made.attack is not None:
-            break
+        order: AttackOrder | None = made.attack
+        if order is not None:
+            return order
         if made.question is None:
             pytest.skip("the AI finished without an attack")
         game.apply({"type": "ai_answer", "question": made.question.key, "answer": made.question.options[0]})
-    else:
-        pytest.skip("no attack ordered")
+    pytest.skip("no attack ordered")
+
+
+def test_the_defence_roll_the_ai_orders_is_resolved_with_the_dice() -> None:
+    game = MemoryGame(demo_scenario())
+    order = to_attack_order(game)
     state = game.state
-    order = made.attack
     app = make_app(game=game)
     play(app, key("d"))  # Defence roll: the form has the dice count the AI named
     assert app.form is not None and app.form.name == "ai_defence"
@@ -79,3 +87,21 @@ def test_the_defence_roll_the_ai_orders_is_resolved_with_the_dice() -> None:
     typed = [6, 5, 2, 1, 7, 8, 3, 4][: order.dice]
     play(app, *[key(str(v)) for v in typed], key("return"))
     assert app.game.state == rules.apply(state, order.event(typed))
+
+
+def test_dice_from_the_camera_open_the_defence_roll_with_the_cameras_words() -> None:
+    """Fewer dice seen than the AI's order takes, with no form open: the Defence roll opens with them, the
+    rest "?", and says so (the form's opening wiped the words before)."""
+    from assistant.ui.form import Reading
+    from assistant.ui.inputs import post_dice
+
+    game = MemoryGame(demo_scenario())
+    order = to_attack_order(game)
+    assert order.dice >= 2
+    app = make_app(game=game)
+    app.running = True
+    post_dice(Reading([5]))
+    app.pump()
+    assert app.form is not None and app.form.name == "ai_defence"
+    assert app.form.value("dice") == [5] + [None] * (order.dice - 1)
+    assert app.error == f"Camera: 1 die seen, this roll takes {order.dice} (or lower Dice). Tap a die to set it."
