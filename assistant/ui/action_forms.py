@@ -132,7 +132,7 @@ def enemy_attack_form(state: GameState) -> Form:
             group_id, name = picked
             attack = next(a for a in state.scenario.enemy(group_id).attacks if a.name == name)
             hero = state.scenario.hero(hero_id)
-            dice.sides = hero.die
+            dice.roll_sides(hero.die)
             if not count.touched:
                 count.value = max(0, min(MAX_DICE, getattr(hero, attack.defended_with)))
         link_dice_count(form)

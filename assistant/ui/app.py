@@ -14,8 +14,8 @@ import pygame
 from assistant.rules.questions import Question
 from assistant.rules.state import GameState
 from assistant.ui import theme
-from assistant.ui.form import Form
-from assistant.ui.inputs import Action, translate
+from assistant.ui.form import Form, Reading
+from assistant.ui.inputs import DICE, Action, translate
 from assistant.ui.layout import Layout, layout_for
 from assistant.ui.panel import Hit
 from assistant.ui.reactions import adjacency_question, declare_event, move_ready
@@ -49,6 +49,7 @@ class App:
         self.error = ""
         self.hits: list[Hit] = []
         self.asking = False  # Renaissance: the active Hero's Move waits for who is adjacent (not journaled yet)
+        self.dice_read: tuple[Reading, GameState] | None = None  # the camera's last dice, and the game they lay in
         self.machine = Machine([TableScreen(), FormScreen()], "table")
         self.running = False
         self.dirty = True
@@ -195,8 +196,12 @@ class App:
             self.dirty = True  # shown anew, and a tap aimed at the screen before is not taken for one on it
             self._mirror()
             events = [event for event in events if event.type != pygame.MOUSEBUTTONDOWN]
+        read = False  # the camera's dice came in this pass: the form changed under a finger lifted to tap it
         for event in events:
+            if read and event.type == pygame.MOUSEBUTTONDOWN:
+                continue  # aimed at what was drawn before (a tap on Apply would apply dice not yet seen)
             self.handle_event(event)
+            read = read or event.type == DICE
             if not self.running:
                 break
         if self._knobs:

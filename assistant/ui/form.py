@@ -90,8 +90,16 @@ class Dice:
 
     def turn(self, die: int, delta: int) -> None:
         current = self.values[die]
-        start = 0 if current is None else current
+        start = current if current is not None else 0 if delta > 0 else self.sides + 1  # "?" up: 1, down: the top face
         self.set(die, (start - 1 + delta) % self.sides + 1)
+
+    def roll_sides(self, sides: int) -> None:
+        """The roll is of another die now (another hero's Mastery): a value no face of it shows is "?" again."""
+        self.sides = sides
+        for die, value in enumerate(self.values):
+            if value is not None and value > sides:
+                self.values[die] = None
+                self.hand.discard(die)
 
     def set(self, die: int, value: int) -> None:
         """A die set by hand."""
@@ -139,6 +147,7 @@ class Form:
         self._build = build
         self._update = update
         self.apply_label = apply_label
+        self.told = ""  # what the camera said of the dice it filled last (`fill`): an edit by hand answers it
         self.refresh()
         stops = self.stops()
         keyed = [stop for stop in stops if not stop.is_apply and self.fields[stop.field].key == start]

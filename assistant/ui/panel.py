@@ -138,7 +138,8 @@ def _draw_wounds(surface: pygame.Surface, lay: Layout, hero: HeroState, spec: He
 
 def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice: Advice, fonts: Fonts,
                 error: str = "", notes: Sequence[str] = ()) -> list[Hit]:  # fmt: skip
-    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour.
+    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour,
+    under `error` (a refusal, the camera's words).
 
     A sentence the AI decided where the books are silent is drawn in blue with a bar: tapping it
     overrides the choice (its Hit is ("choice", key)). `notes` (what just happened) come before
@@ -151,12 +152,12 @@ def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice:
         lines.append((text, theme.MUTED if index in advice.faded else theme.CHOICE if mark else theme.TEXT))
         marks.append(mark)
     lines += [(note, theme.MUTED) for note in notes]
+    if error:  # above the question: what the game waits for stays last, where the eye lands, and is kept
+        lines.append((error, theme.DANGER))
     if advice.question is not None:
         lines.append((advice.question.text, theme.ACTIVE))
     elif advice.attack is not None:
         lines.append(("Roll the defence: tap Defence roll, or let the camera read the dice.", theme.ACTIVE))
-    if error:
-        lines.append((error, theme.DANGER))
     marks += [""] * (len(lines) - len(marks))
     boxes = draw_lines(surface, area, lay, lines, fonts, {i for i, mark in enumerate(marks) if mark})
     hits: list[Hit] = []

@@ -116,15 +116,15 @@ class TableScreen:
         return None
 
     def dice(self, app: App, reading: Reading) -> str | None:
-        """Dice read while a defence roll is awaited: its form opens with them, still correctable."""
+        """Dice read while a defence roll is awaited: its form opens with them, still correctable. Otherwise
+        they fill the next form with dice opened before anything else happens in the game (`open_form`)."""
+        app.dice_read = (reading, app.game.state)
         rolls = [item for item in self.items if item.enabled and item.form in DICE_FORMS]
-        if not rolls:
-            app.error = f"Dice read ({reading.source}): {shown(reading.values)}; open an attack to use them"
-            return None
-        opened = self.open_form(app, rolls[0].form, rolls[0].extra)
-        assert app.form is not None
-        app.error = app.form.fill_dice(reading)
-        return opened
+        if rolls:
+            return self.open_form(app, rolls[0].form, rolls[0].extra)
+        then = "the mission is over" if app.game.state.over is not None else "the next roll opened takes them"
+        app.error = f"Dice read ({reading.source}): {shown(reading.values)}; {then}"
+        return None
 
     def _move(self, delta: int) -> None:
         enabled = [n for n, item in enumerate(self.items) if item.enabled]
@@ -153,7 +153,9 @@ class TableScreen:
     def open_form(self, app: App, name: str, extra: dict[str, Any] | None = None) -> str:
         self.refresh(app)
         app.form = make_form(name, app.game.state, self.advice, extra)
-        app.error = ""  # the table's words are not the form's (the camera's, filling it, are said after this)
+        app.error = ""  # the table's words are not the form's
+        if app.dice_read is not None and app.dice_read[1] is app.game.state and app.form.dice() is not None:
+            fill(app, app.form, app.dice_read[0])  # the dice on the tray, read since the game last changed
         return "form"
 
     def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
@@ -197,6 +199,20 @@ class TableScreen:
         return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
 
 
+def fill(app: App, form: Form, reading: Reading) -> None:
+    """The camera's dice into the open form, and what it says of them on the screen; kept, for a form opened
+    again (after Back) before the game changes."""
+    app.dice_read = (reading, app.game.state)
+    app.error = form.told = form.fill_dice(reading)
+
+
+def answered(app: App, form: Form) -> None:
+    """The table edits the form by hand: what the camera said of its dice (a die not seen, one leaning) is
+    answered, or no longer true, and goes; a refusal or a notice stays until the next form."""
+    if form.told and app.error == form.told:
+        app.error = form.told = ""
+
+
 class FormScreen:
     """One intent's form beside the dial; Apply makes the event, Back (or hold) returns to the table."""
 
@@ -210,6 +226,8 @@ class FormScreen:
         if form is None:
             return "table"
         kind = action.kind
+        if kind in ("turn", "digit") or kind == "tap" and self.aimed(app, action.value):
+            answered(app, form)
         if kind == "turn":
             form.turn(int(action.value))
         elif kind == "confirm":
@@ -221,10 +239,16 @@ class FormScreen:
         elif kind == "digit":
             form.type_digit(int(action.value))
         elif kind == "dice":
-            app.error = form.fill_dice(action.value)
+            fill(app, form, action.value)
         elif kind == "tap":
             return self.tap(app, form, action.value)
         return None
+
+    @staticmethod
+    def aimed(app: App, pos: tuple[int, int]) -> bool:
+        """Whether a tap at `pos` changes a field (not Back, not Apply)."""
+        hit = next((h for h in app.hits if h.rect.collidepoint(pos)), None)
+        return hit is not None and hit.target[0] == "stop" and hit.target[1] != APPLY
 
     def tap(self, app: App, form: Form, pos: tuple[int, int]) -> str | None:
         for hit in app.hits:

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from assistant.ui.devices import attach_camera
-from assistant.ui.form import Choice, Number, Reading, Stop
+from assistant.ui.form import APPLY, Choice, Number, Reading, Stop
 from tests.ui.conftest import click, feed, key, make_app, play
 from tests.ui.test_reactions import encoder
 
@@ -487,3 +487,78 @@ def test_the_cameras_words_under_a_long_form_are_shown_whole_above_its_buttons(s
     red = pygame.mask.from_threshold(app.surface.subsurface(above), theme.DANGER, (40, 40, 40, 255))
     rows = [y for y in range(above.height) if any(red.get_at((x, y)) for x in range(0, above.width, 2))]
     assert rows and rows[-1] - rows[0] >= 2 * app.fonts.MIN_READABLE  # two lines or more, all above Back
+
+
+def test_a_tap_in_the_pass_the_cameras_dice_come_in_is_not_taken_for_one_on_them() -> None:
+    """The form shows 5 5 2 8; a die is bumped as the player taps Attack: the new dice come in the same
+    pass as the tap, which was aimed at the dice shown, so it is dropped; the next tap applies what is shown."""
+    from assistant.rules import game as rules
+    from assistant.ui.inputs import post_dice
+
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    roll_of(app, 4)
+    app.running = True
+    post_dice(Reading([5, 5, 2, 8]))
+    app.pump()
+    app.draw()
+    start = app.game.state
+    attack = next(h for h in app.hits if h.target == ("stop", APPLY, 0))
+    post_dice(Reading([1, 1, 1, 1]))
+    pygame.event.post(click(attack.rect.center))
+    app.pump()
+    assert app.game.state is start and app.form.value("dice") == [1, 1, 1, 1]  # shown, not applied
+    event = app.form.event()
+    play(app, click(attack.rect.center))
+    assert app.game.state == rules.apply(start, event) and event["dice"] == [1, 1, 1, 1]
+
+
+def test_what_the_camera_said_goes_once_the_table_answers_it_by_hand() -> None:
+    """"2 dice seen, this roll takes 3 (or lower Dice)": the table lowers Dice, and the words go with the
+    question they asked; a refusal stays until the next form, whatever is edited."""
+    from assistant.ui.inputs import post_dice
+
+    app = make_app()
+    play(app, key("a"))
+    assert app.form is not None
+    roll_of(app, 3)
+    app.running = True
+    post_dice(Reading([3, 5]))
+    app.pump()
+    assert app.error == "Camera: 2 dice seen, this roll takes 3 (or lower Dice). Tap a die to set it."
+    count = app.form.fields.index(app.form.get("dice_count"))
+    app.form.focus = Stop(count)
+    play(app, encoder("turn", -1))
+    assert app.form.value("dice") == [3, 5] and app.error == ""
+    play(app, encoder("turn", 1))  # Dice 3 again: die 3 is "?"
+    app.form.focus = APPLY
+    play(app, encoder("confirm"))  # refused: the roll is not complete
+    assert app.form is not None and app.error.startswith("Roll: 1 of 3 dice still to read")
+    app.form.focus = Stop(count)
+    play(app, encoder("turn", -1))
+    assert app.error.startswith("Roll: 1 of 3 dice still to read")  # the table's own refusal stays
+
+
+def test_dice_read_before_the_roll_is_opened_fill_it_until_the_game_changes() -> None:
+    """Dice rolled before the attack is opened (the same dice are not posted twice, so they would never come
+    again): the attack opens with them, and after Back again; once an event is applied they are old dice."""
+    from assistant.ui.inputs import post_dice
+
+    app = make_app()
+    app.running = True
+    post_dice(Reading([5, 2, 7, 1]))
+    app.pump()
+    assert app.form is None and app.error == "Dice read (camera): 5 2 7 1; the next roll opened takes them"
+    play(app, key("a"))
+    assert app.form is not None and app.form.name == "hero_attack" and app.form.value("dice") == [5, 2, 7, 1]
+    assert app.error == ""
+    play(app, encoder("back"))
+    assert app.form is None
+    play(app, key("a"))
+    assert app.form is not None and app.form.value("dice") == [5, 2, 7, 1]  # after Back, the same dice
+    app.form.focus = APPLY
+    play(app, key("return"))
+    assert app.form is None and app.game.state.count == 1  # the attack applied
+    play(app, key("a"))
+    assert app.form is not None and app.form.value("dice") == [None] * len(app.form.value("dice"))

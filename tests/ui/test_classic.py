@@ -53,3 +53,34 @@ def test_an_overtaken_enemy_reacts_in_the_heros_activation(shots: Path) -> None:
     assert any("Guards reacts" in step for step in advice(app).steps)
     play(app, key("u"))  # undo takes the reaction's attack back: the roll is awaited again
     assert labels(app)[0] == "Defence roll"
+
+
+def test_dice_read_for_a_d8_hero_are_asked_again_when_the_attack_is_on_a_d6_hero() -> None:
+    """First edition: Bea's Mastery D8, Ada's D6. The camera reads 7 8 2 for an attack on Bea; the table then
+    sets the attack on Ada: no d6 shows a 7 or an 8, so those dice are "?" again, not applied as they were."""
+    from dataclasses import replace
+
+    from assistant.ui.form import Choice, Dice, Number, Reading
+    from assistant.ui.intents import make_form
+
+    scenario = mission("classic")
+    ada, bea = scenario.heroes[:2]
+    game = MemoryGame(replace(scenario, heroes=(ada, replace(bea, die=8), *scenario.heroes[2:])))
+    form = make_form("enemy_attack", game.state)
+    on = form.get("hero")
+    assert isinstance(on, Choice)
+    on.select("bea")
+    form.refresh()
+    dice = form.dice()
+    assert isinstance(dice, Dice) and dice.sides == 8
+    count = form.get("dice_count")
+    assert isinstance(count, Number)
+    count.set(3)
+    form.refresh()
+    assert form.fill_dice(Reading([7, 8, 2], kinds=["d8"] * 3)) == "" and dice.values == [7, 8, 2]
+    on.select("ada")
+    form.refresh()
+    assert dice.sides == 6 and dice.values == [None, None, 2] and not dice.complete
+    dice.turn(0, -1)  # "?" turned down: the top face
+    dice.turn(1, 1)  # and up: the 1
+    assert dice.values == [6, 1, 2]

@@ -46,3 +46,16 @@ def test_three_heroes_ko_is_a_defeat_said_so(shots: Path) -> None:
     pygame.image.save(app.surface, shots / "mission-over-ko-800x480.png")
     play(app, key("u"))  # undo still works from the end
     assert app.game.state.over is None
+
+
+def test_dice_read_after_the_end_say_that_the_mission_is_over() -> None:
+    from assistant.ui.form import Reading
+    from assistant.ui.inputs import post_dice
+
+    app = make_app(game=MemoryGame(replace(demo_scenario(), end=EndTime(1, 2))))
+    play(app, key("e"))
+    assert app.game.state.over == "time"
+    app.running = True
+    post_dice(Reading([6, 2]))
+    app.pump()
+    assert app.form is None and app.error == "Dice read (camera): 6 2; the mission is over"
