@@ -278,6 +278,9 @@ class Form:
                 told.append(f"{len(values)} {'die' if len(values) == 1 else 'dice'} seen, this roll takes "
                             f"{count.value} (or lower Dice)")
                 values += [None] * (count.value - len(values))
+            elif len(values) > count.value:  # bonus dice, or a die of another roll left on the tray: said
+                told.append(f"{len(values)} dice seen, this roll took {count.value}: Dice raised (lower it if a "
+                            "die is not this roll's)")
             count.set(len(values))
         kind = f"d{dice.sides}"
         before, hand = dice.values, dice.hand if dice.source == "camera" else set()
@@ -297,7 +300,9 @@ class Form:
                 dice.values.append(value)
         dice.source = reading.source
         self.refresh()
-        return f"Camera: {'; '.join(told)}. Tap a die to set it." if told else ""
+        if not told:
+            return ""
+        return f"Camera: {'; '.join(told)}." + (" Tap a die to set it." if not dice.complete else "")
 
 
 @dataclass(frozen=True)

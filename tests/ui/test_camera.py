@@ -282,9 +282,10 @@ def test_more_dice_than_a_roll_takes_fill_nothing_and_the_table_is_told(shots: P
     app.draw()
     pygame.image.save(app.surface, shots / "camera-too-many-800x480.png")
     assert app.fonts.squeezed == []  # every line of it fits
-    post_dice(Reading([4] * MAX_DICE))  # as many as it takes: filled
+    post_dice(Reading([4] * MAX_DICE))  # as many as it takes: filled, and Dice raised to them, said
     app.pump()
-    assert dice.values == [4] * MAX_DICE and app.error == ""
+    assert dice.values == [4] * MAX_DICE and app.error == (
+        f"Camera: {MAX_DICE} dice seen, this roll took 2: Dice raised (lower it if a die is not this roll's).")
 
 
 def test_dice_read_while_a_form_without_dice_is_open_are_named_not_used() -> None:
