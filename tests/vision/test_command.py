@@ -119,6 +119,13 @@ def test_a_corrupt_profile_is_refused_clearly(tmp_path: Path, rendered_pips: Pat
     assert "not a dice profile" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_profile_that_is_a_pipe_is_refused_not_waited_on(tmp_path: Path, rendered_pips: Path) -> None:
+    pipe = tmp_path / "p.json"
+    os.mkfifo(pipe)
+    done = dice("read", "--profile", str(pipe), str(rendered_pips.parent / "images"))
+    assert done.returncode == 2 and f"{pipe}: not a regular file (a pipe or a device), not a profile" in done.stderr
+
+
 def test_learn_skips_unreadable_manifest_lines_with_a_message(tmp_path: Path, rendered_astro_tiles: Path) -> None:
     manifest = tmp_path / "manifest.jsonl"
     good = rendered_astro_tiles.read_text().splitlines()[:10]
