@@ -259,8 +259,10 @@ class Form:
         another kind than the roll's (a d8 left on the tray for a d6 roll) is left "?" for the table to set:
         the form cannot be applied before; so are the dice missing where fewer are seen than the roll takes (its
         Dice field: a die hidden or not found is not dropped from the roll unsaid; a roll of fewer lowers Dice).
-        More dice than the roll can take fill nothing (which to keep would be a guess). Returns what the camera says of it to the table ("" for nothing): why nothing was
-        filled, or which dice are "?" where it knows why (the reader's words per die, and the kinds)."""
+        More dice than Dice raise it, said; more than the roll can take fill nothing (which to keep would be a
+        guess). Returns what the camera says of it to the table ("" for nothing): why nothing was filled, the
+        count it found otherwise, or which dice are "?" where it knows why (the reader's words per die, and the
+        kinds)."""
         values = list(reading.values)
         dice = self.dice()
         if dice is None:
