@@ -154,10 +154,9 @@ def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice:
     lines += [(note, theme.MUTED) for note in notes]
     if error:  # above the question: what the game waits for stays last, where the eye lands, and is kept
         lines.append((error, theme.DANGER))
-    if advice.question is not None:
-        lines.append((advice.question.text, theme.ACTIVE))
-    elif advice.attack is not None:
-        lines.append(("Roll the defence: tap Defence roll, or let the camera read the dice.", theme.ACTIVE))
+    waiting = waiting_words(advice)
+    if waiting:
+        lines.append((waiting, theme.ACTIVE))
     marks += [""] * (len(lines) - len(marks))
     boxes = draw_lines(surface, area, lay, lines, fonts, {i for i, mark in enumerate(marks) if mark})
     hits: list[Hit] = []
@@ -167,6 +166,24 @@ def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice:
             pygame.draw.rect(surface, theme.CHOICE, bar)
             hits.append(Hit(box.inflate(0, lay.px(4)), ("choice", marks[index])))
     return hits
+
+
+def waiting_words(advice: Advice) -> str:
+    """What the game waits for from the table: the AI's question, or the defence to roll ("" for nothing)."""
+    if advice.question is not None:
+        return str(advice.question.text)
+    if advice.attack is not None:
+        return "Roll the defence: tap Defence roll, or let the camera read the dice."
+    return ""
+
+
+def waiting_height(advice: Advice, width: int, lay: Layout, fonts: Fonts) -> int:
+    """The height `waiting_words` take wrapped to `width` at the smallest readable type (0 for none): the room
+    the table screen keeps for them above its buttons, so that a question is never cut."""
+    words = waiting_words(advice)
+    if not words:
+        return 0
+    return fonts.get(fonts.MIN_READABLE).render(words, True, theme.ACTIVE, None, width - lay.px(10)).get_height()
 
 
 def draw_notes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, notes: Sequence[str], fonts: Fonts,

@@ -29,6 +29,7 @@ from assistant.ui.panel import (
     draw_menu,
     draw_notes,
     draw_over_banner,
+    waiting_height,
 )
 from assistant.ui.reactions import move_ready
 
@@ -186,7 +187,9 @@ class TableScreen:
         rows = (len(main) + columns - 1) // columns
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
-        grid_top = max(y + lay.px(50), strip.top - lay.gap - wanted)
+        least = rows * lay.px(40) + (rows - 1) * lay.gap if rows else 0  # the buttons give up height, to 40 px,
+        asked = waiting_height(advice, area.width, lay, fonts) + lay.px(8) if advice is not None else 0  # for a question
+        grid_top = max(y + lay.px(50), min(y + asked, strip.top - lay.gap - least), strip.top - lay.gap - wanted)
         middle = pygame.Rect(area.left, y, area.width, grid_top - y - lay.px(4))
         hits: list[Hit] = []
         if advice is not None:

@@ -105,3 +105,27 @@ def test_dice_from_the_camera_open_the_defence_roll_with_the_cameras_words() -> 
     assert app.form is not None and app.form.name == "ai_defence"
     assert app.form.value("dice") == [5] + [None] * (order.dice - 1)
     assert app.error == f"Camera: 1 die seen, this roll takes {order.dice} (or lower Dice). Tap a die to set it."
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (720, 1280)])
+def test_the_whole_question_is_shown_above_the_answers(size: tuple[int, int]) -> None:
+    """At 800x480 the question's third line ("who are equally close)") was cut by the buttons: they give up
+    height for it now. Each line of it is drawn whole: as many bands of its colour as it has lines, alike."""
+    game = MemoryGame(demo_scenario())
+    to_enemy_question(game)
+    app = make_app(size, game)
+    app.draw()
+    first = min(h.rect.top for h in app.hits if h.target[0] == "item")
+    panel = app.layout.panel
+    above = app.surface.subsurface(pygame.Rect(panel.left, panel.top, panel.width, first - panel.top))
+    gold = pygame.mask.from_threshold(above, theme.ACTIVE, (30, 30, 30, 255))
+    rows = [y for y in range(above.get_height()) if any(gold.get_at((x, y)) for x in range(above.get_width()))]
+    bands = [1]
+    for y, before in zip(rows[1:], rows):
+        if y == before + 1:
+            bands[-1] += 1
+        else:
+            bands.append(1)
+    question = instructions.plan(game.state).question
+    lines = app.fonts.get(app.fonts.MIN_READABLE).size(question.text)[0] // (panel.width - app.layout.px(10)) + 1
+    assert len(bands) >= lines and min(bands) >= 0.75 * max(bands), bands  # no line cut short
