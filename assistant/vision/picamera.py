@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.vision.errors import SourceError
+from assistant.vision.errors import CameraLost, SourceError
 from assistant.vision.sources import _Closing
 
 STALLED = 2.0  # seconds without a frame (or its metadata) before the Pi camera counts as lost
@@ -93,8 +93,13 @@ class PiCameraSource(_Closing):
         return np.ascontiguousarray(frame[:, :, :3])
 
     def lock(self) -> dict[str, Any]:
-        """Freeze exposure, gain and white balance at their current values; return them."""
-        meta = self.waited(self.camera.capture_metadata)
+        """Freeze exposure, gain and white balance at their current values; return them. A camera that gives
+        no metadata for STALLED seconds is lost (CameraLost), as one that gives no frame."""
+        try:
+            meta = self.waited(self.camera.capture_metadata)
+        except Exception as bad:  # noqa: BLE001 - as in read
+            log.warning("picamera: no metadata (%s: %s)", type(bad).__name__, bad)
+            raise CameraLost(self.name) from None
         controls = {
             "AeEnable": False,
             "AwbEnable": False,

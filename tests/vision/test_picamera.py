@@ -72,6 +72,8 @@ class StandInCamera:
 
     def capture_metadata(self, wait: bool | None = None) -> Future[dict[str, Any]]:
         assert wait is False  # picamera2 would wait for ever on a camera that stalled
+        if self.stall_after is not None and self.frame >= self.stall_after:
+            return Future()  # never done
         return done({"ExposureTime": int(self.exposure), "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6)})
 
     def capture_array(self, stream: str, wait: bool | None = None) -> Future[np.ndarray]:
@@ -202,4 +204,18 @@ def test_a_pi_camera_that_stalls_is_lost_and_let_go(stand_in_picamera2: type[Sta
         watch("picamera", tray=False, kind="d6", profile_path=None, max_frames=0, emit=readings.append)
     assert time.monotonic() - started < 30  # not for ever
     assert len(readings) == 1  # the roll read before the stall
+    assert stand_in_picamera2.events[-1] == ("closed", None)
+
+
+def test_a_pi_camera_that_stalls_as_its_exposure_is_held_is_lost(stand_in_picamera2: type[StandInCamera],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stall comes right after the frame that rests the tray, as the exposure is held (its metadata
+    never comes): lost, as a camera that gives no frame, not stopped for good."""
+    from assistant.vision import picamera
+    from assistant.vision.errors import CameraLost
+
+    monkeypatch.setattr(picamera, "STALLED", 0.2)
+    monkeypatch.setattr(stand_in_picamera2, "stall_after", 8)  # 5 rolling frames, then 3 at rest: held at the 8th
+    with pytest.raises(CameraLost, match="picamera gives no frames any more"):
+        watch("picamera", tray=False, kind="d6", profile_path=None, max_frames=0, emit=lambda reading: None)
     assert stand_in_picamera2.events[-1] == ("closed", None)
