@@ -41,6 +41,7 @@ class StandInCamera:
 
     stall_after: int | None = None  # frames given before the camera stalls (its ribbon cable worked loose)
     fail_to_stop = False  # a stalled camera may fail to stop
+    stall_metadata = False  # its metadata never comes (the stall falls as the exposure is held)
 
     def __init__(self) -> None:
         rng = np.random.default_rng(11)
@@ -72,7 +73,7 @@ class StandInCamera:
 
     def capture_metadata(self, wait: bool | None = None) -> Future[dict[str, Any]]:
         assert wait is False  # picamera2 would wait for ever on a camera that stalled
-        if self.stall_after is not None and self.frame >= self.stall_after:
+        if self.stall_metadata:
             return Future()  # never done
         return done({"ExposureTime": int(self.exposure), "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6)})
 
@@ -112,6 +113,7 @@ def stand_in_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[StandInCamera]:
     StandInCamera.events = []
     monkeypatch.setattr(StandInCamera, "stall_after", None)
     monkeypatch.setattr(StandInCamera, "fail_to_stop", False)
+    monkeypatch.setattr(StandInCamera, "stall_metadata", False)
     return StandInCamera
 
 
@@ -215,7 +217,7 @@ def test_a_pi_camera_that_stalls_as_its_exposure_is_held_is_lost(stand_in_picame
     from assistant.vision.errors import CameraLost
 
     monkeypatch.setattr(picamera, "STALLED", 0.2)
-    monkeypatch.setattr(stand_in_picamera2, "stall_after", 8)  # 5 rolling frames, then 3 at rest: held at the 8th
+    monkeypatch.setattr(stand_in_picamera2, "stall_metadata", True)
     with pytest.raises(CameraLost, match="picamera gives no frames any more"):
         watch("picamera", tray=False, kind="d6", profile_path=None, max_frames=0, emit=lambda reading: None)
     assert stand_in_picamera2.events[-1] == ("closed", None)
