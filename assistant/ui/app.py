@@ -49,7 +49,8 @@ class App:
         self.error = ""
         self.hits: list[Hit] = []
         self.asking = False  # Renaissance: the active Hero's Move waits for who is adjacent (not journaled yet)
-        self.dice_read: tuple[Reading, GameState] | None = None  # the camera's last dice, and the game they lay in
+        self.moves = 0  # the game's changes seen here (events applied, undone, redone, or by another process)
+        self.dice_read: tuple[Reading, int] | None = None  # the camera's last dice, and `moves` when read
         self.machine = Machine([TableScreen(), FormScreen()], "table")
         self.running = False
         self.dirty = True
@@ -73,6 +74,7 @@ class App:
             return False
         self.error = ""
         self.asking = False
+        self.moves += 1
         self._mirror()
         return True
 
@@ -89,10 +91,19 @@ class App:
             self.error = str(refused)
             return
         self.error = ""
+        self.moves += 1
         after = self.game.state
         # undoing a declared Move asks again who is adjacent (as it was before the answer)
         self.asking = name == "undo" and _declared(before) and not _declared(after) and after.active == before.active
         self._mirror()
+
+    def keep_dice(self, reading: Reading) -> None:
+        """The camera's dice, for a form opened before the game changes (`fresh_dice`)."""
+        self.dice_read = (reading, self.moves)
+
+    def fresh_dice(self) -> Reading | None:
+        """The camera's last dice, if the game has not changed since they were read."""
+        return self.dice_read[0] if self.dice_read is not None and self.dice_read[1] == self.moves else None
 
     # -- the Reaction Attack round (Renaissance): who is adjacent is the screen's own until answered --
 
@@ -194,12 +205,13 @@ class App:
         events += pygame.event.get()
         if self.game.state is not self._shown:  # changed by another process on the state file (`session apply`):
             self.dirty = True  # shown anew, and a tap aimed at the screen before is not taken for one on it
+            self.moves += 1
             self._mirror()
             events = [event for event in events if event.type != pygame.MOUSEBUTTONDOWN]
         read = False  # the camera's dice came in this pass: the form changed under a finger lifted to tap it
         for event in events:
-            if read and event.type == pygame.MOUSEBUTTONDOWN:
-                continue  # aimed at what was drawn before (a tap on Apply would apply dice not yet seen)
+            if read and _aimed(event):
+                continue  # at what was drawn before (a tap or a press on Apply would apply dice not yet seen)
             self.handle_event(event)
             read = read or event.type == DICE
             if not self.running:
@@ -250,6 +262,12 @@ class App:
         """Draw now and save the screen as an image (PNG by the name)."""
         self.draw()
         pygame.image.save(self.surface, path)
+
+
+def _aimed(event: pygame.event.Event) -> bool:
+    """Whether an input acts on what is drawn (a tap, a press of Enter or of the encoder)."""
+    action = translate(event)
+    return action is not None and action.kind in ("tap", "confirm")
 
 
 def _declared(state: GameState) -> bool:

@@ -177,13 +177,15 @@ def waiting_words(advice: Advice) -> str:
     return ""
 
 
-def waiting_height(advice: Advice, width: int, lay: Layout, fonts: Fonts) -> int:
-    """The height `waiting_words` take wrapped to `width` at the smallest readable type (0 for none): the room
-    the table screen keeps for them above its buttons, so that a question is never cut."""
+def waiting_height(advice: Advice, error: str, width: int, lay: Layout, fonts: Fonts) -> int:
+    """The height `waiting_words` and `error` above them take wrapped to `width` at the smallest readable type
+    (0 for no question): the room the table screen keeps for them above its buttons, so that neither is cut."""
     words = waiting_words(advice)
     if not words:
         return 0
-    return fonts.get(fonts.MIN_READABLE).render(words, True, theme.ACTIVE, None, width - lay.px(10)).get_height()
+    font = fonts.get(fonts.MIN_READABLE)
+    return sum(font.render(text, True, theme.ACTIVE, None, width - lay.px(10)).get_height() + lay.px(3)
+               for text in (error, words) if text)
 
 
 def draw_notes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, notes: Sequence[str], fonts: Fonts,
@@ -210,9 +212,9 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, lay: Layout, lines: S
         if sum(image.get_height() + lay.px(3) for image in images) <= area.height + lay.px(3):
             chosen = images
             break
-        if chosen is None and (not images or images[-1].get_height() <= area.height):
-            chosen = images  # the largest size at which the newest line fits, if all never do
-    images = chosen if chosen is not None else images
+    images = chosen if chosen is not None else images  # if all never fit, the smallest: the most lines shown
+    if images and images[-1].get_height() > area.height:  # the newest line itself is cut: said
+        fonts.squeezed.append((lines[-1][0], fonts.MIN_READABLE))
     bottom = area.bottom
     clip = surface.get_clip()
     surface.set_clip(area)

@@ -16,7 +16,7 @@ from assistant.ui.dial import draw_dial
 from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
 from assistant.ui.advice import Advice, advice_for
-from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
+from assistant.ui.form import APPLY, Form, Incomplete, Number, Reading, Stop, shown
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, make_form, menu
 from assistant.ui.mission_panel import draw_mission
@@ -119,11 +119,16 @@ class TableScreen:
     def dice(self, app: App, reading: Reading) -> str | None:
         """Dice read while a defence roll is awaited: its form opens with them, still correctable. Otherwise
         they fill the next form with dice opened before anything else happens in the game (`open_form`)."""
-        app.dice_read = (reading, app.game.state)
+        app.keep_dice(reading)
         rolls = [item for item in self.items if item.enabled and item.form in DICE_FORMS]
         if rolls:
             return self.open_form(app, rolls[0].form, rolls[0].extra)
-        then = "the mission is over" if app.game.state.over is not None else "the next roll opened takes them"
+        if app.game.state.over is not None:
+            then = "the mission is over"
+        elif app.asking or self.advice is not None and self.advice.question is not None:
+            then = "answer the question, then roll"  # an answer changes the game: these dice are not kept
+        else:
+            then = "the next roll opened takes them"
         app.error = f"Dice read ({reading.source}): {shown(reading.values)}; {then}"
         return None
 
@@ -155,8 +160,9 @@ class TableScreen:
         self.refresh(app)
         app.form = make_form(name, app.game.state, self.advice, extra)
         app.error = ""  # the table's words are not the form's
-        if app.dice_read is not None and app.dice_read[1] is app.game.state and app.form.dice() is not None:
-            fill(app, app.form, app.dice_read[0])  # the dice on the tray, read since the game last changed
+        fresh = app.fresh_dice()
+        if fresh is not None and app.form.dice() is not None:
+            fill(app, app.form, fresh)  # the dice on the tray, read since the game last changed
         return "form"
 
     def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
@@ -187,8 +193,8 @@ class TableScreen:
         rows = (len(main) + columns - 1) // columns
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
-        least = rows * lay.px(40) + (rows - 1) * lay.gap if rows else 0  # the buttons give up height, to 40 px,
-        asked = waiting_height(advice, area.width, lay, fonts) + lay.px(8) if advice is not None else 0  # for a question
+        least = rows * lay.px(34) + (rows - 1) * lay.gap if rows else 0  # the buttons give up height, to 34 px,
+        asked = waiting_height(advice, app.error, area.width, lay, fonts) + lay.px(8) if advice is not None else 0  # for a question
         grid_top = max(y + lay.px(50), min(y + asked, strip.top - lay.gap - least), strip.top - lay.gap - wanted)
         middle = pygame.Rect(area.left, y, area.width, grid_top - y - lay.px(4))
         hits: list[Hit] = []
@@ -205,15 +211,15 @@ class TableScreen:
 def fill(app: App, form: Form, reading: Reading) -> None:
     """The camera's dice into the open form, and what it says of them on the screen; kept, for a form opened
     again (after Back) before the game changes."""
-    app.dice_read = (reading, app.game.state)
+    app.keep_dice(reading)
     app.error = form.told = form.fill_dice(reading)
 
 
-def answered(app: App, form: Form) -> None:
-    """The table edits the form by hand: what the camera said of its dice (a die not seen, one leaning) is
-    answered, or no longer true, and goes; a refusal or a notice stays until the next form."""
-    if form.told and app.error == form.told:
-        app.error = form.told = ""
+def rolled(form: Form) -> tuple[Any, ...]:
+    """What the camera's words are about: the roll's die, its dice and how many."""
+    dice = form.dice()
+    count = next((f.value for _, f in form.visible() if isinstance(f, Number) and f.key == "dice_count"), None)
+    return (None, None, count) if dice is None else (dice.sides, list(dice.values), count)
 
 
 class FormScreen:
@@ -228,9 +234,15 @@ class FormScreen:
         form = app.form
         if form is None:
             return "table"
+        before = rolled(form)
+        went = self.edit(app, form, action)
+        after = rolled(form)
+        if after != before and action.kind != "dice" and app.form is form:
+            self.edited(app, form, before, after)
+        return went
+
+    def edit(self, app: App, form: Form, action: Action) -> str | None:
         kind = action.kind
-        if kind in ("turn", "digit") or kind == "tap" and self.aimed(app, action.value):
-            answered(app, form)
         if kind == "turn":
             form.turn(int(action.value))
         elif kind == "confirm":
@@ -248,10 +260,15 @@ class FormScreen:
         return None
 
     @staticmethod
-    def aimed(app: App, pos: tuple[int, int]) -> bool:
-        """Whether a tap at `pos` changes a field (not Back, not Apply)."""
-        hit = next((h for h in app.hits if h.rect.collidepoint(pos)), None)
-        return hit is not None and hit.target[0] == "stop" and hit.target[1] != APPLY
+    def edited(app: App, form: Form, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
+        """The table changed the roll by hand: the camera's words on it are answered, or no longer true, and go
+        (a refusal or a notice stays until the next form); a roll made of another die (another hero's
+        Mastery) takes the camera's dice anew, as that die's roll reads them (a d6 on a d8 roll is "?")."""
+        if form.told and app.error == form.told:
+            app.error = form.told = ""
+        fresh = app.fresh_dice()
+        if after[0] != before[0] and fresh is not None:
+            fill(app, form, fresh)
 
     def tap(self, app: App, form: Form, pos: tuple[int, int]) -> str | None:
         for hit in app.hits:

@@ -55,6 +55,7 @@ class Fonts:
         self._cache: dict[int, pygame.font.Font] = {}
         self._images: dict[tuple[str, int, Color, int], pygame.Surface] = {}
         self.squeezed: list[tuple[str, int]] = []
+        self._cut: dict[tuple[str, int, Color, int], tuple[str, int]] = {}  # `fit`'s images drawn cut
 
     def get(self, size: int) -> pygame.font.Font:
         size = max(8, int(size))
@@ -81,22 +82,25 @@ class Fonts:
         """`text` at `size`, or smaller until it fits `width`; cut with "…" if even that is too wide."""
         key = (text, int(size), color, int(width))
         image = self._images.get(key)
-        if image is not None:
-            return image
-        return self._remember(key, self._fit(text, size, width, color))
+        if image is None:
+            image = self._remember(key, self._fit(text, size, width, color))
+        elif key in self._cut:  # drawn cut again: counted on every frame, not on the first only
+            self.squeezed.append(self._cut[key])
+        return image
 
     def smallest(self, size: int) -> int:
         """The smallest size `fit` shrinks text of `size` to before it cuts it."""
         return max(self.MIN_READABLE, int(size * 0.7))
 
     def _fit(self, text: str, size: int, width: int, color: Color) -> pygame.Surface:
-        size = int(size)
+        size0 = size = int(size)
         floor = self.smallest(size)
         while size > floor and self.get(size).size(text)[0] > width:
             size -= 1
         font = self.get(size)
         if font.size(text)[0] > width:
             self.squeezed.append((text, size))
+            self._cut[(text, int(size0), color, int(width))] = (text, size)
             while len(text) > 1 and font.size(text + "…")[0] > width:
                 text = text[:-1]
             text = text.rstrip() + "…"

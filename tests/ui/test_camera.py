@@ -510,9 +510,14 @@ def test_a_tap_in_the_pass_the_cameras_dice_come_in_is_not_taken_for_one_on_them
     pygame.event.post(click(attack.rect.center))
     app.pump()
     assert app.game.state is start and app.form.value("dice") == [1, 1, 1, 1]  # shown, not applied
+    post_dice(Reading([2, 2, 2, 2]))
+    app.form.focus = APPLY
+    pygame.event.post(encoder("confirm"))  # the encoder pressed (or Enter) as the dice change: dropped too
+    app.pump()
+    assert app.game.state is start and app.form.value("dice") == [2, 2, 2, 2]
     event = app.form.event()
     play(app, click(attack.rect.center))
-    assert app.game.state == rules.apply(start, event) and event["dice"] == [1, 1, 1, 1]
+    assert app.game.state == rules.apply(start, event) and event["dice"] == [2, 2, 2, 2]
 
 
 def test_what_the_camera_said_goes_once_the_table_answers_it_by_hand() -> None:
@@ -527,6 +532,9 @@ def test_what_the_camera_said_goes_once_the_table_answers_it_by_hand() -> None:
     app.running = True
     post_dice(Reading([3, 5]))
     app.pump()
+    assert app.error == "Camera: 2 dice seen, this roll takes 3 (or lower Dice). Tap a die to set it."
+    app.form.focus = Stop(app.form.fields.index(app.form.get("target")))
+    play(app, encoder("turn", 1))  # another target: the roll is as it was, and so are the words
     assert app.error == "Camera: 2 dice seen, this roll takes 3 (or lower Dice). Tap a die to set it."
     count = app.form.fields.index(app.form.get("dice_count"))
     app.form.focus = Stop(count)
@@ -561,5 +569,9 @@ def test_dice_read_before_the_roll_is_opened_fill_it_until_the_game_changes() ->
     app.form.focus = APPLY
     play(app, key("return"))
     assert app.form is None and app.game.state.count == 1  # the attack applied
+    play(app, key("a"))
+    assert app.form is not None and app.form.value("dice") == [None] * len(app.form.value("dice"))
+    play(app, encoder("back"), key("u"))  # undone: the game as it was when the dice were read, but changed since
+    assert app.game.state.count == 0
     play(app, key("a"))
     assert app.form is not None and app.form.value("dice") == [None] * len(app.form.value("dice"))

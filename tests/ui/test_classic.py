@@ -84,3 +84,35 @@ def test_dice_read_for_a_d8_hero_are_asked_again_when_the_attack_is_on_a_d6_hero
     dice.turn(0, -1)  # "?" turned down: the top face
     dice.turn(1, 1)  # and up: the 1
     assert dice.values == [6, 1, 2]
+
+
+def test_the_cameras_dice_are_read_anew_when_the_attack_turns_to_a_hero_of_another_die() -> None:
+    """d6 read for Ada's roll; the table turns the attack on Bea (D8): those d6 are no d8 results, and the camera's
+    dice are taken anew as her roll reads them: "?" each, and said why."""
+    from dataclasses import replace
+
+    from assistant.ui.form import Choice, Number, Reading, Stop
+    from assistant.ui.inputs import post_dice
+    from assistant.ui.intents import make_form
+    from tests.ui.test_reactions import encoder
+
+    scenario = mission("classic")
+    ada, bea = scenario.heroes[:2]
+    app = make_app(game=MemoryGame(replace(scenario, heroes=(ada, replace(bea, die=8), *scenario.heroes[2:]))))
+    app.form = make_form("enemy_attack", app.game.state)
+    app.machine.go(app, "form")
+    on = app.form.get("hero")
+    count = app.form.get("dice_count")
+    assert isinstance(on, Choice) and isinstance(count, Number)
+    on.select("ada")
+    count.set(3)
+    app.form.refresh()
+    app.running = True
+    post_dice(Reading([3, 5, 2], kinds=["d6"] * 3))
+    app.pump()
+    assert app.form.value("dice") == [3, 5, 2] and app.error == ""
+    app.form.focus = Stop(app.form.fields.index(on))
+    play(app, encoder("turn", 1 if [o for o, _ in on.options].index("bea") > on.index else -1))
+    assert on.value == "bea" and app.form.value("dice") == [None, None, None]
+    assert app.error == ("Camera: die 1 is a d6, and this roll is of d8; die 2 is a d6, and this roll is of d8; "
+                         "die 3 is a d6, and this roll is of d8. Tap a die to set it.")

@@ -129,3 +129,26 @@ def test_the_whole_question_is_shown_above_the_answers(size: tuple[int, int]) ->
     question = instructions.plan(game.state).question
     lines = app.fonts.get(app.fonts.MIN_READABLE).size(question.text)[0] // (panel.width - app.layout.px(10)) + 1
     assert len(bands) >= lines and min(bands) >= 0.75 * max(bands), bands  # no line cut short
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_dice_read_while_the_ai_asks_are_said_above_the_question(size: tuple[int, int], shots: Path) -> None:
+    """The words were given room neither above the question nor anywhere: not drawn at all. And answering changes
+    the game, so they do not promise the dice to the next roll."""
+    from assistant.ui.form import Reading
+    from assistant.ui.inputs import post_dice
+
+    game = MemoryGame(demo_scenario())
+    to_enemy_question(game)
+    app = make_app(size, game)
+    app.running = True
+    post_dice(Reading([5, 2, 7, 1]))
+    app.pump()
+    assert app.form is None and app.error == "Dice read (camera): 5 2 7 1; answer the question, then roll"
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"enemy-question-dice-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    first = min(h.rect.top for h in app.hits if h.target[0] == "item")
+    panel = app.layout.panel
+    assert count(app.surface, pygame.Rect(panel.left, panel.top, panel.width, first - panel.top), theme.DANGER) > 300

@@ -189,3 +189,14 @@ def test_who_comes_next_is_named_whole_or_counted_never_cut() -> None:
     app.act({"type": "end_activation"})  # Sofia acts; Valerio and the Papal Guard come next
     app.draw()
     assert app.fonts.squeezed == []
+
+
+def test_text_cut_to_fit_is_counted_on_every_frame_it_is_drawn_cut() -> None:
+    """`squeezed` is how the tests know text was cut: a cut kept from one frame to the next (the image cached)
+    was counted on the first frame only, so a test that cleared it and drew again saw nothing."""
+    fonts = Fonts()
+    for frame in range(3):
+        fonts.squeezed.clear()
+        fonts.fit("End activation and a great many words more", 20, 60, theme.TEXT)
+        fonts.fit("Fix", 20, 60, theme.TEXT)
+        assert [text for text, _ in fonts.squeezed] == ["End activation and a great many words more"], frame
