@@ -316,8 +316,11 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     label_w = max(int(area.width * 0.2), min(int(area.width * 0.6), longest + lay.px(8)))  # as wide as its words
     for index, item in form.visible():
         row = pygame.Rect(area.left, y, area.width, row_h - lay.px(4))
-        _text(surface, fonts, item.label, lay.px(20), theme.MUTED, pygame.Rect(row.left, row.top, label_w - lay.px(4), row.height))
         value_area = pygame.Rect(row.left + label_w, row.top, row.width - label_w, row.height)
+        if isinstance(item, Dice) and die_side(value_area, lay, len(item.values)) < min(row.height, lay.px(28)):
+            value_area = row  # many dice: the whole row, without its label, for squares a finger can tap
+        else:
+            _text(surface, fonts, item.label, lay.px(20), theme.MUTED, pygame.Rect(row.left, row.top, label_w - lay.px(4), row.height))
         if isinstance(item, Dice):
             hits += _draw_dice(surface, value_area, lay, form, index, item, fonts)
         else:
@@ -359,6 +362,11 @@ def form_message(error: str, width: int, room: int, lay: Layout, fonts: Fonts) -
     return words
 
 
+def die_side(area: pygame.Rect, lay: Layout, count: int) -> int:
+    """The side of each of `count` dice squares drawn in a row across `area`."""
+    return min(area.height, (area.width - (count - 1) * lay.px(4)) // max(1, count))
+
+
 def _draw_dice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Form, index: int, dice: Dice,
                fonts: Fonts) -> list[Hit]:  # fmt: skip
     hits: list[Hit] = []
@@ -366,7 +374,7 @@ def _draw_dice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Fo
     if count == 0:
         _text(surface, fonts, "no dice", lay.px(22), theme.DIM, area)
         return hits
-    size = min(area.height, (area.width - (count - 1) * lay.px(4)) // count)
+    size = die_side(area, lay, count)
     for die, value in enumerate(dice.values):
         rect = pygame.Rect(area.left + die * (size + lay.px(4)), area.centery - size // 2, size, size)
         stop = Stop(index, die)

@@ -575,3 +575,23 @@ def test_dice_read_before_the_roll_is_opened_fill_it_until_the_game_changes() ->
     assert app.game.state.count == 0
     play(app, key("a"))
     assert app.form is not None and app.form.value("dice") == [None] * len(app.form.value("dice"))
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)])
+def test_twelve_dice_take_the_whole_row_for_squares_a_finger_can_tap(shots: Path, size: tuple[int, int]) -> None:
+    """Twelve dice beside the Roll label were 14 px squares at 800x480: with many dice the row drops its label."""
+    from assistant.ui.ai_forms import MAX_DICE
+    from assistant.ui.inputs import post_dice
+
+    app = make_app(size)
+    play(app, key("a"))
+    assert app.form is not None
+    app.running = True
+    post_dice(Reading([1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4][:MAX_DICE]))
+    app.pump()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"camera-twelve-dice-{size[0]}x{size[1]}.png")
+    dice = [h.rect for h in app.hits if h.target[0] == "stop" and h.target[1] != APPLY
+            and app.form.fields[h.target[1].field].key == "dice"]
+    assert len(dice) == MAX_DICE and min(r.width for r in dice) >= 20  # under the camera's words (Dice raised)
+    assert dice[0].left < app.layout.panel.left + app.layout.px(30)  # from the row's start: no label before them
