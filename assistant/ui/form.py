@@ -187,6 +187,12 @@ class Form:
                 return item
         return None
 
+    def dice_count(self) -> Number | None:
+        """The visible field that says how many dice the roll takes (`<dice key>_count`), if any."""
+        dice = self.dice()
+        key = dice.key + "_count" if dice is not None else None
+        return next((f for _, f in self.visible() if isinstance(f, Number) and f.key == key), None)
+
     def event(self) -> dict[str, Any]:
         """The event this form makes; Incomplete while a visible die has no value."""
         dice = self.dice()
@@ -267,11 +273,9 @@ class Form:
         dice = self.dice()
         if dice is None:
             return f"Camera: dice read ({shown(values)}); this form takes none."
-        counted = [i for i, f in self.visible() if isinstance(f, Number) and f.key == dice.key + "_count"]
+        count = self.dice_count()
         told: list[str] = []
-        if counted:
-            count = self.fields[counted[0]]
-            assert isinstance(count, Number)
+        if count is not None:
             if len(values) > count.high:
                 dice.hand = set()  # the next reading is told against this one, which the form does not hold
                 return (f"Camera: {len(values)} dice seen, and a roll here takes at most {count.high}: is something "

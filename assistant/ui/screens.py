@@ -16,7 +16,7 @@ from assistant.ui.dial import draw_dial
 from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
 from assistant.ui.advice import Advice, advice_for
-from assistant.ui.form import APPLY, Form, Incomplete, Number, Reading, Stop, shown
+from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, make_form, menu
 from assistant.ui.mission_panel import draw_mission
@@ -217,9 +217,8 @@ def fill(app: App, form: Form, reading: Reading) -> None:
 
 def rolled(form: Form) -> tuple[Any, ...]:
     """What the camera's words are about: the roll's die, its dice and how many."""
-    dice = form.dice()
-    count = next((f.value for _, f in form.visible() if isinstance(f, Number) and f.key == "dice_count"), None)
-    return (None, None, count) if dice is None else (dice.sides, list(dice.values), count)
+    dice, count = form.dice(), form.dice_count()
+    return (None, None, None) if dice is None else (dice.sides, list(dice.values), count and count.value)
 
 
 class FormScreen:

@@ -66,11 +66,11 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
     if snapshots is not None:
         say(f"keeping each settled view in {snapshots.folder}: check {snapshots.manifest} against "
             f"{snapshots.folder / 'seen'}, then `nova-table dice learn {snapshots.manifest} --out PROFILE`")
-    read = 0
+    read = False  # any view
     with open_source(source_spec, reader.kind, rolling) as source:
         for count, seen, view in settled_views(source, TrayFinder() if tray else None, max_frames=max_frames,
                                                stop=stop):
-            read += 1
+            read = True
             reading = reader.read(seen)
             dice = [d.to_json() if view is None else dict(d.to_json(), box=list(view.to_frame(d.box)))
                     for d in reading.dice]
@@ -78,7 +78,7 @@ def watch(source_spec: str, *, tray: bool, kind: str, profile_path: Path | None,
             if snapshots is not None:
                 record["saved"] = snapshots.keep(seen, reading.dice)
             emit(record)
-        if read == 0 and not (stop is not None and stop.is_set()):
+        if not read and not (stop is not None and stop.is_set()):
             say(f"{source.name}: no view came to rest, so nothing was read (a view is read once "
                 f"{STILL_FRAMES} frames in a row look the same: photos that all differ never do)")
             return 1
