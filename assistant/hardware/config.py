@@ -1,4 +1,4 @@
-"""Hardware settings from a TOML file: encoder pins, pin factory, the board's port, the tray light levels.
+"""Hardware settings from a TOML file: encoder pins, pin factory, the board's port, the tray light levels, the camera.
 
 Looked for, in order: the file given on the command line, /etc/nova-table/hardware.toml,
 ~/.config/nova-table/hardware.toml; otherwise the defaults below (the wiring of hardware/wiring.md).
@@ -15,6 +15,14 @@ Looked for, in order: the file given on the command line, /etc/nova-table/hardwa
     port = "auto"          # "auto" (the first /dev/ttyACM* that answers hello), "none", or a port
     tray_idle = 10         # tray light, percent, while nobody is rolling
     tray_dice = 100        # tray light, percent, while a form waits for dice
+
+    [camera]
+    source = "none"        # "none", or what `play --camera` takes: "picamera", "camera:N", "auto", ...
+    tray = false           # the tray has corner markers: read inside them (`--camera-tray`)
+    profile = ""           # the table's own dice (`nova-table dice calibrate`); ~ is the home folder,
+                           # a relative path is from this file's folder; "" for none (`--dice-profile`)
+
+What the command line says wins over the file (`--camera none` leaves the file's camera out).
 """
 
 from __future__ import annotations
@@ -52,10 +60,25 @@ class BoardConfig:
 
 
 @dataclass(frozen=True)
+class CameraConfig:
+    source: str = "none"
+    tray: bool = False
+    profile: str = ""
+
+
+@dataclass(frozen=True)
 class HardwareConfig:
     encoder: EncoderConfig = field(default_factory=EncoderConfig)
     board: BoardConfig = field(default_factory=BoardConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
     source: str = "defaults"
+
+    def dice_profile(self) -> Path | None:
+        """[camera] profile as a path: ~ expanded, relative to the settings file's folder; None when not set."""
+        if not self.camera.profile:
+            return None
+        path = Path(self.camera.profile).expanduser()
+        return path if path.is_absolute() or self.source == "defaults" else Path(self.source).parent / path
 
 
 def _section(data: dict[str, Any], name: str, kind: type, where: str) -> Any:
@@ -74,7 +97,7 @@ def _section(data: dict[str, Any], name: str, kind: type, where: str) -> Any:
         elif key == "bounce_time":
             if value is not None and not isinstance(value, (int, float)):
                 raise ConfigError(f"{where}: [{name}] bounce_time: must be a number of seconds")
-        elif isinstance(default, bool) or type(value) is not type(default) and not (
+        elif type(value) is not type(default) and not (
             isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool)
         ):
             raise ConfigError(f"{where}: [{name}] {key}: must be {type(default).__name__}, not {value!r}")
@@ -95,9 +118,9 @@ def load_config(path: Path | None = None) -> HardwareConfig:
         raise ConfigError(f"{chosen}: not valid TOML: {error}") from None
     except (ValueError, RecursionError) as error:
         raise ConfigError(f"{chosen}: not valid TOML: {beyond_python(error)}") from None
+    sections = {"encoder": EncoderConfig, "board": BoardConfig, "camera": CameraConfig}
     for key in data:
-        if key not in ("encoder", "board"):
-            raise ConfigError(f"{chosen}: [{key}]: unknown section (known: encoder, board)")
-    return HardwareConfig(
-        _section(data, "encoder", EncoderConfig, str(chosen)), _section(data, "board", BoardConfig, str(chosen)), str(chosen)
-    )
+        if key not in sections:
+            raise ConfigError(f"{chosen}: [{key}]: unknown section (known: {', '.join(sections)})")
+    return HardwareConfig(**{name: _section(data, name, kind, str(chosen)) for name, kind in sections.items()},
+                          source=str(chosen))

@@ -12,6 +12,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.hardware.config import HardwareConfig
 
 
 def default_state_path() -> Path:
@@ -51,10 +55,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", metavar="PORT", help='the RP2040 board\'s serial port, "auto" or "none"')
     parser.add_argument("--no-encoder", action="store_true", help="do not use the rotary encoder")
     parser.add_argument("--camera", metavar="SOURCE",
-                        help="read the dice with the camera: picamera, camera:N, video:FILE, folder:DIR, render, auto")
-    parser.add_argument("--camera-tray", action="store_true", help="the tray has corner markers: read inside them")
+                        help="read the dice with the camera: picamera, camera:N, video:FILE, folder:DIR, render, auto; "
+                             "none (default: the hardware file's [camera] source, or none)")
+    parser.add_argument("--camera-tray", action=argparse.BooleanOptionalAction, default=None,
+                        help="the tray has corner markers: read inside them (default: the hardware file's)")
     parser.add_argument("--dice-profile", type=Path, metavar="PROFILE",
-                        help="the table's own dice, learned by `nova-table dice learn`, for the camera")
+                        help="the table's own dice, learned by `nova-table dice calibrate` or `learn`, for the camera "
+                             "(default: the hardware file's)")
     parser.add_argument("--dice-kind", choices=("auto", "d6", "d8"), default=None,
                         help="the dice the camera reads (default: the game's; a Renaissance game rolls only its d8, "
                              "a first-edition game d6 and d8: auto)")
@@ -74,8 +81,8 @@ def _open_game(args: argparse.Namespace) -> object:
     return open_saved_game(args.state or default_state_path(), args.scenario, args.new)
 
 
-def check_profile(path: Path) -> None:
-    """A dice profile the camera's reader can use, or ValueError saying what is wrong and where."""
+def check_profile(path: Path, where: str) -> None:
+    """A dice profile the camera's reader can use, or ValueError saying what is wrong and where (`where`: who named it)."""
     from assistant.vision.errors import VisionError
     from assistant.vision.faces import FaceReader
     from assistant.vision.profile import load
@@ -85,7 +92,27 @@ def check_profile(path: Path) -> None:
         if profile.embeddings()[1] or profile.close_embeddings()[1]:
             FaceReader(profile=profile)  # learned with these face models?
     except VisionError as bad:
-        raise ValueError(f"--dice-profile: {bad}") from None
+        raise ValueError(f"{where}: {bad}") from None
+
+
+def camera_settings(args: argparse.Namespace, config: HardwareConfig) -> tuple[str | None, bool, Path | None]:
+    """The camera's source (None: no camera), whether the tray has markers, and the table's dice profile: what
+    the command line says, else the hardware file's [camera]. ValueError saying what is wrong and where."""
+    from_file = f"{config.source}: [camera]"
+    source = config.camera.source if args.camera is None else args.camera
+    if source == "none":
+        return None, False, None
+    from assistant.vision.errors import SourceError
+    from assistant.vision.sources import check_spec
+
+    try:
+        check_spec(source)
+    except SourceError as bad:
+        raise ValueError(f"{'--camera' if args.camera is not None else from_file + ' source'}: {bad}") from None
+    profile = args.dice_profile or config.dice_profile()
+    if profile is not None:
+        check_profile(profile, "--dice-profile" if args.dice_profile else f"{from_file} profile")
+    return source, config.camera.tray if args.camera_tray is None else args.camera_tray, profile
 
 
 def check_screenshot(path: Path) -> None:
@@ -119,8 +146,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     try:
         config = load_config(args.hardware)
-        if args.camera and args.dice_profile:
-            check_profile(args.dice_profile)
+        camera, tray, profile = camera_settings(args, config)
     except (ConfigError, ValueError) as error:
         print(f"nova-table: {error}", file=sys.stderr)
         game.close()  # type: ignore[attr-defined]
@@ -145,9 +171,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_encoder:
         attach_encoder(app, config)
     attach_board(app, config, args.board)
-    if args.camera:
+    if camera is not None:
         kind = args.dice_kind or dice_of(game.state.edition)  # type: ignore[attr-defined]
-        attach_camera(app, args.camera, tray=args.camera_tray, kind=kind, profile=args.dice_profile)
+        attach_camera(app, camera, tray=tray, kind=kind, profile=profile)
     try:
         return app.run()
     finally:

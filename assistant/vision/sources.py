@@ -206,6 +206,15 @@ def number_in(spec: str) -> int:
         raise SourceError(f"{spec}: {name}:N needs a number 0 or more") from None
 
 
+def check_spec(spec: str) -> None:
+    """SourceError unless `spec` is a source's name `open_source` takes (nothing is opened)."""
+    name, _, _ = spec.partition(":")
+    if spec != "auto" and name not in ("picamera", "camera", "video", "folder", "render"):
+        raise SourceError(f"{spec}: unknown source (picamera, camera:N, video:FILE, folder:DIR, render, auto)")
+    if name in ("camera", "render"):
+        number_in(spec)
+
+
 def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None] | None = None) -> _Closing:
     """The source named by `spec`: picamera, camera:N, video:FILE, folder:DIR, render[:SEED], or auto.
     Rendered rolls are of the dice a reader of `kind` reads (d8: Nova Aetas d8; d6: pip d6; auto: any),
@@ -213,6 +222,7 @@ def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None
     and says that they stand in."""
     from assistant.vision.render import STYLE_OF_KIND
 
+    check_spec(spec)
     if spec == "auto":
         from assistant.vision import picamera
 
@@ -234,6 +244,4 @@ def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None
         return CaptureSource(arg, size=None)
     if name == "folder":
         return ImageFolderSource(Path(arg))
-    if name == "render":
-        return RenderedSource(seed=number_in(spec), style=STYLE_OF_KIND[kind], rolling=rolling)
-    raise SourceError(f"{spec}: unknown source (picamera, camera:N, video:FILE, folder:DIR, render, auto)")
+    return RenderedSource(seed=number_in(spec), style=STYLE_OF_KIND[kind], rolling=rolling)

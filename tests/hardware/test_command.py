@@ -176,12 +176,21 @@ def test_hardware_settings(tmp_path: Path) -> None:
     config = load_config(good)
     assert (config.encoder.a, config.encoder.b, config.encoder.button, config.encoder.hold_time) == (5, 6, 13, 1)
     assert config.board.port == "/dev/ttyACM1" and config.board.tray_dice == 100
+    assert config.camera.source == "none" and config.dice_profile() is None  # no [camera]: no camera
+    good.write_text('[camera]\nsource = "picamera"\ntray = true\nprofile = "~/my-dice.profile.json"\n')
+    config = load_config(good)
+    assert (config.camera.source, config.camera.tray) == ("picamera", True)
+    assert config.dice_profile() == Path.home() / "my-dice.profile.json"
     for text, words in [
         ("[encoder]\na = 'five'\n", "[encoder] a: must be int"),
         ("[encoder]\npin = 5\n", "[encoder] pin: unknown key"),
         ("[lights]\n", "[lights]: unknown section"),
         ("[encoder\n", "not valid TOML"),
         ("[encoder]\nenabled = 'yes'\n", 'must be true, false or "auto"'),
+        ("[camera]\ntray = 'yes'\n", "[camera] tray: must be bool"),
+        ("[camera]\ntray = 1\n", "[camera] tray: must be bool"),
+        ("[camera]\nsource = 0\n", "[camera] source: must be str"),
+        ("[camera]\nlens = 'wide'\n", "[camera] lens: unknown key (known: profile, source, tray)"),
     ]:
         bad = tmp_path / "bad.toml"
         bad.write_text(text)

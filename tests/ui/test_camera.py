@@ -179,12 +179,49 @@ def test_a_tables_profile_is_checked_before_the_game_starts(tmp_path) -> None:  
     from importlib import resources
 
     shipped = resources.files("assistant.vision").joinpath("models", "white_pips.profile.json")
-    check_profile(Path(str(shipped)))  # learned by `dice learn` with the shipped model: usable
+    check_profile(Path(str(shipped)), "--dice-profile")  # learned by `dice learn` with the shipped model: usable
     other = Profile(model="0123456789abcdef")
     other.add("d6:3", np.array([0.5] * 64, np.float32))
     other.save(tmp_path / "old.json")
     with pytest.raises(ValueError, match="--dice-profile: .*learn it again"):
-        check_profile(tmp_path / "old.json")
+        check_profile(tmp_path / "old.json", "--dice-profile")
+
+
+def test_the_hardware_files_camera_is_the_tables_unless_the_command_line_says_otherwise(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """[camera] in hardware.toml gives `play` its camera, tray and profile (a relative profile from the
+    file's folder); --camera, --[no-]camera-tray and --dice-profile win over it; --camera none leaves it out."""
+    import argparse
+    from importlib import resources
+
+    from assistant.hardware.config import HardwareConfig, load_config
+    from assistant.ui.command import add_arguments, camera_settings
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    shipped = Path(str(resources.files("assistant.vision").joinpath("models", "white_pips.profile.json")))
+    (tmp_path / "dice").mkdir()
+    (tmp_path / "dice" / "mine.json").write_bytes(shipped.read_bytes())
+    settings = tmp_path / "hardware.toml"
+    settings.write_text('[camera]\nsource = "render:3"\ntray = true\nprofile = "dice/mine.json"\n')
+    config = load_config(settings)
+
+    def chosen(*argv: str) -> tuple[str | None, bool, Path | None]:
+        return camera_settings(parser.parse_args(list(argv)), config)
+
+    assert chosen() == ("render:3", True, tmp_path / "dice" / "mine.json")
+    assert chosen("--camera", "camera:1", "--no-camera-tray", "--dice-profile", str(shipped)) == ("camera:1", False, shipped)
+    assert chosen("--camera", "none") == (None, False, None)
+    assert camera_settings(parser.parse_args([]), HardwareConfig()) == (None, False, None)  # no file: no camera
+    for text, words in [('source = "telescope"', f"{settings}: [camera] source: telescope: unknown source"),
+                        ('source = "camera:x"', f"{settings}: [camera] source: camera:x: camera:N needs a number"),
+                        ('source = "auto"\nprofile = "nowhere.json"', f"{settings}: [camera] profile: "
+                                                                          f"{tmp_path / 'nowhere.json'}")]:
+        settings.write_text(f"[camera]\n{text}\n")
+        with pytest.raises(ValueError) as refused:
+            camera_settings(parser.parse_args([]), load_config(settings))
+        assert str(refused.value).startswith(words), text
+    with pytest.raises(ValueError, match="^--camera: telescope: unknown source"):
+        chosen("--camera", "telescope")
 
 
 def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_sets_it(shots: Path) -> None:

@@ -225,7 +225,7 @@ def test_play_again_needs_no_scenario_file_on_disk(tmp_path: Path) -> None:
         assert len(other.games()) == 2
 
 
-def test_a_dice_profile_that_is_not_one_is_named_and_nothing_starts(tmp_path: Path) -> None:
+def test_a_dice_profile_or_camera_that_is_not_one_is_named_and_nothing_starts(tmp_path: Path) -> None:
     state = tmp_path / "table.db"
     bad = tmp_path / "my-dice.profile.json"
     bad.write_text('{"format": "something else"}')
@@ -235,17 +235,25 @@ def test_a_dice_profile_that_is_not_one_is_named_and_nothing_starts(tmp_path: Pa
     assert process.returncode == 1
     assert "--dice-profile" in err and str(bad) in err and "not a dice profile" in err
     assert not (tmp_path / "x.png").exists()
+    settings = tmp_path / "hardware.toml"
+    settings.write_text('[camera]\nsource = "picamra"\n')
+    process = nova("play", "--state", str(state), "--hardware", str(settings), "--screenshot", str(tmp_path / "x.png"))
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 1 and err.startswith(f"nova-table: {settings}: [camera] source: picamra: unknown source")
+    assert not (tmp_path / "x.png").exists()
 
 
 def test_the_camera_reads_the_dice_the_game_rolls(tmp_path: Path) -> None:
     """The demo is a Renaissance game: its camera reads d8 only; a first-edition game's reads d6 and
-    d8; --dice-kind overrides either. Each says so on stderr as the camera starts."""
+    d8; --dice-kind overrides either. Each says so on stderr as the camera starts. The camera is named
+    by --camera or by the hardware file's [camera]."""
     classic = Path(__file__).resolve().parent / "scenarios" / "classic.toml"
-    for extra, said in (((), "reading d8 from render:1"),
-                        (("--scenario", str(classic), "--new"), "reading dice from render:1"),
-                        (("--dice-kind", "d6"), "reading d6 from render:1")):
-        process = nova("play", "--state", str(tmp_path / "table.db"), "--board", "none", "--no-encoder",
-                       "--camera", "render:1", *extra)
+    settings = tmp_path / "hardware.toml"
+    settings.write_text('[camera]\nsource = "render:1"\n')
+    for extra, said in ((("--hardware", str(settings)), "reading d8 from render:1"),
+                        (("--camera", "render:1", "--scenario", str(classic), "--new"), "reading dice from render:1"),
+                        (("--camera", "render:1", "--dice-kind", "d6"), "reading d6 from render:1")):
+        process = nova("play", "--state", str(tmp_path / "table.db"), "--board", "none", "--no-encoder", *extra)
         try:
             lines = wait_for_line(process, "from render:1", seconds=60)
             assert said in lines[-1], (extra, lines)
