@@ -10,6 +10,7 @@
 "box": [x, y, w, h]}]} (and "symbol" on a d8 whose astro symbol was read); a die that cannot be
 read has "value": null, and "why" where it leans on something or is partly out of view. An image that cannot be
 used gets {"image": PATH, "dice": [], "error": "..."} and a message on stderr; the others go on.
+`watch` and `calibrate` without --source or --tray take the hardware file's [camera], as `play` does.
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     render.add_argument("--kind", choices=("d6", "d8"))
     render.add_argument("--tiles", action="store_true", help="one die per 90x90 picture")
     watch = sub.add_parser("watch", help="read the tray live; print a JSON line each time the dice settle")
-    watch.add_argument("--source", default="auto", help="auto, picamera, camera:N, video:FILE, folder:DIR, render")
-    watch.add_argument("--tray", action="store_true", help="find the tray by its ArUco markers and read it top-down")
+    add_camera_arguments(watch)
     watch.add_argument("--kind", choices=("auto", "d6", "d8"), default="auto",
                        help="the dice to expect (the render source rolls these too)")
-    watch.add_argument("--profile", type=Path, help="a dice profile made by `dice learn`")
+    watch.add_argument("--profile", type=Path, help="a dice profile made by `dice learn` or `calibrate` (default: "
+                                                    "the hardware file's [camera] profile, if any)")
     watch.add_argument("--frames", type=whole, default=0, help="stop after this many frames (0: never)")
     watch.add_argument("--save", type=Path, metavar="DIR",
                        help="keep each view read in DIR, with a manifest of what was read to correct for `dice learn`")
@@ -62,12 +63,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     "faces still short.")
     calibrate.add_argument("--kind", choices=("d6", "d8"), required=True, help="the dice to show (one kind a run)")
     calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="where to write the profile")
-    calibrate.add_argument("--source", default="auto", help="auto, picamera, camera:N, video:FILE, folder:DIR, render")
-    calibrate.add_argument("--tray", action="store_true", help="find the tray by its ArUco markers and read it top-down")
+    add_camera_arguments(calibrate)
     calibrate.add_argument("--views", type=positive, default=VIEWS, help=f"views of each face (default {VIEWS})")
     calibrate.add_argument("--dice", type=positive, help="how many dice you will show: other views are not kept")
     calibrate.add_argument("--keep", type=Path, metavar="DIR",
                            help="where the views are kept (default: beside PROFILE, named after it)")
+
+
+def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", help="auto, picamera, camera:N, video:FILE, folder:DIR, render "
+                                         "(default: the hardware file's [camera] source, else auto)")
+    parser.add_argument("--tray", action=argparse.BooleanOptionalAction, default=None,
+                        help="find the tray by its ArUco markers and read it top-down (default: the hardware file's)")
+
+
+def table_camera(args: argparse.Namespace) -> None:
+    """Fill in --source, --tray (and watch's --profile) left out from the hardware file's [camera], as `play` reads
+    it: the table's own camera, whose source there is "none" when it has none (then "auto")."""
+    from assistant.hardware.config import load_config
+
+    config = load_config()  # ConfigError (a VisionError's place: said, exit 2) where the file is bad
+    if args.source is None:
+        args.source = "auto" if config.camera.source == "none" else config.camera.source
+    if args.tray is None:
+        args.tray = config.camera.tray
+    if getattr(args, "profile", False) is None:
+        args.profile = config.dice_profile()
 
 
 def positive(text: str) -> int:
@@ -206,18 +227,21 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 def run_watch(args: argparse.Namespace) -> int:
+    from assistant.hardware.config import ConfigError
     from assistant.vision.errors import VisionError
     from assistant.vision.watch import watch
 
     try:
+        table_camera(args)
         return watch(args.source, tray=args.tray, kind=args.kind, profile_path=args.profile,
                      max_frames=args.frames, emit=emit, save=args.save)
-    except VisionError as bad:
+    except (VisionError, ConfigError) as bad:
         say(str(bad))
         return 2
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    from assistant.hardware.config import ConfigError
     from assistant.vision.errors import VisionError
     from assistant.vision.guide import calibrate
     from assistant.vision.reader import DiceReader
@@ -230,6 +254,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return 2
     folder = args.keep or args.out.with_name((args.out.name.split(".")[0] or args.out.stem) + "-views")
     try:
+        table_camera(args)
         reader = warmed(DiceReader(args.kind))
         with open_source(args.source, args.kind) as source:  # a source that cannot open leaves no folder behind
             snapshots = Snapshots(folder)
@@ -237,7 +262,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 "later goes on from there")
             short = calibrate(source, reader, args.kind, snapshots, say, args.views, args.dice,
                               TrayFinder() if args.tray else None)
-    except VisionError as bad:
+    except (VisionError, ConfigError) as bad:
         say(str(bad))
         return 2
     except KeyboardInterrupt:

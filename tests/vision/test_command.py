@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 
-def dice(*args: str) -> subprocess.CompletedProcess[str]:
+def dice(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "assistant", "dice", *args], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=env)
 
 
 def lines(done: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
@@ -214,6 +214,26 @@ def test_watch_on_photos_that_never_come_to_rest_says_nothing_was_read(tmp_path:
     assert done.returncode == 1 and done.stdout == ""
     assert (f"folder:{tmp_path / 'images'}: no view came to rest, so nothing was read (a view is read once 3 frames "
             "in a row look the same") in done.stderr
+
+
+def test_watch_and_calibrate_use_the_camera_the_hardware_file_names(tmp_path: Path) -> None:
+    """Without --source, `watch` and `calibrate` open the hardware file's [camera] source (the table's own, as
+    `play` does); a bad file is named, exit 2."""
+    from assistant.vision.render import write_set
+
+    write_set(tmp_path, 3, seed=8)
+    settings = tmp_path / "home" / ".config" / "nova-table" / "hardware.toml"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(f'[camera]\nsource = "folder:{tmp_path / "images"}"\n')
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    done = dice("watch", env=env)
+    assert done.returncode == 1 and f"folder:{tmp_path / 'images'}: no view came to rest" in done.stderr
+    done = dice("calibrate", "--kind", "d6", "--out", str(tmp_path / "p.json"), env=env)
+    assert done.returncode == 1 and f"folder:{tmp_path / 'images'} ended before every face was shown" in done.stderr
+    settings.write_text('[camera]\ntray = "yes"\n')
+    done = dice("watch", env=env)
+    assert done.returncode == 2 and f"{settings}: [camera] tray: must be bool" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_a_picture_name_too_long_for_the_system_is_no_such_file(tmp_path: Path) -> None:
