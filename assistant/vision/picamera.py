@@ -10,12 +10,15 @@ Frames are asked for as "RGB888", which picamera2 lays out as B, G, R: OpenCV's 
 the same from roll to roll, and `unlock()` lets it choose again (`exposure.ExposureHold` says when).
 A camera that gives no frame for STALLED seconds (its ribbon cable loose: libcamera's "Camera frontend
 has timed out", after which picamera2 would wait for ever) or whose capture fails is lost: `read`
-gives None, and the table looks for it again as for an unplugged USB camera.
+gives None, and the table looks for it again as for an unplugged USB camera. A picamera2 older than
+0.3.17 (its changelog: "Timeout support waiting for asynchronous requests to complete")
+has no timeout on its wait: there frames are waited for as it waits, and that is said.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import logging
 from collections.abc import Callable
 from functools import partial
@@ -27,7 +30,17 @@ from assistant.vision.errors import CameraLost, SourceError
 from assistant.vision.sources import _Closing
 
 STALLED = 2.0  # seconds without a frame (or its metadata) before the Pi camera counts as lost
+OLD = ("picamera: this picamera2 cannot stop waiting for a camera that stalls (a loose ribbon cable would then "
+       "stop the dice reading until a restart): update it with sudo apt update && sudo apt full-upgrade")
 log = logging.getLogger(__name__)
+
+
+def takes_timeout(wait: Callable[..., Any]) -> bool:
+    """Whether picamera2's `Picamera2.wait` takes a timeout (0.3.17 on)."""
+    try:
+        return "timeout" in inspect.signature(wait).parameters
+    except (TypeError, ValueError):  # no signature to read: as the old one
+        return False
 
 
 def available() -> bool:
@@ -73,6 +86,9 @@ class PiCameraSource(_Closing):
             if controls:
                 self.camera.set_controls(controls)
             self.camera.start()
+            self.timeout = {"timeout": STALLED} if takes_timeout(self.camera.wait) else {}
+            if not self.timeout:
+                log.warning(OLD)
         except Exception as bad:  # noqa: BLE001 - libcamera raises many kinds
             if hasattr(self, "camera"):  # opened but not started: let go, or the next try finds it busy
                 self.close()
@@ -80,8 +96,8 @@ class PiCameraSource(_Closing):
 
     def waited(self, capture: Callable[..., Any]) -> Any:
         """What `capture` (a picamera2 capture method) gives, waited for at most STALLED seconds
-        (TimeoutError after that): picamera2's own wait has no end."""
-        return self.camera.wait(capture(wait=False), timeout=STALLED)
+        (TimeoutError after that): picamera2's own wait has no end. An old picamera2: waited for as it waits."""
+        return self.camera.wait(capture(wait=False), **self.timeout)
 
     def read(self) -> np.ndarray | None:
         """The next frame; None when the camera is lost (no frame for STALLED seconds, or its capture failed)."""

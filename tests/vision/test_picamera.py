@@ -221,3 +221,24 @@ def test_a_pi_camera_that_stalls_as_its_exposure_is_held_is_lost(stand_in_picame
     with pytest.raises(CameraLost, match="picamera gives no frames any more"):
         watch("picamera", tray=False, kind="d6", profile_path=None, max_frames=0, emit=lambda reading: None)
     assert stand_in_picamera2.events[-1] == ("closed", None)
+
+
+def test_an_old_picamera2_whose_wait_has_no_timeout_still_gives_frames_and_says_so(
+        stand_in_picamera2: type[StandInCamera], monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """picamera2 before 0.3.17 has `wait(job)` alone: asked with a timeout, every frame failed
+    (TypeError) and the camera was lost over and over. Frames are waited for as it waits, and it is said once."""
+    from assistant.vision import picamera
+
+    def old_wait(self: StandInCamera, job: Future[Any]) -> Any:
+        return job.result()
+
+    with caplog.at_level("WARNING", logger=picamera.__name__):
+        with PiCameraSource() as new:
+            assert new.read() is not None
+        assert picamera.OLD not in caplog.text
+        monkeypatch.setattr(stand_in_picamera2, "wait", old_wait)
+        with PiCameraSource() as old:
+            frames = [old.read() for _ in range(3)]
+    assert all(frame is not None and frame.shape == (480, 640, 3) for frame in frames)
+    assert caplog.text.count(picamera.OLD) == 1
