@@ -95,7 +95,8 @@ class Profile:
                        self.model or other.model, self.d8_model or other.d8_model)
 
     def save(self, path: Path) -> None:
-        """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written)."""
+        """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written);
+        through a symbolic link, to the file it names (the link stays)."""
         data = {
             "format": FORMAT,
             "version": VERSION,
@@ -111,21 +112,22 @@ class Profile:
             raise ProfileError(f"{path}: not a regular file: write the profile to a file")
         if any(same_file(path, source) for source in self.sources):
             raise ProfileError(f"{path}: the profile is learned from this file: write the profile to another file")
+        target = path.resolve() if path.is_symlink() else path
         part = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, part = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            handle, part = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 umask = os.umask(0o022)
                 os.umask(umask)
                 os.fchmod(out.fileno(), 0o666 & ~umask)  # as the user's files are made, not mkstemp's 0600
                 out.write(json.dumps(data, separators=(",", ":")) + "\n")
-            os.replace(part, path)
+            os.replace(part, target)
         except OSError as bad:
             if part is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(part)
-            raise ProfileError(f"{path}: cannot write the profile ({why_not_written(path.parent, bad)})") from None
+            raise ProfileError(f"{path}: cannot write the profile ({why_not_written(target.parent, bad)})") from None
 
 
 def same_file(a: Path, b: Path) -> bool:

@@ -193,6 +193,19 @@ def test_a_profile_is_not_written_over_what_is_no_regular_file(tmp_path: Path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "folder", "link"]
 
 
+def test_a_profile_saved_through_a_symbolic_link_is_written_to_its_file_and_the_link_stays(tmp_path: Path) -> None:
+    profile = Profile()
+    profile.add("n:3", np.ones(DESCRIBED, np.float32))
+    (tmp_path / "kept").mkdir()
+    link = tmp_path / "my-dice.profile.json"
+    link.symlink_to(tmp_path / "kept" / "dice.json")  # not there yet: made
+    for count in (1, 2):
+        profile.save(link)
+        assert link.is_symlink() and len(load(tmp_path / "kept" / "dice.json")) == count
+        profile.add("n:4", np.ones(DESCRIBED, np.float32))
+    assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == ["dice.json"]
+
+
 def test_saving_a_profile_keeps_a_users_file_named_like_its_part_and_leaves_nothing_when_it_fails(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     profile = Profile()
