@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.vision.dice import VIEWS
 
 if TYPE_CHECKING:  # the reader's modules load inside each action (`nova-table --help` stays fast)
+    from assistant.hardware.config import HardwareConfig
     from assistant.vision.reader import DiceReader
 
 
@@ -77,9 +78,9 @@ def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
                         help="find the tray by its ArUco markers and read it top-down (default: the hardware file's)")
 
 
-def table_camera(args: argparse.Namespace) -> None:
-    """Fill in --source, --tray (and watch's --profile) left out from the hardware file's [camera], as `play` reads
-    it: the table's own camera, whose source there is "none" when it has none (then "auto")."""
+def table_camera(args: argparse.Namespace) -> HardwareConfig:
+    """Fill in --source and --tray left out from the hardware file's [camera], as `play` reads it: the table's own
+    camera, whose source there is "none" when it has none (then "auto"). The file's settings, for the rest."""
     from assistant.hardware.config import load_config
 
     config = load_config()  # ConfigError (a VisionError's place: said, exit 2) where the file is bad
@@ -87,8 +88,7 @@ def table_camera(args: argparse.Namespace) -> None:
         args.source = "auto" if config.camera.source == "none" else config.camera.source
     if args.tray is None:
         args.tray = config.camera.tray
-    if getattr(args, "profile", False) is None:
-        args.profile = config.dice_profile()
+    return config
 
 
 def positive(text: str) -> int:
@@ -232,8 +232,8 @@ def run_watch(args: argparse.Namespace) -> int:
     from assistant.vision.watch import watch
 
     try:
-        table_camera(args)
-        return watch(args.source, tray=args.tray, kind=args.kind, profile_path=args.profile,
+        config = table_camera(args)
+        return watch(args.source, tray=args.tray, kind=args.kind, profile_path=args.profile or config.dice_profile(),
                      max_frames=args.frames, emit=emit, save=args.save)
     except (VisionError, ConfigError) as bad:
         say(str(bad))

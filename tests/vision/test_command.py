@@ -218,7 +218,7 @@ def test_watch_on_photos_that_never_come_to_rest_says_nothing_was_read(tmp_path:
 
 def test_watch_and_calibrate_use_the_camera_the_hardware_file_names(tmp_path: Path) -> None:
     """Without --source, `watch` and `calibrate` open the hardware file's [camera] source (the table's own, as
-    `play` does); a bad file is named, exit 2."""
+    `play` does), and `watch` without --profile reads with its profile; a bad file is named, exit 2."""
     from assistant.vision.render import write_set
 
     write_set(tmp_path, 3, seed=8)
@@ -230,6 +230,9 @@ def test_watch_and_calibrate_use_the_camera_the_hardware_file_names(tmp_path: Pa
     assert done.returncode == 1 and f"folder:{tmp_path / 'images'}: no view came to rest" in done.stderr
     done = dice("calibrate", "--kind", "d6", "--out", str(tmp_path / "p.json"), env=env)
     assert done.returncode == 1 and f"folder:{tmp_path / 'images'} ended before every face was shown" in done.stderr
+    settings.write_text(f'[camera]\nsource = "folder:{tmp_path / "images"}"\nprofile = "mine.json"\n')
+    done = dice("watch", "--tray", env=env)  # the file's profile, from the file's folder, with a --tray given
+    assert done.returncode == 2 and f"{settings.parent / 'mine.json'}: no such profile file" in done.stderr
     settings.write_text('[camera]\ntray = "yes"\n')
     done = dice("watch", env=env)
     assert done.returncode == 2 and f"{settings}: [camera] tray: must be bool" in done.stderr
