@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import pygame
 
@@ -41,13 +42,26 @@ def loot_counts(state: GameState) -> list[tuple[str, int]]:
 def draw_mission(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
     """The Stealth track, the Prey's deck and the Loot, a row each when the mission has them; returns y below."""
     y = area.top
-    if state.scenario.stealth:
-        y = _draw_stealth(surface, pygame.Rect(area.left, y, area.width, lay.px(30)), lay, state, fonts)
-    if state.scenario.prey is not None:
-        y = _draw_prey(surface, pygame.Rect(area.left, y, area.width, lay.px(30)), lay, state, fonts)
-    if state.loot:
-        y = _draw_loot(surface, pygame.Rect(area.left, y, area.width, lay.px(26)), lay, state, fonts)
+    for draw, height in _rows(state, lay):
+        y = draw(surface, pygame.Rect(area.left, y, area.width, height), lay, state, fonts)
     return y
+
+
+def mission_height(state: GameState, lay: Layout) -> int:
+    """The height `draw_mission` takes."""
+    return sum(height for _, height in _rows(state, lay))
+
+
+def _rows(state: GameState, lay: Layout) -> list[tuple[Callable[..., int], int]]:
+    """The mission's rows, each as what draws it and its height."""
+    rows: list[tuple[Callable[..., int], int]] = []
+    if state.scenario.stealth:
+        rows.append((_draw_stealth, lay.px(30)))
+    if state.scenario.prey is not None:
+        rows.append((_draw_prey, lay.px(30)))
+    if state.loot:
+        rows.append((_draw_loot, lay.px(26)))
+    return rows
 
 
 def _label(surface: pygame.Surface, fonts: Fonts, lay: Layout, words: str, row: pygame.Rect) -> int:

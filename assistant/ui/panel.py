@@ -76,6 +76,11 @@ def _next_words(after: Sequence[str], fonts: Fonts, size: int, width: int) -> st
     return f"next: {after[0]}"
 
 
+def heroes_height(state: GameState, lay: Layout, columns: int) -> int:
+    """The height `draw_heroes` takes in `columns`."""
+    return (len(state.heroes) + columns - 1) // columns * lay.px(34) + lay.px(2)
+
+
 def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,
                 columns: int = 1) -> int:  # fmt: skip
     """A row a hero: token, name, wound bar, and the Perilium (Threat Level) big; returns y below.
@@ -85,7 +90,6 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     colors = token_colors(state)
     row_h = lay.px(34)
     width = (area.width - (columns - 1) * lay.gap) // columns
-    rows = (len(state.heroes) + columns - 1) // columns
     for index, hero in enumerate(state.heroes):
         spec = state.scenario.hero(hero.id)
         column, row = index % columns, index // columns
@@ -117,7 +121,7 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
             name = spec.name + (" (out)" if hero.removed else "")
             if columns == 1 or fonts.get(lay.px(22)).size(name)[0] <= name_box.width:
                 _text(surface, fonts, name, lay.px(24 if columns == 1 else 22), name_color, name_box)
-    return area.top + rows * row_h + lay.px(2)
+    return area.top + heroes_height(state, lay, columns)
 
 
 def _draw_wounds(surface: pygame.Surface, lay: Layout, hero: HeroState, spec: HeroSpec, right: int, middle: int,
@@ -177,12 +181,10 @@ def waiting_words(advice: Advice) -> str:
     return ""
 
 
-def waiting_height(advice: Advice, error: str, width: int, lay: Layout, fonts: Fonts) -> int:
+def waiting_height(advice: Advice | None, error: str, width: int, lay: Layout, fonts: Fonts) -> int:
     """The height `waiting_words` and `error` above them take wrapped to `width` at the smallest readable type
-    (0 for no question): the room the table screen keeps for them above its buttons, so that neither is cut."""
-    words = waiting_words(advice)
-    if not words:
-        return 0
+    (0 for neither): the room the table screen keeps for them above its buttons, so that neither is cut."""
+    words = waiting_words(advice) if advice is not None else ""
     font = fonts.get(fonts.MIN_READABLE)
     return sum(font.render(text, True, theme.ACTIVE, None, width - lay.px(10)).get_height() + lay.px(3)
                for text in (error, words) if text)

@@ -19,13 +19,14 @@ from assistant.ui.advice import Advice, advice_for
 from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, make_form, menu
-from assistant.ui.mission_panel import draw_mission
+from assistant.ui.mission_panel import draw_mission, mission_height
 from assistant.ui.panel import (
     Hit,
     draw_advice,
     draw_form,
     draw_header,
     draw_heroes,
+    heroes_height,
     draw_menu,
     draw_notes,
     draw_over_banner,
@@ -184,9 +185,6 @@ class TableScreen:
         area = lay.panel
         y = draw_header(surface, area, lay, state, fonts)
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
-        compact = advice is not None  # the AI's sentences need the room: heroes in two columns
-        y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=2 if compact else 1)
-        y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
         columns = 3 if lay.portrait else 2
@@ -194,7 +192,15 @@ class TableScreen:
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
         least = rows * lay.px(34) + (rows - 1) * lay.gap if rows else 0  # the buttons give up height, to 34 px,
-        asked = waiting_height(advice, app.error, area.width, lay, fonts) + lay.px(8) if advice is not None else 0  # for a question
+        asked = waiting_height(advice, app.error, area.width, lay, fonts)  # for a question, or a refusal
+        asked += lay.px(8) if asked else 0
+        # the heroes' rows in one column; in two where the AI talks (its sentences need the room) or the words
+        # asked for would not fit beside one; left out (the dial shows their tokens) where not beside two
+        room = strip.top - lay.gap - least - mission_height(state, lay) - asked - y
+        heroes = next((c for c in ((2,) if advice is not None else (1, 2)) if heroes_height(state, lay, c) <= room), 0)
+        if heroes:
+            y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
+        y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
         grid_top = max(y + lay.px(50), min(y + asked, strip.top - lay.gap - least), strip.top - lay.gap - wanted)
         middle = pygame.Rect(area.left, y, area.width, grid_top - y - lay.px(4))
         hits: list[Hit] = []

@@ -38,6 +38,25 @@ def to_enemy_question(game: MemoryGame) -> GameState:
     pytest.skip("the demo asks the AI no question in its first 80 events")
 
 
+@pytest.mark.parametrize("size", [(480, 320), (320, 480), (800, 480)])
+def test_on_the_smallest_screens_the_question_is_whole_and_the_heroes_rows_give_way(size: tuple[int, int],
+                                                                                     shots: Path) -> None:
+    """At 480x320 the question lost its last line under the buttons (the heroes' rows above it); the rows
+    (their Perilium boxes) are left out while it is asked where they, it (at the smallest readable type) and
+    the buttons (at their least height) do not all fit: at 480x320 and 320x480, not at 800x480."""
+    game = MemoryGame(demo_scenario())
+    question = instructions.plan(to_enemy_question(game)).question
+    app = make_app(size, game)
+    app.draw()
+    pygame.image.save(app.surface, shots / f"enemy-question-whole-{size[0]}x{size[1]}.png")
+    assert question.text not in [text for text, _ in app.fonts.squeezed]
+    threat_boxes = count(app.surface, app.layout.panel, theme.THREAT)
+    assert (threat_boxes == 0) == (size != (800, 480)), threat_boxes
+    play(app, click(app.hits[0].rect.center))  # answered: the next question is short, and the rows are back
+    app.draw()
+    assert count(app.surface, app.layout.panel, theme.THREAT) > 0
+
+
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_the_question_is_shown_and_a_tap_answers_it(size: tuple[int, int], shots: Path) -> None:
     game = MemoryGame(demo_scenario())

@@ -22,7 +22,9 @@ def test_a_card_gone_read_only_refuses_each_change_on_screen_and_loses_nothing(t
     app.error = ""
     feed(app, key("u"))  # undo
     assert app.running and str(path) in app.error and app.game.state == before
+    app.fonts.squeezed.clear()
     app.screenshot(str(shots / "read_only_card.png"))
+    assert app.fonts.squeezed == []  # the refusal is whole: the buttons give up height for it (it lost its end)
     game._file.db.execute("PRAGMA query_only = OFF")
     assert app.act({"type": "end_activation"}) and app.game.state.count == 2
     feed(app, key("u"))
