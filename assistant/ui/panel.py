@@ -140,15 +140,8 @@ def _draw_wounds(surface: pygame.Surface, lay: Layout, hero: HeroState, spec: He
     return left
 
 
-def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice: Advice, fonts: Fonts,
-                error: str = "", notes: Sequence[str] = ()) -> list[Hit]:  # fmt: skip
-    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour,
-    under `error` (a refusal, the camera's words).
-
-    A sentence the AI decided where the books are silent is drawn in blue with a bar: tapping it
-    overrides the choice (its Hit is ("choice", key)). `notes` (what just happened) come before
-    the question, which is last, where the eye lands.
-    """
+def advice_lines(advice: Advice, error: str = "", notes: Sequence[str] = ()) -> tuple[list[tuple[str, Color]], list[str]]:
+    """What `draw_advice` writes: each line with its colour, and each line's choice key ("" for none)."""
     lines: list[tuple[str, Color]] = []
     marks: list[str] = []
     for index, text in enumerate(advice.steps):
@@ -161,7 +154,19 @@ def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice:
     waiting = waiting_words(advice)
     if waiting:
         lines.append((waiting, theme.ACTIVE))
-    marks += [""] * (len(lines) - len(marks))
+    return lines, marks + [""] * (len(lines) - len(marks))
+
+
+def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice: Advice, fonts: Fonts,
+                error: str = "", notes: Sequence[str] = ()) -> list[Hit]:  # fmt: skip
+    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour,
+    under `error` (a refusal, the camera's words).
+
+    A sentence the AI decided where the books are silent is drawn in blue with a bar: tapping it
+    overrides the choice (its Hit is ("choice", key)). `notes` (what just happened) come before
+    the question, which is last, where the eye lands.
+    """
+    lines, marks = advice_lines(advice, error, notes)
     boxes = draw_lines(surface, area, lay, lines, fonts, {i for i, mark in enumerate(marks) if mark})
     hits: list[Hit] = []
     for index, box in boxes:
@@ -181,13 +186,13 @@ def waiting_words(advice: Advice) -> str:
     return ""
 
 
-def waiting_height(advice: Advice | None, error: str, width: int, lay: Layout, fonts: Fonts) -> int:
-    """The height `waiting_words` and `error` above them take wrapped to `width` at the smallest readable type
-    (0 for neither): the room the table screen keeps for them above its buttons, so that neither is cut."""
-    words = waiting_words(advice) if advice is not None else ""
-    font = fonts.get(fonts.MIN_READABLE)
-    return sum(font.render(text, True, theme.ACTIVE, None, width - lay.px(10)).get_height() + lay.px(3)
-               for text in (error, words) if text)
+def lines_height(texts: Sequence[str], width: int, size: int, lay: Layout, fonts: Fonts) -> int:
+    """The height `texts` take in `draw_lines` at type `size` in an area `width` wide (0 for none), with a margin
+    under them: the room the table screen keeps for them above its buttons."""
+    font = fonts.get(size)
+    height = sum(font.render(text, True, theme.TEXT, None, width - lay.px(10)).get_height() + lay.px(3)
+                 for text in texts if text)
+    return height + lay.px(8) if height else 0
 
 
 def draw_notes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, notes: Sequence[str], fonts: Fonts,

@@ -22,15 +22,17 @@ from assistant.ui.intents import Item, make_form, menu
 from assistant.ui.mission_panel import draw_mission, mission_height
 from assistant.ui.panel import (
     Hit,
+    advice_lines,
     draw_advice,
     draw_form,
     draw_header,
     draw_heroes,
-    heroes_height,
     draw_menu,
     draw_notes,
     draw_over_banner,
-    waiting_height,
+    heroes_height,
+    lines_height,
+    waiting_words,
 )
 from assistant.ui.reactions import move_ready
 
@@ -192,20 +194,27 @@ class TableScreen:
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
         least = rows * lay.px(34) + (rows - 1) * lay.gap if rows else 0  # the buttons give up height, to 34 px,
-        asked = waiting_height(advice, app.error, area.width, lay, fonts)  # for a question, or a refusal
-        asked += lay.px(8) if asked else 0
-        # the heroes' rows in one column; in two where the AI talks (its sentences need the room) or the words
-        # asked for would not fit beside one; left out (the dial shows their tokens) where not beside two
-        room = strip.top - lay.gap - least - mission_height(state, lay) - asked - y
-        heroes = next((c for c in ((2,) if advice is not None else (1, 2)) if heroes_height(state, lay, c) <= room), 0)
+        # what the table must read whole: the AI's question (or the roll it waits for) and a refusal; and, where
+        # they can be, the AI's sentences before it. The buttons give up height for them, to 34 px; then the heroes'
+        # rows go to two columns, and are left out (the dial shows their tokens): for what is asked, and while the
+        # AI waits on the table (a question, a roll) for its sentences too
+        notes = self._notes(app, advice) if advice is not None else ()
+        want = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
+        must = [app.error, waiting_words(advice) if advice is not None else ""]
+        need_want, need_must = (lines_height(texts, area.width, fonts.MIN_READABLE, lay, fonts) for texts in (want, must))
+        low = strip.top - lay.gap - least - mission_height(state, lay) - y  # the room above the least buttons
+        layouts = (2,) if advice is not None else (1, 2)
+        need = need_want if must[1] and need_want <= low else need_must
+        heroes = next((c for c in layouts if heroes_height(state, lay, c) + need <= low), 0)
         if heroes:
             y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
         y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
+        shown = want if need_want <= strip.top - lay.gap - least - y else must  # the sentences, if they can be whole
+        asked = lines_height(shown, area.width, max(lay.px(19), fonts.MIN_READABLE), lay, fonts)  # at the type they take
         grid_top = max(y + lay.px(50), min(y + asked, strip.top - lay.gap - least), strip.top - lay.gap - wanted)
         middle = pygame.Rect(area.left, y, area.width, grid_top - y - lay.px(4))
         hits: list[Hit] = []
         if advice is not None:
-            notes = self._notes(app, advice)
             hits += draw_advice(surface, middle, lay, advice, fonts, app.error, notes)
         else:
             draw_notes(surface, middle, lay, state.notes, fonts, app.error)
