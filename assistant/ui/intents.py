@@ -162,11 +162,11 @@ def _table_items(state: GameState, drafted: Collection[str] = ()) -> list[Item]:
             ]
         if state.side_of(head) is Side.EVENT:
             return [
-                Item(f"Resolve {head}", "r", {"type": "resolve_event", "event": head}, kind="event",
+                Item("Resolve", "r", {"type": "resolve_event", "event": head}, kind="event",
                      detail="and take the token off"),
-                Item(f"Resolve {head}, keep it", "k", {"type": "resolve_event", "event": head, "keep": True},
-                     kind="event", detail="the token stays"),
-            ]  # fmt: skip
+                Item("Keep it", "k", {"type": "resolve_event", "event": head, "keep": True},
+                     kind="event", detail="resolved, the token stays"),
+            ]  # fmt: skip  (the token is named in the sentence above: "Resolve the mystery-1 token in sector IX...")
     turn = state.turn
     if turn is None:
         return []

@@ -61,19 +61,22 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     after = up_next(state)
     if after and state.over is None:
         rest = pygame.Rect(done.right + lay.px(12), y, row.right - done.right - lay.px(12), row.height)
-        if rest.width > lay.px(60):
-            _text(surface, fonts, _next_words(after, fonts, lay.px(20), rest.width), lay.px(20), theme.MUTED, rest)
+        words = _next_words(after, fonts, lay.px(20), rest.width) or _next_words(
+            [token_label(state, i) for i in state.queue if i != state.active], fonts, lay.px(20), rest.width)
+        if words:
+            _text(surface, fonts, words, lay.px(20), theme.MUTED, rest)
     return y + row.height + lay.px(4)
 
 
 def _next_words(after: Sequence[str], fonts: Fonts, size: int, width: int) -> str:
-    """"next: A, B, C", or as many names as fit whole and how many more ("next: A +2")."""
+    """"next: A, B, C", or as many names as fit whole and how many more ("next: A +2"); "" where not one does
+    (the header then names them by their tokens' letters, "next: Vi +3", or not at all)."""
     smallest = fonts.get(fonts.smallest(size))
     for shown in range(len(after), 0, -1):
         words = "next: " + ", ".join(after[:shown]) + (f" +{len(after) - shown}" if shown < len(after) else "")
         if smallest.size(words)[0] <= width:
             return words
-    return f"next: {after[0]}"
+    return ""
 
 
 def heroes_height(state: GameState, lay: Layout, columns: int) -> int:

@@ -6,6 +6,7 @@ import threading
 import time
 
 import pygame
+import pytest
 
 from assistant.rules import game as rules
 from assistant.ui import theme
@@ -124,6 +125,32 @@ def test_tie_ordering_and_mystery_resolution_from_the_menu() -> None:
         play(app, key("e"))
         app.machine.current.refresh(app)  # type: ignore[attr-defined]
     assert "event" in seen or "order" in seen
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 320)])
+def test_an_event_token_s_two_buttons_are_told_apart_whole(size: tuple[int, int]) -> None:
+    """"Resolve mystery-1" and "Resolve mystery-1, keep it" were both drawn "Resolve myst..." at every size."""
+    from assistant.rules.horologium import Side
+
+    game = MemoryGame(demo_scenario())
+    for _ in range(80):
+        state = game.state
+        if state.turn is None and state.up_next is not None and state.side_of(state.up_next) is Side.EVENT:
+            break
+        if state.due:
+            game.apply({"type": "resolve_event", "event": state.due[0]})
+        elif state.turn is None and state.ties:
+            game.apply({"type": "order", "ids": list(state.ties[0])})
+        else:
+            game.apply({"type": "end_activation"})
+    else:
+        pytest.skip("no event token comes up in the demo's first 80 events")
+    app = make_app(size, game)
+    app.fonts.squeezed.clear()
+    app.draw()
+    labels = [item.label for item in app.machine.current.items if item.kind == "event"]  # type: ignore[attr-defined]
+    assert labels == ["Resolve", "Keep it"]
+    assert not set(labels) & {text for text, _ in app.fonts.squeezed}
 
 
 def test_escape_held_for_a_second_closes_the_app() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -185,9 +186,34 @@ def test_who_comes_next_is_named_whole_or_counted_never_cut() -> None:
     narrow = fonts.get(fonts.smallest(20)).size("next: Valerio, Papal Guard +1")[0]
     assert _next_words(after, fonts, 20, narrow) == "next: Valerio, Papal Guard +1"
     assert _next_words(after, fonts, 20, narrow - 1) == "next: Valerio +2"
+    assert _next_words(after, fonts, 20, fonts.get(fonts.smallest(20)).size("next: Valerio +2")[0] - 1) == ""
     app = make_app((800, 480))
     app.act({"type": "end_activation"})  # Sofia acts; Valerio and the Papal Guard come next
     app.draw()
+    assert app.fonts.squeezed == []
+
+
+def test_where_no_name_fits_who_comes_next_is_told_by_the_tokens_letters() -> None:
+    """A title as long as "Mystery 1 to resolve" left the names no room: "next: Vi…" was drawn cut (a KO hero's
+    turn at 800x480 too). The tokens' letters, as on the dial, are shown instead."""
+    from assistant.ui.panel import draw_header
+    from assistant.ui.words import token_label
+
+    app = make_app((800, 480))
+    app.act({"type": "end_activation"})  # Sofia acts; Valerio and the Papal Guard come next
+    state = app.game.state
+    shown: list[str] = []
+    real = app.fonts.fit
+
+    def fit(words: str, *rest: Any) -> Any:
+        shown.append(words)
+        return real(words, *rest)
+
+    app.fonts.fit = fit  # type: ignore[method-assign,assignment]
+    draw_header(app.surface, pygame.Rect(0, 0, 260, 80), app.layout, state, app.fonts)
+    later = [i for i in state.queue if i != state.active]
+    letters = [token_label(state, i) for i in later]
+    assert len(later) == 2 and shown[-1] in (f"next: {letters[0]}, {letters[1]}", f"next: {letters[0]} +1"), shown
     assert app.fonts.squeezed == []
 
 
