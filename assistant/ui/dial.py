@@ -68,8 +68,28 @@ def _slots(count: int) -> list[tuple[float, float, float]]:
         return [(0.66, 0.0, 0.09), (0.45, 0.0, 0.09)]
     if count == 3:
         return [(0.68, 0.0, 0.085), (0.50, 0.0, 0.085), (0.32, 0.0, 0.075)]
-    rows = [(0.71, -7.5), (0.71, 7.5), (0.53, -9.5), (0.53, 9.5), (0.36, 0.0), (0.24, 0.0)]
-    return [(r, a, 0.074) for r, a in rows[:count]] + [(0.26, 0.0, 0.05)] * max(0, count - len(rows))
+    if count <= 5:
+        rows = [(0.71, -7.5), (0.71, 7.5), (0.53, -9.5), (0.53, 9.5), (0.36, 0.0)]
+        return [(r, a, 0.074) for r, a in rows[:count]]
+    return _packed(count)
+
+
+def _packed(count: int) -> list[tuple[float, float, float]]:
+    """Slots for many tokens in one sector: rows from the numeral band to the hub, as many a row as its arc holds
+    apart, the tokens as big as lets them all in (the 5th and 6th of six overlapped, and the 7th shared the 6th's spot)."""
+    for size in (0.066, 0.058, 0.05, 0.043, 0.037, 0.032):
+        step = 2.15 * size  # from one token's centre to the next
+        slots: list[tuple[float, float, float]] = []
+        r = BAND_INNER - 1.15 * size
+        while r - size >= HUB and len(slots) < count:
+            room = 2 * (r * math.sin(math.radians(15)) - 1.1 * size)  # across the row, between the sector lines
+            across = 1 + max(0, int(room / step)) if room >= 0 else 0
+            width = (across - 1) * step
+            slots += [(r, math.degrees((i * step - width / 2) / r), size) for i in range(across)]
+            r -= step
+        if len(slots) >= count:
+            return slots[:count]
+    return slots + [slots[-1]] * (count - len(slots))  # more than any table has: the last spot shared
 
 
 def _sector_tokens(state: GameState, sector: int) -> list[Token]:

@@ -88,6 +88,25 @@ def test_tokens_sit_in_their_sectors_in_their_colours() -> None:
         assert tuple(surface.get_at(edge)[:3]) == token.color
 
 
+@pytest.mark.parametrize("count", range(1, len(rules.new_game(demo_scenario()).tokens) + 1))
+def test_every_token_of_a_crowded_sector_is_drawn_apart_inside_it(count: int, shots: Path) -> None:
+    """Seven tokens in one sector (an event due, demo) put the 6th and 7th on one spot, and their order
+    badges in a pile: each token now has its own place in its sector, none over another."""
+    from dataclasses import replace
+
+    state = rules.new_game(demo_scenario())
+    state = replace(state, tokens=tuple(replace(t, sector=3 if i < count else 7) for i, t in enumerate(state.tokens)))
+    surface = pygame.Surface((600, 600))
+    placed = [p for p in draw_dial(surface, pygame.Rect(0, 0, 600, 600), state, Fonts()) if state.token(p.id).sector == 3]
+    pygame.image.save(surface, shots / f"dial-crowded-{count}.png")
+    assert len(placed) == count
+    for i, token in enumerate(placed):
+        dx, dy = token.center[0] - 300, token.center[1] - 300
+        assert abs(math.degrees(math.atan2(dx, -dy)) - 90) < 15, token.id  # III is at 90 degrees
+        for other in placed[i + 1:]:
+            assert math.dist(token.center, other.center) >= token.radius + other.radius, (token.id, other.id)
+
+
 def test_a_ko_hero_shows_the_ko_side_of_the_token(shots: Path) -> None:
     state = rules.new_game(demo_scenario())
     state = rules.apply(state, {"type": "damage", "hero": "eleonora", "wounds": 4})  # Health 4: KO
