@@ -109,9 +109,6 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
             pygame.draw.circle(surface, color, disc, disc_r, max(2, lay.px(2)))
         else:
             pygame.draw.circle(surface, color, disc, disc_r)
-        label = fonts.render("KO" if hero.ko else token_label(state, hero.id), round(disc_r * 1.05),
-                             theme.TEXT if hero.ko else theme.ink_for(color))  # fmt: skip
-        surface.blit(label, label.get_rect(center=disc))
         threat_w = lay.px(46)
         threat_box = pygame.Rect(box.right - threat_w - lay.px(4), box.top + lay.px(3), threat_w, box.height - lay.px(6))
         pygame.draw.rect(surface, theme.THREAT, threat_box, border_radius=lay.px(8))
@@ -119,11 +116,18 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
         room = threat_box.left - lay.px(8) - (disc[0] + disc_r + lay.px(6))
         bar_left = _draw_wounds(surface, lay, hero, spec, threat_box.left - lay.px(8), box.centery, room)
         name_box = pygame.Rect(disc[0] + disc_r + lay.px(8), box.top, bar_left - disc[0] - disc_r - lay.px(14), box.height)
-        if columns == 1 or name_box.width >= lay.px(100):  # in two columns only where the whole name fits
+        name = spec.name + (" (out)" if hero.removed else "")
+        # in two columns the name only where it fits whole; a KO hero not named keeps their letters on the
+        # disc (two "KO" discs told apart only by their rings) and "KO" goes beside it
+        named = columns == 1 or name_box.width >= lay.px(100) and fonts.get(lay.px(22)).size(name)[0] <= name_box.width
+        label = fonts.render("KO" if hero.ko and named else token_label(state, hero.id), round(disc_r * 1.05),
+                             theme.TEXT if hero.ko else theme.ink_for(color))  # fmt: skip
+        surface.blit(label, label.get_rect(center=disc))
+        if named:
             name_color = theme.MUTED if hero.ko or hero.removed else theme.TEXT
-            name = spec.name + (" (out)" if hero.removed else "")
-            if columns == 1 or fonts.get(lay.px(22)).size(name)[0] <= name_box.width:
-                _text(surface, fonts, name, lay.px(24 if columns == 1 else 22), name_color, name_box)
+            _text(surface, fonts, name, lay.px(24 if columns == 1 else 22), name_color, name_box)
+        elif hero.ko and fonts.get(lay.px(22)).size("KO")[0] <= name_box.width:
+            _text(surface, fonts, "KO", lay.px(22), theme.DANGER, name_box)
     return area.top + heroes_height(state, lay, columns)
 
 

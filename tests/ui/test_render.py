@@ -120,6 +120,34 @@ def test_a_ko_hero_shows_the_ko_side_of_the_token(shots: Path) -> None:
     pygame.image.save(surface, shots / "dial-ko.png")
 
 
+def test_two_ko_heroes_in_two_columns_are_told_apart(shots: Path) -> None:
+    """In two columns (the AI talking) a KO hero is not named: two "KO" discs differed only by their rings. Their
+    discs keep their letters there, and "KO" goes beside them; in one column the disc says KO beside the name."""
+    from assistant.ui.panel import draw_heroes
+    from assistant.ui.words import token_label
+
+    state = rules.new_game(demo_scenario())
+    for hero in ("valerio", "sofia"):
+        state = rules.apply(state, {"type": "damage", "hero": hero, "wounds": 9})
+    assert state.hero("valerio").ko and state.hero("sofia").ko
+    app = make_app((720, 1280))
+    drawn: list[str] = []  # every text drawn (discs by `render`, names and words beside by `fit`)
+    for method in ("render", "fit"):
+        def recording(text: str, *rest: Any, real: Any = getattr(app.fonts, method)) -> Any:
+            drawn.append(text)
+            return real(text, *rest)
+
+        setattr(app.fonts, method, recording)
+    surface = pygame.Surface((720, 200))
+    draw_heroes(surface, pygame.Rect(0, 0, 704, 0), app.layout, state, app.fonts, columns=2)
+    pygame.image.save(surface, shots / "heroes-ko-two-columns.png")
+    assert {token_label(state, "valerio"), token_label(state, "sofia")} <= set(drawn) and drawn.count("KO") == 2
+    assert "Valerio" not in drawn  # not named in two columns here: the letters tell who
+    drawn.clear()
+    draw_heroes(surface, pygame.Rect(0, 0, 704, 0), app.layout, state, app.fonts, columns=1)
+    assert drawn.count("KO") == 2 and {"Valerio", "Sofia"} <= set(drawn)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_table_screen_fits_and_reads(size: tuple[int, int], shots: Path) -> None:
     app = make_app(size)
