@@ -162,10 +162,9 @@ def _table_items(state: GameState, drafted: Collection[str] = ()) -> list[Item]:
             ]
         if state.side_of(head) is Side.EVENT:
             return [
-                Item("Resolve", "r", {"type": "resolve_event", "event": head}, kind="event",
-                     detail="and take the token off"),
+                Item("Resolve", "r", {"type": "resolve_event", "event": head}, kind="event", detail="token removed"),
                 Item("Keep it", "k", {"type": "resolve_event", "event": head, "keep": True},
-                     kind="event", detail="resolved, the token stays"),
+                     kind="event", detail="resolved, stays"),
             ]  # fmt: skip  (the token is named in the sentence above: "Resolve the mystery-1 token in sector IX...")
     turn = state.turn
     if turn is None:

@@ -275,6 +275,15 @@ def _button(surface: pygame.Surface, rect: pygame.Rect, lay: Layout, fonts: Font
         _text(surface, fonts, label, lay.px(24), color, inner, "center")
 
 
+def least_height(items: Sequence[Item], width: int, lay: Layout, fonts: Fonts) -> int:
+    """The least height buttons `width` wide give up to: 34 px, or 50 where a label needs two lines (a long name
+    that `_button` splits rather than cuts, "Venetian Alchemist"; a detail under a label goes first)."""
+    inner = width - lay.px(14) - lay.px(8)  # as `_button`, less half a key hint
+    smallest = fonts.get(fonts.smallest(lay.px(24)))
+    two = any(" " in item.label and smallest.size(item.label)[0] > inner for item in items)
+    return lay.px(50) if two else lay.px(34)
+
+
 def halves(label: str) -> tuple[str, str]:
     """A label split at the space nearest its middle."""
     spaces = [i for i, c in enumerate(label) if c == " "]

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
@@ -31,6 +32,7 @@ from assistant.ui.panel import (
     draw_notes,
     draw_over_banner,
     heroes_height,
+    least_height,
     lines_height,
     waiting_words,
 )
@@ -193,23 +195,19 @@ class TableScreen:
         rows = (len(main) + columns - 1) // columns
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
-        least = rows * lay.px(34) + (rows - 1) * lay.gap if rows else 0  # the buttons give up height, to 34 px,
-        # what the table must read whole: the AI's question (or the roll it waits for) and a refusal; and, where
-        # they can be, the AI's sentences before it. The buttons give up height for them, to 34 px; then the heroes'
-        # rows go to two columns, and are left out (the dial shows their tokens): for what is asked, and while the
-        # AI waits on the table (a question, a roll) for its sentences too
+        # the buttons give up height, to 34 px (50 for a label on two lines, unless what is asked would not fit then)
+        floor = least_height(main, (area.width - (columns - 1) * lay.gap) // columns, lay, fonts)
+        above = strip.top - lay.gap - mission_height(state, lay) - y  # the room above the strip, below the header
+        if rows * floor + (rows - 1) * lay.gap + lines_height(must_words(app, advice), area.width, fonts.MIN_READABLE,
+                                                              lay, fonts) > above:  # fmt: skip
+            floor = lay.px(34)
+        least = rows * floor + (rows - 1) * lay.gap if rows else 0
         notes = self._notes(app, advice) if advice is not None else ()
-        want = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
-        must = [app.error, waiting_words(advice) if advice is not None else ""]
-        need_want, need_must = (lines_height(texts, area.width, fonts.MIN_READABLE, lay, fonts) for texts in (want, must))
         low = strip.top - lay.gap - least - mission_height(state, lay) - y  # the room above the least buttons
-        layouts = (2,) if advice is not None else (1, 2)
-        need = need_want if must[1] and need_want <= low else need_must
-        heroes = next((c for c in layouts if heroes_height(state, lay, c) + need <= low), 0)
+        heroes, shown = room_for_words(app, advice, notes, area.width, low)
         if heroes:
             y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
         y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
-        shown = want if need_want <= strip.top - lay.gap - least - y else must  # the sentences, if they can be whole
         asked = lines_height(shown, area.width, max(lay.px(19), fonts.MIN_READABLE), lay, fonts)  # at the type they take
         grid_top = max(y + lay.px(50), min(y + asked, strip.top - lay.gap - least), strip.top - lay.gap - wanted)
         middle = pygame.Rect(area.left, y, area.width, grid_top - y - lay.px(4))
@@ -221,6 +219,28 @@ class TableScreen:
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
         hits += draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
         return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
+
+
+def must_words(app: App, advice: Advice | None) -> list[str]:
+    """What the table must read whole on the table screen: a refusal, and what the AI waits for (its question, a roll)."""
+    return [app.error, waiting_words(advice) if advice is not None else ""]
+
+
+def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width: int, low: int) -> tuple[int, list[str]]:
+    """The table screen's heroes' rows (their columns, 0: left out) and the words its buttons give up height for,
+    with `low` the room above the buttons at their least.
+
+    What the table must read is whole at the smallest readable type: the AI's question (or the roll it waits for)
+    and a refusal; and, where they can be, the AI's sentences before it. The buttons give up height for them, to
+    34 px; then the heroes' rows go to two columns, and are left out (the dial shows their tokens): for what is
+    asked, and while the AI waits on the table (a question, a roll) for its sentences too."""
+    state, lay, fonts = app.game.state, app.layout, app.fonts
+    want = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
+    must = must_words(app, advice)
+    need_want, need_must = (lines_height(texts, width, fonts.MIN_READABLE, lay, fonts) for texts in (want, must))
+    need = need_want if any(must[1:]) and need_want <= low else need_must
+    heroes = next((c for c in ((2,) if advice is not None else (1, 2)) if heroes_height(state, lay, c) + need <= low), 0)
+    return heroes, want if need_want <= low - (heroes_height(state, lay, heroes) if heroes else 0) else must
 
 
 def fill(app: App, form: Form, reading: Reading) -> None:
