@@ -76,6 +76,18 @@ def test_nobody_adjacent_is_one_tap_then_the_move_form() -> None:
     assert app.game.state == rules.apply(declared(start, []), {"type": "spend_ap", "action": "move", "ap": 2})
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 800), (480, 800)])
+def test_who_is_adjacent_is_asked_whole_with_every_enemy_named_whole(size: tuple[int, int]) -> None:
+    """The buttons shrank for the AI's sentences and "Venetian Alchemist" was cut ("Venetian Alche..."): a
+    label that needs two lines keeps the height for them."""
+    app = make_app(size)
+    play(app, key("m"))
+    assert "Venetian Alchemist" in labels(app) and advice(app).question is not None
+    app.fonts.squeezed.clear()
+    app.draw()
+    assert app.fonts.squeezed == []
+
+
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_two_reaction_attacks_are_rolled_one_by_one_across_restarts_then_the_hero_moves(
     size: tuple[int, int], shots: Path, tmp_path: Path
