@@ -17,7 +17,7 @@ Looked for, in order: the file given on the command line, /etc/nova-table/hardwa
     tray_dice = 100        # tray light, percent, while a form waits for dice
 
     [camera]
-    source = "none"        # "none", or what `play --camera` takes: "picamera", "camera:N", "auto", ...
+    source = "none"        # "none" (or ""), or what `play --camera` takes: "picamera", "camera:N", "auto", ...
     tray = false           # the tray has corner markers: read inside them (`--camera-tray`)
     profile = ""           # the table's own dice (`nova-table dice calibrate`); ~ is the home folder,
                            # a relative path is from this file's folder; "" for none (`--dice-profile`)

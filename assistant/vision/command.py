@@ -85,7 +85,7 @@ def table_camera(args: argparse.Namespace) -> HardwareConfig:
 
     config = load_config()  # ConfigError (a VisionError's place: said, exit 2) where the file is bad
     if args.source is None:
-        args.source = "auto" if config.camera.source == "none" else config.camera.source
+        args.source = "auto" if config.camera.source in ("none", "") else config.camera.source
     if args.tray is None:
         args.tray = config.camera.tray
     return config

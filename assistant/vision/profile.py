@@ -205,7 +205,9 @@ def known(label: str) -> bool:
 
 def load(path: Path) -> Profile:
     """The profile at `path`, or `ProfileError` saying what is wrong."""
-    if path.exists() and not path.is_file() and not path.is_dir():  # a pipe would be waited on for ever
+    if path.is_dir():
+        raise ProfileError(f"{path}: a folder, not a profile file")
+    if path.exists() and not path.is_file():  # a pipe would be waited on for ever
         raise ProfileError(f"{path}: not a regular file (a pipe or a device), not a profile")
     try:
         text = path.read_text(encoding="utf-8")

@@ -212,7 +212,11 @@ def test_the_hardware_files_camera_is_the_tables_unless_the_command_line_says_ot
     assert chosen("--camera", "camera:1", "--no-camera-tray", "--dice-profile", str(shipped)) == ("camera:1", False, shipped)
     assert chosen("--camera", "none") == (None, False, None)
     assert camera_settings(parser.parse_args([]), HardwareConfig()) == (None, False, None)  # no file: no camera
+    settings.write_text('[camera]\nsource = ""\nprofile = "dice"\n')  # "" is none, as for the profile
+    assert camera_settings(parser.parse_args([]), load_config(settings)) == (None, False, None)
     for text, words in [('source = "telescope"', f"{settings}: [camera] source: telescope: unknown source"),
+                        ('source = "render"\nprofile = "dice"', f"{settings}: [camera] profile: {tmp_path / 'dice'}: "
+                                                                 "a folder, not a profile file"),
                         ('source = "camera:x"', f"{settings}: [camera] source: camera:x: camera:N needs a number"),
                         ('source = "auto"\nprofile = "nowhere.json"', f"{settings}: [camera] profile: "
                                                                           f"{tmp_path / 'nowhere.json'}")]:
