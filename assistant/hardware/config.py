@@ -18,6 +18,7 @@ Looked for, in order: the file given on the command line, /etc/nova-table/hardwa
 
     [camera]
     source = "none"        # "none" (or ""), or what `play --camera` takes: "picamera", "camera:N", "auto", ...
+                           # (a video:FILE or folder:DIR path as profile's)
     tray = false           # the tray has corner markers: read inside them (`--camera-tray`)
     profile = ""           # the table's own dice (`nova-table dice calibrate`); ~ is the home folder,
                            # a relative path is from this file's folder; "" for none (`--dice-profile`)
@@ -75,9 +76,18 @@ class HardwareConfig:
 
     def dice_profile(self) -> Path | None:
         """[camera] profile as a path: ~ expanded, relative to the settings file's folder; None when not set."""
-        if not self.camera.profile:
-            return None
-        path = Path(self.camera.profile).expanduser()
+        return self.beside(self.camera.profile) if self.camera.profile else None
+
+    def camera_source(self) -> str:
+        """[camera] source, a video's or a folder's path taken as `profile` is ("" is "none")."""
+        name, _, arg = self.camera.source.partition(":")
+        if name in ("video", "folder") and arg:
+            return f"{name}:{self.beside(arg)}"
+        return self.camera.source or "none"
+
+    def beside(self, text: str) -> Path:
+        """A path of the file: ~ is the home folder, and a relative one is from the file's folder."""
+        path = Path(text).expanduser()
         return path if path.is_absolute() or self.source == "defaults" else Path(self.source).parent / path
 
 

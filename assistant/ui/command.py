@@ -99,8 +99,8 @@ def camera_settings(args: argparse.Namespace, config: HardwareConfig) -> tuple[s
     """The camera's source (None: no camera), whether the tray has markers, and the table's dice profile: what
     the command line says, else the hardware file's [camera]. ValueError saying what is wrong and where."""
     from_file = f"{config.source}: [camera]"
-    source = config.camera.source if args.camera is None else args.camera
-    if source in ("none", ""):  # "" as the file's profile = "" says none
+    source = config.camera_source() if args.camera is None else args.camera
+    if source in ("none", ""):
         return None, False, None
     from assistant.vision.errors import SourceError
     from assistant.vision.sources import check_spec

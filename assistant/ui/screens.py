@@ -238,8 +238,10 @@ def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width:
     want = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
     must = must_words(app, advice)
     need_want, need_must = (lines_height(texts, width, fonts.MIN_READABLE, lay, fonts) for texts in (want, must))
-    need = need_want if any(must[1:]) and need_want <= low else need_must
-    heroes = next((c for c in ((2,) if advice is not None else (1, 2)) if heroes_height(state, lay, c) + need <= low), 0)
+    need = max(lay.px(50), need_want if any(must[1:]) and need_want <= low else need_must)  # (the words' area is
+    # 50 px at least: heroes' rows that leave less would push the buttons under their least height)
+    layouts = (2,) if advice is not None and len(state.heroes) > 1 else (1, 2)  # one hero: named in one column
+    heroes = next((c for c in layouts if heroes_height(state, lay, c) + need <= low), 0)
     return heroes, want if need_want <= low - (heroes_height(state, lay, heroes) if heroes else 0) else must
 
 

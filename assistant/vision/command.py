@@ -78,14 +78,17 @@ def add_camera_arguments(parser: argparse.ArgumentParser) -> None:
                         help="find the tray by its ArUco markers and read it top-down (default: the hardware file's)")
 
 
-def table_camera(args: argparse.Namespace) -> HardwareConfig:
-    """Fill in --source and --tray left out from the hardware file's [camera], as `play` reads it: the table's own
-    camera, whose source there is "none" when it has none (then "auto"). The file's settings, for the rest."""
-    from assistant.hardware.config import load_config
+def table_camera(args: argparse.Namespace, profile: bool = False) -> HardwareConfig:
+    """Fill in --source and --tray (and, with `profile`, --profile) left out from the hardware file's [camera], as
+    `play` reads it: the table's own camera, whose source there is "none" when it has none (then "auto"). The file
+    is not read where all are given. Its settings, or the defaults."""
+    from assistant.hardware.config import HardwareConfig, load_config
 
+    if None not in (args.source, args.tray) and (not profile or args.profile is not None):
+        return HardwareConfig()
     config = load_config()  # ConfigError (a VisionError's place: said, exit 2) where the file is bad
     if args.source is None:
-        args.source = "auto" if config.camera.source in ("none", "") else config.camera.source
+        args.source = "auto" if config.camera_source() == "none" else config.camera_source()
     if args.tray is None:
         args.tray = config.camera.tray
     return config
@@ -188,7 +191,9 @@ def learn_and_check(manifest: Path, out: Path, use_built_in: bool = True) -> int
     from assistant.vision.heldout import held_out, verdict
     from assistant.vision.learn import entries_of, learn, learn_entries
 
-    if out.resolve() == manifest.resolve():
+    from assistant.vision.profile import same_file
+
+    if same_file(out, manifest):
         say(f"{out}: is the manifest: write the profile to another file")
         return 2
     try:
@@ -228,13 +233,18 @@ def run_render(args: argparse.Namespace) -> int:
 
 def run_watch(args: argparse.Namespace) -> int:
     from assistant.hardware.config import ConfigError
-    from assistant.vision.errors import VisionError
+    from assistant.vision.errors import ProfileError, VisionError
     from assistant.vision.watch import watch
 
     try:
-        config = table_camera(args)
-        return watch(args.source, tray=args.tray, kind=args.kind, profile_path=args.profile or config.dice_profile(),
-                     max_frames=args.frames, emit=emit, save=args.save)
+        config = table_camera(args, profile=True)
+        profile = args.profile or config.dice_profile()
+        return watch(args.source, tray=args.tray, kind=args.kind, profile_path=profile, max_frames=args.frames,
+                     emit=emit, save=args.save)
+    except ProfileError as bad:  # the file's profile is said as the file's
+        said = args.profile is None and config.dice_profile() is not None
+        say(f"{config.source}: [camera] profile: {bad}" if said else str(bad))
+        return 2
     except (VisionError, ConfigError) as bad:
         say(str(bad))
         return 2

@@ -112,7 +112,10 @@ class Profile:
             raise ProfileError(f"{path}: not a regular file: write the profile to a file")
         if any(same_file(path, source) for source in self.sources):
             raise ProfileError(f"{path}: the profile is learned from this file: write the profile to another file")
-        target = path.resolve() if path.is_symlink() else path
+        try:
+            target = path.resolve() if path.is_symlink() else path
+        except (RuntimeError, OSError):  # Python 3.11 says a loop of links with RuntimeError
+            raise ProfileError(f"{path}: a symbolic link that leads round in a loop: write the profile to a file") from None
         part = None
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -134,7 +137,7 @@ def same_file(a: Path, b: Path) -> bool:
     """Whether `a` and `b` are one file: one path once resolved, or links to one file."""
     try:
         return a.resolve() == b.resolve() or os.path.samefile(a, b)
-    except OSError:  # one of them is not there
+    except (OSError, RuntimeError):  # one of them is not there, or a loop of links (RuntimeError on Python 3.11)
         return False
 
 

@@ -208,9 +208,13 @@ def number_in(spec: str) -> int:
 
 def check_spec(spec: str) -> None:
     """SourceError unless `spec` is a source's name `open_source` takes (nothing is opened)."""
-    name, _, _ = spec.partition(":")
+    name, colon, arg = spec.partition(":")
     if spec != "auto" and name not in ("picamera", "camera", "video", "folder", "render"):
         raise SourceError(f"{spec}: unknown source (picamera, camera:N, video:FILE, folder:DIR, render, auto)")
+    if name == "picamera" and colon:
+        raise SourceError(f"{spec}: picamera takes nothing after it (the Pi's camera)")
+    if name in ("video", "folder") and not arg:
+        raise SourceError(f"{spec}: {name}:{'FILE' if name == 'video' else 'DIR'} needs the {'file' if name == 'video' else 'folder'}")
     if name in ("camera", "render"):
         number_in(spec)
 

@@ -181,6 +181,10 @@ def test_hardware_settings(tmp_path: Path) -> None:
     config = load_config(good)
     assert (config.camera.source, config.camera.tray) == ("picamera", True)
     assert config.dice_profile() == Path.home() / "my-dice.profile.json"
+    good.write_text('[camera]\nsource = "folder:rolls"\n')  # a folder's path taken as the profile's
+    assert load_config(good).camera_source() == f"folder:{tmp_path / 'rolls'}"
+    good.write_text('[camera]\nsource = ""\n')
+    assert load_config(good).camera_source() == "none"
     for text, words in [
         ("[encoder]\na = 'five'\n", "[encoder] a: must be int"),
         ("[encoder]\npin = 5\n", "[encoder] pin: unknown key"),

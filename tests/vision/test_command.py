@@ -232,11 +232,16 @@ def test_watch_and_calibrate_use_the_camera_the_hardware_file_names(tmp_path: Pa
     assert done.returncode == 1 and f"folder:{tmp_path / 'images'} ended before every face was shown" in done.stderr
     settings.write_text(f'[camera]\nsource = "folder:{tmp_path / "images"}"\nprofile = "mine.json"\n')
     done = dice("watch", "--tray", env=env)  # the file's profile, from the file's folder, with a --tray given
-    assert done.returncode == 2 and f"{settings.parent / 'mine.json'}: no such profile file" in done.stderr
+    assert done.returncode == 2
+    assert f"{settings}: [camera] profile: {settings.parent / 'mine.json'}: no such profile file" in done.stderr
     settings.write_text('[camera]\ntray = "yes"\n')
     done = dice("watch", env=env)
     assert done.returncode == 2 and f"{settings}: [camera] tray: must be bool" in done.stderr
     assert "Traceback" not in done.stderr
+    # all said on the command line: the file is not read, bad as it is
+    done = dice("calibrate", "--kind", "d6", "--out", str(tmp_path / "p.json"), "--source",
+                f"folder:{tmp_path / 'images'}", "--no-tray", env=env)
+    assert done.returncode == 1 and "ended before every face was shown" in done.stderr
 
 
 def test_a_picture_name_too_long_for_the_system_is_no_such_file(tmp_path: Path) -> None:

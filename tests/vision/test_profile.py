@@ -204,6 +204,10 @@ def test_a_profile_saved_through_a_symbolic_link_is_written_to_its_file_and_the_
         assert link.is_symlink() and len(load(tmp_path / "kept" / "dice.json")) == count
         profile.add("n:4", np.ones(DESCRIBED, np.float32))
     assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == ["dice.json"]
+    (tmp_path / "la").symlink_to(tmp_path / "lb")
+    (tmp_path / "lb").symlink_to(tmp_path / "la")
+    with pytest.raises(ProfileError, match="a symbolic link that leads round in a loop"):
+        profile.save(tmp_path / "la")  # was Python's RuntimeError
 
 
 def test_saving_a_profile_keeps_a_users_file_named_like_its_part_and_leaves_nothing_when_it_fails(

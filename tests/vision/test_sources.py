@@ -83,6 +83,8 @@ def test_a_camera_that_is_not_there_is_one_clear_line_not_opencvs_warnings(capfd
 
 @pytest.mark.parametrize("spec, message", [
     ("telescope", "unknown source"), ("camera:x", "needs a number"),
+    ("picamera:3", "^picamera:3: picamera takes nothing after it"), ("video:", "^video:: video:FILE needs the file$"),
+    ("folder:", "^folder:: folder:DIR needs the folder$"),
     ("render:abc", "^render:abc: render:N needs a number 0 or more$"),
     ("render:-1", "^render:-1: render:N needs a number 0 or more$"),
     ("camera:99999999999999999999", "^camera:99999999999999999999: OpenCV cannot open it$"),
