@@ -120,6 +120,20 @@ def test_a_ko_hero_shows_the_ko_side_of_the_token(shots: Path) -> None:
     pygame.image.save(surface, shots / "dial-ko.png")
 
 
+@pytest.mark.parametrize("size", [(480, 800), (320, 480), (800, 480)])
+def test_the_heroes_rows_give_way_before_the_buttons_go_under_their_least_height(size: tuple[int, int]) -> None:
+    """With a Loot row under four heroes, the buttons were 30 px at 480x800 (18 at 320x480): under their 34 px
+    least (scaled), the words' area keeping its own least. The heroes' rows go to two columns first."""
+    from dataclasses import replace
+
+    game = MemoryGame(demo_scenario())
+    game._states[game._head] = replace(game.state, loot=("alchemia", "pecunia"))
+    app = make_app(size, game)
+    app.draw()
+    main = [hit.rect for hit in app.hits if hit.target[0] == "item"][:-3]  # Fix, Undo, Redo are the strip's
+    assert main and min(rect.height for rect in main) >= app.layout.px(34) - 1
+
+
 def test_two_ko_heroes_in_two_columns_are_told_apart(shots: Path) -> None:
     """In two columns (the AI talking) a KO hero is not named: two "KO" discs differed only by their rings. Their
     discs keep their letters there, and "KO" goes beside them; in one column the disc says KO beside the name."""
