@@ -134,6 +134,32 @@ def test_the_heroes_rows_give_way_before_the_buttons_go_under_their_least_height
     assert main and min(rect.height for rect in main) >= app.layout.px(34) - 1
 
 
+def test_a_lone_hero_keeps_a_named_row_while_the_ai_talks(shots: Path) -> None:
+    """While the AI talked the heroes' rows went to two columns without names, a lone hero's too: half a row,
+    unnamed, for no room gained."""
+    from dataclasses import replace
+
+    from tests.ui.test_enemy_turn import to_enemy_question
+
+    demo = demo_scenario()
+    tokens = tuple(t for t in demo.horologium.tokens if t.side != "hero" or t.token == "valerio")
+    alone = replace(demo, heroes=demo.heroes[:1], horologium=replace(demo.horologium, tokens=tokens))
+    game = MemoryGame(alone)
+    to_enemy_question(game)
+    app = make_app((800, 480), game)
+    drawn: list[str] = []
+    real = app.fonts.fit
+
+    def fit(words: str, *rest: Any) -> Any:
+        drawn.append(words)
+        return real(words, *rest)
+
+    app.fonts.fit = fit  # type: ignore[method-assign,assignment]
+    app.draw()
+    pygame.image.save(app.surface, shots / "lone-hero-question-800x480.png")
+    assert app.machine.current.advice.waiting and "Valerio" in drawn  # type: ignore[attr-defined]
+
+
 def test_two_ko_heroes_in_two_columns_are_told_apart(shots: Path) -> None:
     """In two columns (the AI talking) a KO hero is not named: two "KO" discs differed only by their rings. Their
     discs keep their letters there, and "KO" goes beside them; in one column the disc says KO beside the name."""
