@@ -231,18 +231,23 @@ def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width:
     with `low` the room above the buttons at their least.
 
     What the table must read is whole at the smallest readable type: the AI's question (or the roll it waits for)
-    and a refusal; and, where they can be, the AI's sentences before it. The buttons give up height for them, to
-    34 px; then the heroes' rows go to two columns, and are left out (the dial shows their tokens): for what is
-    asked, and while the AI waits on the table (a question, a roll) for its sentences too."""
+    and a refusal; then, where they can be, the AI's newest sentence, then all it says. The buttons give up height
+    for them, to their least; then the heroes' rows go to two columns, and are left out (the dial shows their
+    tokens): for what is asked, and while the AI waits on the table (a question, a roll) for as much of what it
+    says as can be whole."""
     state, lay, fonts = app.game.state, app.layout, app.fonts
-    want = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
     must = must_words(app, advice)
-    need_want, need_must = (lines_height(texts, width, fonts.MIN_READABLE, lay, fonts) for texts in (want, must))
-    need = max(lay.px(50), need_want if any(must[1:]) and need_want <= low else need_must)  # (the words' area is
-    # 50 px at least: heroes' rows that leave less would push the buttons under their least height)
-    layouts = (2,) if advice is not None and len(state.heroes) > 1 else (1, 2)  # one hero: named in one column
-    heroes = next((c for c in layouts if heroes_height(state, lay, c) + need <= low), 0)
-    return heroes, want if need_want <= low - (heroes_height(state, lay, heroes) if heroes else 0) else must
+    said = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
+    before = [text for text in said if text not in must]  # its sentences and what just happened, the newest last
+    newest = before[-1:] + must
+    tiers = [(words, lines_height(words, width, fonts.MIN_READABLE, lay, fonts)) for words in (said, newest, must)]
+    waits = any(must[1:])
+    need = next((height for _, height in tiers if height <= low), tiers[-1][1]) if waits else tiers[-1][1]
+    need = max(lay.px(50), need)  # the words' area is 50 px at least: heroes' rows that leave less would push
+    layouts = (2,) if advice is not None and len(state.heroes) > 1 else (1, 2)  # the buttons under their least
+    heroes = next((c for c in layouts if heroes_height(state, lay, c) + need <= low), 0)  # one hero: named, one column
+    room = low - (heroes_height(state, lay, heroes) if heroes else 0)
+    return heroes, next((words for words, height in tiers if height <= room), must)
 
 
 def fill(app: App, form: Form, reading: Reading) -> None:

@@ -1,0 +1,90 @@
+"""What the Enemy AI says last, and what it waits for, are on the screen, whole, all through each mission.
+
+The table screen drew the AI's question and left out the sentences before it ("Slingers activate with 5
+AP each... Apply the Status Tokens first.") at every size, and no test saw it: `squeezed` counts text cut,
+not sentences left out. Here each mission is played on by the rules (the first answer, dice of 1, events
+resolved) and every state the AI talks in is drawn at four sizes: its newest sentence and its question (or
+the roll it waits for) are drawn whole; older sentences give way, the oldest first, where all cannot be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pytest
+
+from assistant.rules.instructions import plan
+from assistant.rules.scenario import Scenario
+from assistant.ui import panel
+from assistant.ui.table import MemoryGame, Refused
+from tests.ui.conftest import make_app
+from tests.ui.demo import demo_scenario
+from tests.ui.missions import mission
+
+MISSIONS = ("demo", "classic", "draft", "eclectic", "hunt", "stealth")
+
+
+def scenario(name: str) -> Scenario:
+    return demo_scenario() if name == "demo" else mission(name)
+
+
+def next_events(game: MemoryGame) -> list[dict[str, Any]]:
+    """What the table would do next, in order of preference: answer the AI, roll 1s, resolve what is due."""
+    state = game.state
+    done = plan(state)
+    events: list[dict[str, Any]] = []
+    if done.question is not None:
+        events.append({"type": "ai_answer", "question": done.question.key, "answer": done.question.options[0]})
+    elif done.attack is not None:
+        events.append(done.attack.event([1] * done.attack.dice))
+    events += [{"type": "resolve_event", "event": event} for event in state.due]
+    if state.turn is None and state.ties:
+        events.append({"type": "order", "ids": list(state.ties[0])})
+    if state.turn is None and state.queue:
+        events.append({"type": "resolve_event", "event": state.queue[0]})
+    if state.turn is not None and state.active in [hero.id for hero in state.heroes] and state.hero(state.active).ko:
+        events.append({"type": "injury", "card": f"Injury {len(state.hero(state.active).injuries) + 1}"})
+    return events + [{"type": "end_activation"}]
+
+
+@pytest.mark.parametrize("name", MISSIONS)
+def test_all_the_ai_says_is_drawn_whole_through_the_mission(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[str] = []
+    real = panel.draw_lines
+
+    def recording(surface: pygame.Surface, area: pygame.Rect, lay: Any, lines: Any, fonts: Any,
+                  indented: Any = ()) -> Any:  # fmt: skip
+        boxes = real(surface, area, lay, lines, fonts, indented)
+        drawn[:] = [lines[index][0] for index, _ in boxes]
+        return boxes
+
+    monkeypatch.setattr(panel, "draw_lines", recording)
+    game = MemoryGame(scenario(name))
+    apps = [make_app(size, game) for size in ((800, 480), (1024, 600), (1280, 800), (720, 1280))]
+    talked = 0
+    for _ in range(120):
+        for app in apps:
+            app.machine.current.refresh(app)  # type: ignore[attr-defined]
+            advice = app.machine.current.advice  # type: ignore[attr-defined]
+            app.fonts.squeezed.clear()
+            app.draw()
+            if advice is not None and (advice.steps or advice.waiting):
+                talked += 1
+                notes = app.machine.current._notes(app, advice)  # type: ignore[attr-defined]  # what just happened
+                said = [text for text, _ in panel.advice_lines(advice, app.error, notes)[0]]
+                # the question or the roll waited for; and but at 800x480 (nine answers' buttons leave room for the
+                # question alone), the sentence before it too
+                newest = said[-1:] if advice.waiting and app.layout.size == (800, 480) else said[-2:] if advice.waiting else said[-1:]
+                assert all(text in drawn for text in newest), "\n".join([str(app.layout.size), *said, "DRAWN:", *drawn])
+                assert drawn == said[len(said) - len(drawn):][::-1]  # the newest, the oldest given way
+                assert not {text for text, _ in app.fonts.squeezed} & set(said), (app.layout.size, app.fonts.squeezed)
+        if game.state.over is not None:
+            break
+        for event in next_events(game):
+            try:
+                game.apply(event)
+                break
+            except Refused:
+                continue
+    assert talked >= 8  # the walk met the AI talking, not only heroes' turns
