@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygame
 import pytest
@@ -38,29 +38,12 @@ def to_enemy_question(game: MemoryGame) -> GameState:
     pytest.skip("the demo asks the AI no question in its first 80 events")
 
 
-def drawn_lines(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The sentences the panel draws (whole, but for the newest where `squeezed` says so), as the next draw makes them."""
-    from assistant.ui import panel
-
-    drawn: list[str] = []
-    real = panel.draw_lines
-
-    def recording(surface: pygame.Surface, area: pygame.Rect, lay: Any, lines: Any, fonts: Any,
-                  indented: Any = ()) -> Any:  # fmt: skip
-        boxes = real(surface, area, lay, lines, fonts, indented)
-        drawn[:] = [lines[index][0] for index, _ in boxes]
-        return boxes
-
-    monkeypatch.setattr(panel, "draw_lines", recording)
-    return drawn
-
-
 SMALLEST = [(480, 320), (320, 480)]
 
 
 @pytest.mark.parametrize("size", [*SMALLEST, (800, 480), (480, 800), (1024, 600), (1280, 800), (720, 1280)])
 def test_the_ai_s_sentences_and_its_question_are_whole_and_the_heroes_rows_give_way(
-        size: tuple[int, int], shots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        size: tuple[int, int], shots: Path, drawn_lines: list[str]) -> None:
     """The AI's sentences before its question ("Slingers activate with 5 AP each...") were never drawn, at any
     size: the buttons kept their height and the question took what was left. At 800x480 the question's third
     line was cut, and at 480x320 its last. The buttons give up height to 34 px, then the heroes' rows (their
@@ -69,7 +52,7 @@ def test_the_ai_s_sentences_and_its_question_are_whole_and_the_heroes_rows_give_
     game = MemoryGame(demo_scenario())
     plan = instructions.plan(to_enemy_question(game))
     assert plan.question is not None and plan.steps
-    drawn = drawn_lines(monkeypatch)
+    drawn = drawn_lines
     app = make_app(size, game)
     app.draw()
     pygame.image.save(app.surface, shots / f"enemy-question-whole-{size[0]}x{size[1]}.png")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pygame
 import pytest
 
 from assistant.rules.instructions import plan
@@ -49,17 +48,8 @@ def next_events(game: MemoryGame) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", MISSIONS)
-def test_all_the_ai_says_is_drawn_whole_through_the_mission(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn: list[str] = []
-    real = panel.draw_lines
-
-    def recording(surface: pygame.Surface, area: pygame.Rect, lay: Any, lines: Any, fonts: Any,
-                  indented: Any = ()) -> Any:  # fmt: skip
-        boxes = real(surface, area, lay, lines, fonts, indented)
-        drawn[:] = [lines[index][0] for index, _ in boxes]
-        return boxes
-
-    monkeypatch.setattr(panel, "draw_lines", recording)
+def test_all_the_ai_says_is_drawn_whole_through_the_mission(name: str, drawn_lines: list[str]) -> None:
+    drawn = drawn_lines
     game = MemoryGame(scenario(name))
     apps = [make_app(size, game) for size in ((800, 480), (1024, 600), (1280, 800), (720, 1280))]
     talked = 0
