@@ -195,16 +195,10 @@ class TableScreen:
         rows = (len(main) + columns - 1) // columns
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
-        # the buttons give up height, to 34 px (50 for a label on two lines, unless what is asked would not fit then)
-        floor = least_height(main, (area.width - (columns - 1) * lay.gap) // columns, lay, fonts)
-        above = strip.top - lay.gap - mission_height(state, lay) - y  # the room above the strip, below the header
-        if rows * floor + (rows - 1) * lay.gap + lines_height(must_words(app, advice), area.width, fonts.MIN_READABLE,
-                                                              lay, fonts) > above:  # fmt: skip
-            floor = lay.px(34)
-        least = rows * floor + (rows - 1) * lay.gap if rows else 0
         notes = self._notes(app, advice) if advice is not None else ()
-        low = strip.top - lay.gap - least - mission_height(state, lay) - y  # the room above the least buttons
-        heroes, shown = room_for_words(app, advice, notes, area.width, low)
+        above = strip.top - lay.gap - mission_height(state, lay) - y  # the room above the strip, below the header
+        floor = least_height(main, (area.width - (columns - 1) * lay.gap) // columns, lay, fonts)
+        least, heroes, shown = room_for_words(app, advice, notes, area.width, above, rows, floor)
         if heroes:
             y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
         y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
@@ -226,9 +220,11 @@ def must_words(app: App, advice: Advice | None) -> list[str]:
     return [app.error, waiting_words(advice) if advice is not None else ""]
 
 
-def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width: int, low: int) -> tuple[int, list[str]]:
-    """The table screen's heroes' rows (their columns, 0: left out) and the words its buttons give up height for,
-    with `low` the room above the buttons at their least.
+def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width: int, above: int, rows: int,
+                   floor: int) -> tuple[int, int, list[str]]:
+    """The table screen's buttons' least height (`rows` of them at `floor` a row, or 34 px where what is asked
+    would not fit above `floor`'s), its heroes' rows (their columns, 0: left out) and the words its buttons give
+    up height for, with `above` the room between the header and the bottom strip.
 
     What the table must read is whole at the smallest readable type: the AI's question (or the roll it waits for)
     and a refusal; then, where they can be, the AI's newest sentence, then all it says. The buttons give up height
@@ -239,15 +235,19 @@ def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width:
     must = must_words(app, advice)
     said = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
     before = [text for text in said if text not in must]  # its sentences and what just happened, the newest last
-    newest = before[-1:] + must
-    tiers = [(words, lines_height(words, width, fonts.MIN_READABLE, lay, fonts)) for words in (said, newest, must)]
+    tiers = [(words, lines_height(words, width, fonts.MIN_READABLE, lay, fonts))
+             for words in (said, before[-1:] + must, must)]
+    if rows * floor + (rows - 1) * lay.gap + tiers[-1][1] > above:  # a label's two lines give way to what is asked
+        floor = lay.px(34)
+    least = rows * floor + (rows - 1) * lay.gap if rows else 0
+    low = above - least  # the room above the buttons at their least
     waits = any(must[1:])
     need = next((height for _, height in tiers if height <= low), tiers[-1][1]) if waits else tiers[-1][1]
     need = max(lay.px(50), need)  # the words' area is 50 px at least: heroes' rows that leave less would push
     layouts = (2,) if advice is not None and len(state.heroes) > 1 else (1, 2)  # the buttons under their least
     heroes = next((c for c in layouts if heroes_height(state, lay, c) + need <= low), 0)  # one hero: named, one column
     room = low - (heroes_height(state, lay, heroes) if heroes else 0)
-    return heroes, next((words for words, height in tiers if height <= room), must)
+    return least, heroes, next((words for words, height in tiers if height <= room), must)
 
 
 def fill(app: App, form: Form, reading: Reading) -> None:

@@ -190,7 +190,6 @@ def learn_and_check(manifest: Path, out: Path, use_built_in: bool = True) -> int
     from assistant.vision.errors import VisionError
     from assistant.vision.heldout import held_out, verdict
     from assistant.vision.learn import entries_of, learn, learn_entries
-
     from assistant.vision.profile import same_file
 
     if same_file(out, manifest):

@@ -213,8 +213,9 @@ def check_spec(spec: str) -> None:
         raise SourceError(f"{spec}: unknown source (picamera, camera:N, video:FILE, folder:DIR, render, auto)")
     if name == "picamera" and colon:
         raise SourceError(f"{spec}: picamera takes nothing after it (the Pi's camera)")
-    if name in ("video", "folder") and not arg:
-        raise SourceError(f"{spec}: {name}:{'FILE' if name == 'video' else 'DIR'} needs the {'file' if name == 'video' else 'folder'}")
+    needs = {"video": ("FILE", "file"), "folder": ("DIR", "folder")}
+    if name in needs and not arg:
+        raise SourceError(f"{spec}: {name}:{needs[name][0]} needs the {needs[name][1]}")
     if name in ("camera", "render"):
         number_in(spec)
 

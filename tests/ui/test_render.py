@@ -120,6 +120,18 @@ def test_a_ko_hero_shows_the_ko_side_of_the_token(shots: Path) -> None:
     pygame.image.save(surface, shots / "dial-ko.png")
 
 
+def texts_drawn(fonts: Fonts, methods: tuple[str, ...] = ("fit",)) -> list[str]:
+    """Every text `fonts` is asked for from now on by `methods` (`fit`: names, words; `render`: discs too), in order."""
+    drawn: list[str] = []
+    for method in methods:
+        def recording(text: str, *rest: Any, real: Any = getattr(fonts, method)) -> Any:
+            drawn.append(text)
+            return real(text, *rest)
+
+        setattr(fonts, method, recording)
+    return drawn
+
+
 @pytest.mark.parametrize("size", [(480, 800), (320, 480), (800, 480)])
 def test_the_heroes_rows_give_way_before_the_buttons_go_under_their_least_height(size: tuple[int, int]) -> None:
     """With a Loot row under four heroes, the buttons were 30 px at 480x800 (18 at 320x480): under their 34 px
@@ -147,14 +159,7 @@ def test_a_lone_hero_keeps_a_named_row_while_the_ai_talks(shots: Path) -> None:
     game = MemoryGame(alone)
     to_enemy_question(game)
     app = make_app((800, 480), game)
-    drawn: list[str] = []
-    real = app.fonts.fit
-
-    def fit(words: str, *rest: Any) -> Any:
-        drawn.append(words)
-        return real(words, *rest)
-
-    app.fonts.fit = fit  # type: ignore[method-assign,assignment]
+    drawn = texts_drawn(app.fonts)
     app.draw()
     pygame.image.save(app.surface, shots / "lone-hero-question-800x480.png")
     assert app.machine.current.advice.waiting and "Valerio" in drawn  # type: ignore[attr-defined]
@@ -171,13 +176,7 @@ def test_two_ko_heroes_in_two_columns_are_told_apart(shots: Path) -> None:
         state = rules.apply(state, {"type": "damage", "hero": hero, "wounds": 9})
     assert state.hero("valerio").ko and state.hero("sofia").ko
     app = make_app((720, 1280))
-    drawn: list[str] = []  # every text drawn (discs by `render`, names and words beside by `fit`)
-    for method in ("render", "fit"):
-        def recording(text: str, *rest: Any, real: Any = getattr(app.fonts, method)) -> Any:
-            drawn.append(text)
-            return real(text, *rest)
-
-        setattr(app.fonts, method, recording)
+    drawn = texts_drawn(app.fonts, ("render", "fit"))  # the discs' letters, and the names and words beside
     surface = pygame.Surface((720, 200))
     draw_heroes(surface, pygame.Rect(0, 0, 704, 0), app.layout, state, app.fonts, columns=2)
     pygame.image.save(surface, shots / "heroes-ko-two-columns.png")
@@ -289,14 +288,7 @@ def test_where_no_name_fits_who_comes_next_is_told_by_the_tokens_letters() -> No
     app = make_app((800, 480))
     app.act({"type": "end_activation"})  # Sofia acts; Valerio and the Papal Guard come next
     state = app.game.state
-    shown: list[str] = []
-    real = app.fonts.fit
-
-    def fit(words: str, *rest: Any) -> Any:
-        shown.append(words)
-        return real(words, *rest)
-
-    app.fonts.fit = fit  # type: ignore[method-assign,assignment]
+    shown = texts_drawn(app.fonts)
     draw_header(app.surface, pygame.Rect(0, 0, 260, 80), app.layout, state, app.fonts)
     later = [i for i in state.queue if i != state.active]
     letters = [token_label(state, i) for i in later]
