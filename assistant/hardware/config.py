@@ -1,7 +1,9 @@
 """Hardware settings from a TOML file: encoder pins, pin factory, the board's port, the tray light levels, the camera.
 
-Looked for, in order: the file given on the command line, /etc/nova-table/hardware.toml,
-~/.config/nova-table/hardware.toml; otherwise the defaults below (the wiring of hardware/wiring.md).
+Looked for, in order: the file given on the command line, the file named by the environment's
+NOVA_TABLE_HARDWARE (the tests name one with every device off, so a Pi's own file is never read by
+them), /etc/nova-table/hardware.toml, ~/.config/nova-table/hardware.toml; otherwise the defaults
+below (the wiring of hardware/wiring.md).
 
     [encoder]
     enabled = "auto"       # true, false, or "auto": only where the Pi has GPIO (/dev/gpiochip*)
@@ -28,6 +30,7 @@ What the command line says wins over the file (`--camera none` leaves the file's
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +38,7 @@ from typing import Any
 
 from assistant.reading import beyond_python
 
+ENVIRON = "NOVA_TABLE_HARDWARE"
 SEARCH = (Path("/etc/nova-table/hardware.toml"), Path.home() / ".config" / "nova-table" / "hardware.toml")
 
 
@@ -115,8 +119,14 @@ def _section(data: dict[str, Any], name: str, kind: type, where: str) -> Any:
 
 
 def load_config(path: Path | None = None) -> HardwareConfig:
-    """The settings of `path`, or of the first file found in SEARCH, or the defaults."""
-    candidates = [path] if path is not None else [p for p in SEARCH if p.is_file()]
+    """The settings of `path`, or of the file NOVA_TABLE_HARDWARE names, or of the first file found in SEARCH,
+    or the defaults."""
+    named = path
+    if named is None and os.environ.get(ENVIRON):
+        named = Path(os.environ[ENVIRON])
+        if not named.is_file():
+            raise ConfigError(f"{ENVIRON}={named}: no such settings file")
+    candidates = [named] if named is not None else [p for p in SEARCH if p.is_file()]
     if not candidates:
         return HardwareConfig()
     chosen = candidates[0]

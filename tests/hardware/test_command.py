@@ -203,3 +203,29 @@ def test_hardware_settings(tmp_path: Path) -> None:
         assert str(bad) in str(error.value) and words in str(error.value)
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(tmp_path / "missing.toml")
+
+
+def test_the_file_named_in_the_environment_comes_before_the_search(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """NOVA_TABLE_HARDWARE names the settings in place of /etc's and the home folder's (the tests' own name
+    tests/no_hardware.toml: no device of the machine is touched); the command line's file still wins."""
+    from assistant.hardware import config
+
+    assert load_config().source.endswith("tests/no_hardware.toml")  # tests/conftest.py, for every test
+    assert (load_config().encoder.enabled, load_config().board.port, load_config().camera_source()) == (
+        False, "none", "none")
+    home = tmp_path / "home.toml"
+    home.write_text('[board]\nport = "/dev/ttyACM7"\n')
+    monkeypatch.setattr(config, "SEARCH", (home,))
+    mine = tmp_path / "mine.toml"
+    mine.write_text('[board]\nport = "/dev/ttyACM3"\n')
+    monkeypatch.setenv("NOVA_TABLE_HARDWARE", str(mine))
+    assert load_config().board.port == "/dev/ttyACM3"
+    given = tmp_path / "given.toml"
+    given.write_text('[board]\nport = "none"\n')
+    assert load_config(given).board.port == "none"
+    monkeypatch.delenv("NOVA_TABLE_HARDWARE")
+    assert load_config().board.port == "/dev/ttyACM7"
+    monkeypatch.setenv("NOVA_TABLE_HARDWARE", str(tmp_path / "gone.toml"))
+    with pytest.raises(ConfigError, match=f"^NOVA_TABLE_HARDWARE={tmp_path / 'gone.toml'}: no such settings file$"):
+        load_config()
