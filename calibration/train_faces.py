@@ -27,6 +27,9 @@ times the box, of d8 dice only (Nova Aetas astro d8 and plain numeral d8, solid 
 "not a die"; its value head names only those classes. Its crops are made at facenet.INPUT (so
 the cache holds the same crops as for the first network's size) and shrunk to facenet.D8_INPUT
 (`facenet.shrink`, as the reader does), and its network is the slimmer `build_model(..., close=True)`.
+
+--trunk lite0 trains the first network on an ImageNet-pretrained EfficientNet-Lite0 (calibration/lite0.py:
+its packages to install, its licence; docs/vision-history.md, thirteenth session, for what it gave).
 """
 
 from __future__ import annotations
@@ -320,11 +323,17 @@ def main() -> int:
                         help="quarter turns of a crop read in validation (the close-up d8 network: their mean, 4 by "
                         "default; the first: as they agree, facenet.agreed, 1 by default); the model's JSON says it, "
                         "the reader reads as many")
+    parser.add_argument("--trunk", choices=("small", "lite0"), default="small",
+                        help="the network: the small one of `build_model`, or an ImageNet-pretrained EfficientNet-Lite0 "
+                        "(calibration/lite0.py; the first network only)")
+    parser.add_argument("--frozen", type=int, default=5, help="Lite0's first blocks kept as ImageNet taught them")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-faces-cache"))
     parser.add_argument("--out", type=Path, default=ROOT / "assistant" / "vision" / "models")
     args = parser.parse_args()
     if args.turns is None:
         args.turns = F.D8_TURNS if args.d8 else 1
+    if args.trunk != "small" and (args.d8 or (args.init and args.init.suffix == ".onnx")):
+        parser.error("--trunk lite0 trains the first network, from ImageNet's weights or a checkpoint of its own")
 
     import torch
     import torch.nn.functional as TF
@@ -390,7 +399,16 @@ def main() -> int:
     s = np.concatenate([t[2] for t in train])
     print(f"training on {len(x)} crops; classes {np.bincount(y, minlength=len(F.CLASSES)).tolist()}", flush=True)
 
-    model = build_model(args.dim, close=args.d8)
+    if args.trunk == "lite0":
+        from calibration import lite0
+
+        model, front = lite0.build(args.dim, args.frozen)
+
+        def embed(batch):  # type: ignore[no-untyped-def]
+            return model.tail(torch.from_numpy(front(batch.numpy())))
+    else:
+        model = build_model(args.dim, close=args.d8)
+        embed = model
     heads = Heads(torch, args.dim, 16.0)
     if args.init and args.init.suffix == ".onnx":
         unfold(torch, model, heads, args.init, x[:: max(1, len(x) // 4096)])
@@ -407,7 +425,7 @@ def main() -> int:
         heads.values.data.copy_(start["values"])
         heads.symbols.data.copy_(start["symbols"])
         print(f"starting from {args.init}", flush=True)
-    params = list(model.parameters()) + [heads.values, heads.symbols]
+    params = [p for p in model.parameters() if p.requires_grad] + [heads.values, heads.symbols]
     print(f"parameters: {sum(p.numel() for p in params)}", flush=True)
     batch = 256
     steps = args.epochs * (len(x) // batch)
@@ -428,7 +446,7 @@ def main() -> int:
         with torch.no_grad():
             xb_all = torch.from_numpy(F.blob(data[0]))
             for i in range(0, len(xb_all), 1024):  # as faces.py reads with each network
-                both = [logits(model(torch.rot90(xb_all[i : i + 1024], k, (2, 3)))) for k in range(args.turns)]
+                both = [logits(embed(torch.rot90(xb_all[i : i + 1024], k, (2, 3)))) for k in range(args.turns)]
                 chances = np.stack([torch.softmax(lv, 1).numpy() for lv, _ in both])
                 out_v.append(F.together(chances, args.d8))
                 out_s.append(np.mean([torch.softmax(ls, 1).numpy() for _, ls in both], axis=0))
@@ -460,7 +478,7 @@ def main() -> int:
             xb = torch.cat([torch.rot90(xb[k * q : (k + 1) * q if k < 3 else len(xb)], k, (2, 3))
                             for k in range(4)])
             xb = xb + 0.05 * torch.randn_like(xb)
-            lv, ls = logits(model(xb))
+            lv, ls = logits(embed(xb))
             loss = TF.cross_entropy(lv, yt[idx], label_smoothing=0.05) + 0.5 * TF.cross_entropy(ls, st[idx])
             opt.zero_grad()
             loss.backward()
@@ -545,7 +563,8 @@ def main() -> int:
         "trained": {"seed": seed, "rendered": int(args.samples * args.solid_share), "astro": args.astro,
                     "flat": args.flat, "flat_repeat": args.flat_repeat,
                     "slanted": args.slanted, "aspect": list(args.aspect), "epochs": args.epochs, "lr": args.lr,
-                    "init": str(args.init) if args.init else None, "d8": args.d8,
+                    "init": str(args.init) if args.init else None, "d8": args.d8, "trunk": args.trunk,
+                    "frozen": args.frozen if args.trunk == "lite0" else None,
                     "photos": None if args.no_photos else PHOTOS.name + " (train split)"},
     }
     onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
