@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import pygame
 
@@ -60,18 +61,19 @@ def token_colors(state: GameState) -> dict[str, Color]:
     return colors
 
 
-def _slots(count: int) -> list[tuple[float, float, float]]:
+@cache  # the same few counts every frame
+def _slots(count: int) -> tuple[tuple[float, float, float], ...]:
     """(radius, angle offset, token radius) for `count` tokens in one sector, as fractions of R."""
     if count <= 1:
-        return [(0.60, 0.0, 0.095)]
+        return ((0.60, 0.0, 0.095),)
     if count == 2:
-        return [(0.66, 0.0, 0.09), (0.45, 0.0, 0.09)]
+        return ((0.66, 0.0, 0.09), (0.45, 0.0, 0.09))
     if count == 3:
-        return [(0.68, 0.0, 0.085), (0.50, 0.0, 0.085), (0.32, 0.0, 0.075)]
+        return ((0.68, 0.0, 0.085), (0.50, 0.0, 0.085), (0.32, 0.0, 0.075))
     if count <= 5:
         rows = [(0.71, -7.5), (0.71, 7.5), (0.53, -9.5), (0.53, 9.5), (0.36, 0.0)]
-        return [(r, a, 0.074) for r, a in rows[:count]]
-    return _packed(count)
+        return tuple((r, a, 0.074) for r, a in rows[:count])
+    return tuple(_packed(count))
 
 
 def _packed(count: int) -> list[tuple[float, float, float]]:

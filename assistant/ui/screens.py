@@ -215,11 +215,6 @@ class TableScreen:
         return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
 
 
-def must_words(app: App, advice: Advice | None) -> list[str]:
-    """What the table must read whole on the table screen: a refusal, and what the AI waits for (its question, a roll)."""
-    return [app.error, waiting_words(advice) if advice is not None else ""]
-
-
 def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width: int, above: int, rows: int,
                    floor: int) -> tuple[int, int, list[str]]:
     """The table screen's buttons' least height (`rows` of them at `floor` a row, or 34 px where what is asked
@@ -232,7 +227,7 @@ def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width:
     tokens): for what is asked, and while the AI waits on the table (a question, a roll) for as much of what it
     says as can be whole."""
     state, lay, fonts = app.game.state, app.layout, app.fonts
-    must = must_words(app, advice)
+    must = [app.error, waiting_words(advice) if advice is not None else ""]  # a refusal; its question, or a roll
     said = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
     before = [text for text in said if text not in must]  # its sentences and what just happened, the newest last
     tiers = [(words, lines_height(words, width, fonts.MIN_READABLE, lay, fonts))

@@ -211,9 +211,9 @@ def test_the_file_named_in_the_environment_comes_before_the_search(tmp_path: Pat
     tests/no_hardware.toml: no device of the machine is touched); the command line's file still wins."""
     from assistant.hardware import config
 
-    assert load_config().source.endswith("tests/no_hardware.toml")  # tests/conftest.py, for every test
-    assert (load_config().encoder.enabled, load_config().board.port, load_config().camera_source()) == (
-        False, "none", "none")
+    own = load_config()
+    assert own.source.endswith("tests/no_hardware.toml")  # tests/conftest.py, for every test
+    assert (own.encoder.enabled, own.board.port, own.camera_source()) == (False, "none", "none")
     home = tmp_path / "home.toml"
     home.write_text('[board]\nport = "/dev/ttyACM7"\n')
     monkeypatch.setattr(config, "SEARCH", (home,))
