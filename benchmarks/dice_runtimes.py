@@ -72,7 +72,10 @@ def nets(reader: DiceReader) -> dict[str, tuple[network.Network, np.ndarray]]:
         found[f"verifier, 4 candidates (4 x 3 x {CROP} x {CROP})"] = (
             reader.detector.verifier, rng.uniform(0, 255, (4, 3, CROP, CROP)).astype(np.float32))
     if reader.faces is not None:
-        found["face network, 4 crops (4 x 1 x 64 x 64)"] = (reader.faces.net.net, rng.normal(size=(4, 1, 64, 64)).astype(np.float32))
+        crops = rng.normal(size=(4, 1, 64, 64)).astype(np.float32)
+        found["face network, 4 crops (4 x 1 x 64 x 64)"] = (reader.faces.net.net, crops)
+        if reader.faces.second is not None:
+            found["second face network (Lite0), the same 4 crops"] = (reader.faces.second[0].net, crops)
         if reader.faces.d8 is not None:
             side = reader.faces.d8.input
             found[f"close-up d8 network, 4 dice x 4 turns (16 x 1 x {side} x {side})"] = (

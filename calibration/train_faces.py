@@ -28,8 +28,9 @@ times the box, of d8 dice only (Nova Aetas astro d8 and plain numeral d8, solid 
 the cache holds the same crops as for the first network's size) and shrunk to facenet.D8_INPUT
 (`facenet.shrink`, as the reader does), and its network is the slimmer `build_model(..., close=True)`.
 
---trunk lite0 trains the first network on an ImageNet-pretrained EfficientNet-Lite0 (calibration/lite0.py:
-its packages to install, its licence; docs/vision-history.md, thirteenth session, for what it gave).
+--trunk lite0 trains the second face network (facenet.SECOND_MODEL, read beside the first) on an
+ImageNet-pretrained EfficientNet-Lite0 (calibration/lite0.py: its packages to install, its licence;
+docs/vision.md, the second face network, for the command and what it gave).
 """
 
 from __future__ import annotations
@@ -549,7 +550,7 @@ def main() -> int:
 
     # export: the network (crop -> embedding) to ONNX; heads, threshold and checksum to JSON
     args.out.mkdir(parents=True, exist_ok=True)
-    onnx_path = args.out / (F.D8_MODEL if args.d8 else F.MODEL)
+    onnx_path = args.out / (F.D8_MODEL if args.d8 else F.SECOND_MODEL if args.trunk == "lite0" else F.MODEL)
     model.eval()
     torch.onnx.export(model, torch.zeros(1, 1, side, side), str(onnx_path), input_names=["crop"],
                       output_names=["embedding"], dynamic_axes={"crop": {0: "n"}, "embedding": {0: "n"}},
@@ -567,6 +568,8 @@ def main() -> int:
                     "frozen": args.frozen if args.trunk == "lite0" else None,
                     "photos": None if args.no_photos else PHOTOS.name + " (train split)"},
     }
+    if args.trunk == "lite0":  # OpenCV's new engine runs it faster than the classic one (facenet.FaceNet)
+        meta["opencv_engine"] = "ENGINE_NEW"
     onnx_path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     # the exported model must give what torch gives
     net = F.FaceNet(onnx_path)

@@ -12,6 +12,10 @@ closer: its crop is `D8_CONTEXT` times the box, so a d8's numeral and symbol fil
 `D8_INPUT` pixels, and its value head knows only "not a die" and d8 1..8 (`D8_CLASSES`). Each
 model's heads (and its input side) are in the JSON file of its own name.
 
+A third, `models/faces_lite0.onnx` (`train_faces.py --trunk lite0`: EfficientNet-Lite0's
+ImageNet-pretrained layers with the same heads and crop), reads the same crops as the first: the
+reader takes a value only where the two agree (`agreed`, as it takes a crop's quarter turns).
+
 The crop (`prepare`): a square around the box's centre, `context` times the box's longer side,
 the picture's edge repeated where the square leaves it, in grey, resized to `INPUT` pixels (and
 then, for a network with a smaller input, such as the close-up d8 network's `D8_INPUT`, shrunk by
@@ -43,6 +47,7 @@ D8_TURNS = 4  # it is trained to read a crop turned by 0..3 quarter turns, the m
 D8_CLASSES = np.array([c == "none" or c.startswith("d8") for c in CLASSES])  # what the d8 network names
 MODEL = "faces.onnx"
 D8_MODEL = "faces_d8.onnx"
+SECOND_MODEL = "faces_lite0.onnx"
 
 
 def prepare(image: np.ndarray, box: tuple[float, float, float, float], context: float = CONTEXT,
@@ -94,9 +99,10 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 
 def agreed(chances: np.ndarray) -> np.ndarray:
-    """The chances of (turns, N, C) looks at the same crops taken together: their geometric mean, made
-    to sum to 1 again. A class is sure only where every turn is sure of it (the first network's rule;
-    on rendered validation it read more dice right at the threshold than the plain mean)."""
+    """The chances of (looks, N, C) looks at the same crops taken together: their geometric mean, made
+    to sum to 1 again. A class is sure only where every look is sure of it (the first network's rule
+    for its quarter turns, and for the two first networks: on rendered validation and dice at a slant
+    it read more dice right at the threshold than the plain mean)."""
     logs = np.log(np.maximum(chances, 1e-30)).mean(axis=0)
     return softmax(logs)
 
@@ -147,6 +153,11 @@ def d8_model() -> Path:
     return _resource(D8_MODEL)
 
 
+def second_model() -> Path:
+    """The shipped second face model, models/faces_lite0.onnx."""
+    return _resource(SECOND_MODEL)
+
+
 class FaceNet:
     """The network and its heads, loaded from `models/` (or the given paths: the heads default to
     the model's name with .json); ModelError if broken."""
@@ -182,12 +193,16 @@ class FaceNet:
             self.turns = int(info.get("turns", 1))  # quarter turns of a crop read and averaged (as validated)
             if not 1 <= self.turns <= 4:
                 raise ValueError(f"turns {self.turns}")
+            # OpenCV 5's classic engine runs the small networks faster than its new one (measured: 1.8
+            # against 2.6 ms for 3 crops of the face network, one thread); Lite0 the other way (13.8
+            # against 8.5 ms for 4 crops): a model's JSON may name its engine
+            engine = str(info.get("opencv_engine", "ENGINE_CLASSIC"))
+            if engine not in ("ENGINE_CLASSIC", "ENGINE_NEW"):
+                raise ValueError(f"opencv_engine {engine}")
         except (KeyError, TypeError, ValueError) as bad:
             raise ModelError(f"{meta}: not the heads of this face model ({bad})") from None
         try:
-            # OpenCV 5's classic engine runs these small networks faster than its new one (measured:
-            # 1.8 against 2.6 ms for 3 crops of the face network, one thread; the detector is the other way)
-            self.net = Network(model, "ENGINE_CLASSIC")
+            self.net = Network(model, engine)
         except NetworkError as bad:
             raise ModelError(f"{model}: cannot load the face model ({bad})") from None
         self.identity = digest[:16]  # profiles name the model whose embeddings they hold

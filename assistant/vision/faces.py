@@ -30,6 +30,11 @@ A profile's d8 (every face shown) refit the close-up network's head too; a profi
 d8 to the first network only (learned without the close-up network) leaves d8 to the refitted first
 network. A kind whose faces a profile shows only some of is not refitted (`calibrate.taught`).
 
+Two networks read each crop (`facenet.MODEL`, small and trained from scratch, and
+`facenet.SECOND_MODEL`, on an ImageNet-pretrained trunk), each refitted on the profile's examples
+of it; their chances are taken together as a crop's turns are (`facenet.agreed`): a value is sure
+only where both are sure of it. A profile learned before the second network shipped (no examples
+of it) is read by the first alone.
 A `profile` (made by `nova-table dice learn` from labelled photos, see `profile.py`) holds the
 embeddings of a table's own dice; the value head is refitted on them (`calibrate.py`), so a
 table's unusual dice (a skull for 1, marbled bodies, other fonts) are read as labelled. The
@@ -169,9 +174,12 @@ class FaceReader:
         if labels:
             learned_by(profile, profile.model, self.net, "it was learned with face model")
             as_long(profile, examples, self.net)
+        first_taught = bool(labels)
         examples, labels = taught(examples, labels)  # a kind shown some faces only is not refitted
         if labels:
             self.values, self.trust = refit(self.net, examples, labels)
+        # the second face network and its value head; with a given first model, that one reads alone
+        self.second = self.second_network(profile, first_taught) if model is None else None
         # d8 are read by the close-up d8 network (refitted on the profile's close-up examples), except
         # by a profile that taught its d8 to the first network only (learned without the close-up one)
         self.d8: F.FaceNet | None = None
@@ -189,6 +197,27 @@ class FaceReader:
                 as_long(profile, close, self.d8)
             if every_face(close_labels, "d8"):  # shown some faces only, it would read every d8 as one of them
                 self.d8_values, self.d8_trust = refit(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)
+
+    def second_network(self, profile: Profile, first_taught: bool) -> tuple[F.FaceNet, np.ndarray] | None:
+        """The second face network and its value head, refitted on the profile's examples of it (each
+        class's trust stays the first network's: on emblem dice held out, the lower of the two, or
+        their geometric mean, read fewer right); None where the profile taught the first network only
+        (learned before the second shipped): the first then reads alone."""
+        examples, labels = profile.second_embeddings()
+        if first_taught and not labels:
+            return None
+        net = load_net(F.second_model())
+        if (net.input, net.context) != (self.net.input, self.net.context):
+            raise ModelError(f"{F.second_model()}: the second face model must read the first one's crops "
+                             f"({self.net.input} px, {self.net.context} times the box)")
+        values = F.unit(net.heads.values)
+        if labels:
+            learned_by(profile, profile.second_model, net, "its second network's examples were learned with model")
+            as_long(profile, examples, net)
+        examples, labels = taught(examples, labels)
+        if labels:
+            values = refit(net, examples, labels)[0]
+        return net, values
 
     def read(self, image: np.ndarray, region: Region, kind: str | None = None) -> Die | None:
         """The die in `region` of `image` (BGR or grey), unreadable, or None if it is no die."""
@@ -288,9 +317,9 @@ class FaceReader:
         assert self.d8 is not None
         return self.d8.embed_turned(self.crops(image, [box_of(r) for r in regions], self.d8))
 
-    def embed(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
-        """The network's embeddings of the regions (what a profile keeps of a labelled die)."""
-        return self.net.embed(self.crops(image, [box_of(r) for r in regions]))
+    def embed(self, image: np.ndarray, regions: Sequence[Region], net: F.FaceNet | None = None) -> np.ndarray:
+        """The (first, or `net`) network's embeddings of the regions (what a profile keeps of a labelled die)."""
+        return (net or self.net).embed(self.crops(image, [box_of(r) for r in regions]))
 
     def crops(self, image: np.ndarray, boxes: Sequence[Box], net: F.FaceNet | None = None) -> np.ndarray:
         """The crops of `boxes` in `image` (BGR or grey) for the face network (or `net`)."""
@@ -301,28 +330,41 @@ class FaceReader:
         return np.stack([F.prepare(grey, b, net.context, net.input) for b in boxes])
 
     def look(self, image: np.ndarray, boxes: Sequence[Box], kind: str) -> tuple[np.ndarray, np.ndarray]:
-        """The first network's `probabilities` for the crops of `boxes` in `image` (one batch), each crop
-        read at the quarter turns its model asks (`FaceNet.embed_turned`): the values' chances as the turns agree
-        (`facenet.agreed`), the symbols' their mean."""
-        return self.taken_together(self.net.embed_turned(self.crops(image, boxes)), kind)
+        """The face networks' `probabilities` for the crops of `boxes` in `image` (one batch each), each
+        crop read at the quarter turns its model asks (`FaceNet.embed_turned`): the values' chances as the
+        turns, then the two networks, agree (`facenet.agreed`), the symbols' their mean."""
+        return self.chances(self.crops(image, boxes), kind)
 
-    def taken_together(self, turns: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
-        """`probabilities` of (turns, N, D) embeddings of the same crops, turns taken together (`look`)."""
+    def chances(self, crops: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
+        """`look` at crops already made (both networks read the same crops)."""
+        values, symbols = self.taken_together(self.net.embed_turned(crops), kind)
+        if self.second is None:
+            return values, symbols
+        net, head = self.second
+        more, more_symbols = self.taken_together(net.embed_turned(crops), kind, net, head)
+        return F.agreed(np.stack([values, more])), (symbols + more_symbols) / 2
+
+    def taken_together(self, turns: np.ndarray, kind: str, net: F.FaceNet | None = None,
+                       head: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """`probabilities` of (turns, N, D) embeddings of the same crops by the first (or `net`, value
+        `head`) network, turns taken together (`look`)."""
         count, crops, dim = turns.shape
-        values, symbols = self.probabilities(turns.reshape(count * crops, dim), kind)  # one batch: row by row alike
+        values, symbols = self.probabilities(turns.reshape(count * crops, dim), kind, net, head)  # one batch
         return (F.together(values.reshape(count, crops, values.shape[1]), close=False),
                 symbols.reshape(count, crops, symbols.shape[1]).mean(0))
 
-    def probabilities(self, embeddings: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
-        """Per crop: the chance of each class (those `kind` allows) and of each symbol."""
-        scores = self.net.heads.scale * F.unit(embeddings) @ self.values.T
+    def probabilities(self, embeddings: np.ndarray, kind: str, net: F.FaceNet | None = None,
+                      head: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Per crop: the chance of each class (those `kind` allows) and of each symbol, by the first
+        network (or `net` with value `head`)."""
+        net, head = (self.net, self.values) if net is None or head is None else (net, head)
+        scores = net.heads.scale * F.unit(embeddings) @ head.T
         scores[:, ~_ALLOWED[kind]] = -1e9
-        return F.softmax(scores), F.softmax(self.net.heads.symbol_scores(embeddings))
+        return F.softmax(scores), F.softmax(net.heads.symbol_scores(embeddings))
 
     def read_crops(self, crops: np.ndarray, boxes: Sequence[Box], kind: str | None = None) -> list[Die | None]:
         """Dice from crops already made by `facenet.prepare` (boxes are only reported back)."""
-        use = check_kind(kind or self.kind)
-        values, symbols = self.taken_together(self.net.embed_turned(crops), use)
+        values, symbols = self.chances(crops, check_kind(kind or self.kind))
         return [self.decide(v, s, box, self.threshold, self.trust) for v, s, box in zip(values, symbols, boxes)]
 
     def decide(self, values: np.ndarray, symbols: np.ndarray, box: Box, threshold: float,

@@ -1,9 +1,9 @@
 """Learn a dice profile from labelled photos.
 
 For the learned face reader (`faces.py`): the face network's embedding of every labelled die
-(its box as labelled), "d6:V" / "d8:V", from which the reader refits its value head, and for
-every labelled d8 the close-up d8 network's embeddings, "c8:V" (one per quarter turn of its
-crop), from which it refits that network's head. For the classical reader: the signs it cannot
+(its box as labelled), "d6:V" / "d8:V", and the second face network's, "lite:d6:V", from which
+the reader refits their value heads, and for every labelled d8 the close-up d8 network's
+embeddings, "c8:V" (one per quarter turn of its crop), from which it refits that network's head. For the classical reader: the signs it cannot
 already read by method ("n:V", "u:V", "sym:NAME").
 """
 
@@ -25,7 +25,7 @@ from assistant.vision.faces import FaceReader
 from assistant.vision.images import load_image
 from assistant.vision.manifest import Entry, LabelledDie, check_in_picture, read_manifest
 from assistant.vision.matching import match
-from assistant.vision.profile import CLOSE, Profile
+from assistant.vision.profile import CLOSE, SECOND, Profile
 from assistant.vision.reader import DiceReader, scale_for
 
 
@@ -67,17 +67,23 @@ def learn_entry(entry: Entry, image: np.ndarray, reader: DiceReader, profile: Pr
 
 def learn_faces(labelled: Iterable[tuple[np.ndarray, Sequence[LabelledDie]]], profile: Profile,
                 faces: FaceReader | None = None) -> int:
-    """Add the face network's embedding of every labelled die to `profile`, and the close-up d8
+    """Add the face networks' embeddings of every labelled die to `profile`, and the close-up d8
     network's of every labelled d8 (when `faces` has it); return how many dice were learned."""
     faces = faces or FaceReader()
     profile.model = faces.net.identity
+    second = faces.second[0] if faces.second is not None else None
+    profile.second_model = second.identity if second is not None else None
     added = 0
     for image, dice in labelled:
         if not dice:
             continue
-        for die, vector in zip(dice, faces.embed(image, [d.box for d in dice])):
+        boxes = [d.box for d in dice]
+        for die, vector in zip(dice, faces.embed(image, boxes)):
             profile.add(f"{die.kind}:{die.value}", vector)
             added += 1
+        if second is not None:
+            for die, vector in zip(dice, faces.embed(image, boxes, second)):
+                profile.add(f"{SECOND}{die.kind}:{die.value}", vector)
         d8 = [d for d in dice if d.kind == "d8"]
         if d8 and faces.d8 is not None:
             profile.d8_model = faces.d8.identity

@@ -3,7 +3,8 @@
 A profile is a JSON file:
 
     {"format": "nova-table-dice-profile", "version": 2, "model": "<face model id>",
-     "d8_model": "<close-up d8 model id>", "learned_from": ["manifest or description", ...],
+     "second_model": "<second face model id>", "d8_model": "<close-up d8 model id>",
+     "learned_from": ["manifest or description", ...],
      "examples": [{"label": "d6:3", "f16": "<base64 of little-endian float16s>"}, ...]}
 
 (an example may also give its vector as a plain list: {"label": "sym:sun", "vector": [...]}).
@@ -12,7 +13,9 @@ Labels of the learned face reader (`faces.py`): "d6:V" / "d8:V" is the face netw
 of a labelled die showing V, "none" of a region that is no die; "model" names the network that
 made them (a profile from another network is refused: learn it again). "c8:V" is the close-up d8
 network's embedding of a labelled d8 showing V, one per quarter turn of its crop (the model's
-turns, in a row); "d8_model" names that network.
+turns, in a row); "d8_model" names that network. "lite:d6:V" (and "lite:none", "lite:d8:V") is
+the second face network's embedding of the same die (`facenet.SECOND_MODEL`), "second_model" names
+it; a profile without them (learned before that network shipped) is read by the first alone.
 Labels of the classical reader (version 1 profiles hold only these): "n:V" is the sign that means
 value V (a numeral, or a custom emblem such as a skull for 1), described so that any turn of it
 looks the same; "u:V" the same sign stood upright; "sym:NAME" a Nova Aetas astro symbol.
@@ -44,6 +47,7 @@ VERSION = 2
 VERSIONS = (1, 2)  # version 1: classical examples only, no "model"
 EMBEDDING_LABELS = CLASSES  # the face network's classes: "none", "d6:V", "d8:V"
 CLOSE = "c8:"  # the close-up d8 network's examples: "c8:V"
+SECOND = "lite:"  # the second face network's examples: "lite:d6:V"
 SHIPPED_FACES = "white_pips.profile.json"
 BUILT_IN = "rendered_profile.json"  # learned from rendered dice only, shipped beside this module
 WIDTHS = {"n": DESCRIBED, "sym": DESCRIBED, "u": UPRIGHT}  # the numbers in a classical example, by its label's kind
@@ -58,6 +62,7 @@ class Profile:
     learned_from: list[str] = field(default_factory=list)
     model: str | None = None  # the face network whose embeddings the "d6:V" / "d8:V" examples are
     d8_model: str | None = None  # the close-up d8 network whose embeddings the "c8:V" examples are
+    second_model: str | None = None  # the second face network whose embeddings the "lite:..." examples are
     name: str = "profile"  # the file it was read from, for messages
     sources: list[Path] = field(default_factory=list)  # the files it was learned from: `save` writes over none
 
@@ -77,6 +82,11 @@ class Profile:
         rows, labels = self.subset(CLOSE)
         return rows, ["d8:" + label[len(CLOSE):] for label in labels]
 
+    def second_embeddings(self) -> tuple[np.ndarray, list[str]]:
+        """The second face network's examples, labelled as its classes ("d6:V")."""
+        rows, labels = self.subset(SECOND)
+        return rows, [label[len(SECOND):] for label in labels]
+
     def _where(self, wanted: Callable[[str], bool]) -> tuple[np.ndarray, list[str]]:
         keep = [i for i, label in enumerate(self.labels) if wanted(label)]
         if not keep:
@@ -88,11 +98,13 @@ class Profile:
         self.labels.append(label)
 
     def merged(self, other: Profile) -> Profile:
-        for mine, theirs in ((self.model, other.model), (self.d8_model, other.d8_model)):
+        for mine, theirs in ((self.model, other.model), (self.d8_model, other.d8_model),
+                             (self.second_model, other.second_model)):
             if mine and theirs and mine != theirs:
                 raise ProfileError(f"profiles of two face models ({mine}, {theirs}) cannot be merged")
         return Profile(self.labels + other.labels, self.rows + other.rows, self.learned_from + other.learned_from,
-                       self.model or other.model, self.d8_model or other.d8_model)
+                       self.model or other.model, self.d8_model or other.d8_model,
+                       self.second_model or other.second_model)
 
     def save(self, path: Path) -> None:
         """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written);
@@ -102,6 +114,7 @@ class Profile:
             "version": VERSION,
             "model": self.model,
             "d8_model": self.d8_model,
+            "second_model": self.second_model,
             "learned_from": self.learned_from,
             "examples": [
                 {"label": label, "f16": base64.b64encode(vec.astype("<f2").tobytes()).decode("ascii")}
@@ -152,8 +165,8 @@ def parse(text: str, name: str) -> Profile:
     if isinstance(version, bool) or version not in VERSIONS:  # true == 1 in Python, not in the file
         raise ProfileError(f"{name}: {UNUSABLE}: profile version {json.dumps(version)}, this reader knows "
                            f"{' and '.join(map(str, VERSIONS))}")
-    model, d8_model = data.get("model"), data.get("d8_model")
-    for key, value in (("model", model), ("d8_model", d8_model)):
+    model, d8_model, second_model = data.get("model"), data.get("d8_model"), data.get("second_model")
+    for key, value in (("model", model), ("d8_model", d8_model), ("second_model", second_model)):
         if value is not None and not isinstance(value, str):
             raise ProfileError(f"{name}: \"{key}\" must be the face model's id (a string)")
     examples, learned_from = data.get("examples"), data.get("learned_from", [])
@@ -162,7 +175,8 @@ def parse(text: str, name: str) -> Profile:
     if not isinstance(learned_from, list):
         raise ProfileError(f"{name}: {UNUSABLE}: \"learned_from\" must be a list (of what it was learned from), "
                            f"not {json.dumps(learned_from)}")
-    profile = Profile(learned_from=[str(s) for s in learned_from], model=model, d8_model=d8_model, name=name)
+    profile = Profile(learned_from=[str(s) for s in learned_from], model=model, d8_model=d8_model,
+                      second_model=second_model, name=name)
     widths = dict(WIDTHS)  # and, as the file gives them, the face network's and the close-up d8 network's
     for i, ex in enumerate(examples):
         try:
@@ -177,7 +191,7 @@ def parse(text: str, name: str) -> Profile:
             raise ProfileError(f"{name}: example {i} is not {{label, vector}}") from None
         if not known(label):
             raise ProfileError(f"{name}: {UNUSABLE}: example {i} has the label \"{label}\", which no reader uses "
-                               "(none, d6:1..6, d8:1..8, c8:1..8, n:1..8, u:1..8, sym:NAME)")
+                               "(none, d6:1..6, d8:1..8, lite:..., c8:1..8, n:1..8, u:1..8, sym:NAME)")
         finite = np.isfinite(vector).all()
         if not finite or not vector.any():
             raise ProfileError(f"{name}: {UNUSABLE}: example {i} (\"{label}\") holds "
@@ -196,13 +210,15 @@ def parse(text: str, name: str) -> Profile:
         raise ProfileError(f"{name}: face examples without the \"model\" that made them")
     if d8_model is None and profile.close_embeddings()[1]:
         raise ProfileError(f"{name}: close-up d8 examples without the \"d8_model\" that made them")
+    if second_model is None and profile.second_embeddings()[1]:
+        raise ProfileError(f"{name}: second face network's examples without the \"second_model\" that made them")
     return profile
 
 
 def known(label: str) -> bool:
     """Whether some reader uses examples labelled `label` (the module's docstring lists them)."""
     kind, _, value = label.partition(":")
-    return (label in EMBEDDING_LABELS or (kind == "sym" and value != "")
+    return (label.removeprefix(SECOND) in EMBEDDING_LABELS or (kind == "sym" and value != "")
             or (kind in ("n", "u", CLOSE[:-1]) and value in VALUES))
 
 

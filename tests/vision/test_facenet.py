@@ -75,6 +75,25 @@ def test_the_close_up_d8_model_ships_with_its_own_heads_and_crop() -> None:
     assert reader.crops(np.zeros((80, 80, 3), np.uint8), [(10, 10, 40, 40)], reader.d8).shape == (1, F.D8_INPUT, F.D8_INPUT)
 
 
+def test_the_second_face_model_ships_reading_the_first_ones_crops() -> None:
+    first, second = F.FaceNet(MODEL), F.FaceNet(F.second_model())
+    assert (second.input, second.context, second.dim) == (first.input, first.context, first.dim)
+    assert second.identity != first.identity and 0.0 < second.threshold < 1.0
+    crops = np.random.default_rng(3).integers(0, 256, (3, first.input, first.input), dtype=np.uint8)
+    assert second.embed(crops).shape == first.embed(crops).shape == (3, first.dim)
+    assert not np.allclose(F.unit(second.embed(crops)), F.unit(first.embed(crops)), atol=0.05)
+
+
+def test_heads_that_name_an_engine_opencv_lacks_are_refused(tmp_path: Path) -> None:
+    model = _copy_model(tmp_path, F.SECOND_MODEL)
+    meta = json.loads(model.with_suffix(".json").read_text())
+    assert meta["opencv_engine"] == "ENGINE_NEW"  # OpenCV's dnn runs Lite0 faster on its new engine
+    meta["opencv_engine"] = "ENGINE_FASTEST"
+    model.with_suffix(".json").write_text(json.dumps(meta))
+    with pytest.raises(ModelError, match="not the heads of this face model .opencv_engine ENGINE_FASTEST"):
+        F.FaceNet(model)
+
+
 def test_heads_that_give_an_impossible_input_side_are_refused(tmp_path: Path) -> None:
     model = _copy_model(tmp_path, F.D8_MODEL)
     meta = json.loads(model.with_suffix(".json").read_text())
@@ -84,7 +103,7 @@ def test_heads_that_give_an_impossible_input_side_are_refused(tmp_path: Path) ->
         F.FaceNet(model)
 
 
-@pytest.mark.parametrize("name", [F.MODEL, F.D8_MODEL])
+@pytest.mark.parametrize("name", [F.MODEL, F.D8_MODEL, F.SECOND_MODEL])
 def test_a_corrupt_model_file_is_refused_with_a_clear_error(tmp_path: Path, name: str) -> None:
     model = _copy_model(tmp_path, name)
     data = bytearray(model.read_bytes())

@@ -12,12 +12,16 @@ from hypothesis import strategies as st
 from assistant.vision import facenet as F
 from assistant.vision.dice import ASTRO_BY_VALUE, FACES, Box
 from assistant.vision.faces import FaceReader
+from assistant.vision.profile import shipped_faces
 
 MODEL = F.default_model()  # the shipped face model
 from assistant.vision.render import face_sample, scene, tile
 
 PER_FACE = 12
 RIGHT_CLOSE_UP = 78  # of 80 rendered Nova d8 tiles, read as d8 by the close-up network (measured 79, none wrong)
+RIGHT_TOGETHER = 11  # of 12 rendered pip tiles, read by the two face networks together (measured 12)
+WITHHELD_APART = 10  # of those 12, withheld when the two lean apart (measured 11)
+D6_ROWS = np.flatnonzero([c.startswith("d6") for c in F.CLASSES])
 
 
 @pytest.fixture(scope="module")
@@ -241,3 +245,25 @@ def test_a_second_look_changes_only_doubtful_values_and_never_how_likely_each_ki
     assert np.allclose(looked[:, d6].sum(1), values[:, d6].sum(1))  # so is each kind's share
     assert np.allclose(looked[:, d8].sum(1), values[:, d8].sum(1))
     assert np.all(looked >= 0)
+
+
+def test_a_value_stands_only_where_both_face_networks_lean_to_it() -> None:
+    """The two face networks' chances are taken together (facenet.agreed): rendered pip dice that
+    both read are read; with the second network's value head turned to lean to the next face, the
+    dice are withheld (one the first network read at 0.998 stands), never read as the second's lean."""
+    rng = np.random.default_rng(4243)
+    shots = [tile(rng, style="pips") for _ in range(12)]
+    crops = np.stack([F.prepare(s.image, s.dice[0]["box"]) for s in shots])  # type: ignore[arg-type]
+    values = [s.dice[0]["value"] for s in shots]
+    pair = FaceReader(profile=shipped_faces())
+    assert pair.second is not None
+    boxes: list[Box] = [(0, 0, 1, 1)] * len(crops)
+    read = pair.read_crops(crops, boxes, "d6")
+    assert sum(d is not None and d.value == v for d, v in zip(read, values)) >= RIGHT_TOGETHER
+    net, head = pair.second
+    turned = head.copy()
+    turned[D6_ROWS] = np.roll(head[D6_ROWS], 1, axis=0)  # the row of d6:v now answers for d6:v+1
+    pair.second = (net, turned)
+    again = pair.read_crops(crops, boxes, "d6")
+    assert all(d is not None and d.value in (None, v) for d, v in zip(again, values)), again  # never its lean
+    assert sum(d is not None and d.value is None for d in again) >= WITHHELD_APART, again

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import stat
 from collections.abc import Callable
 from importlib import resources
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from assistant.vision.errors import ProfileError
 from assistant.vision.learn import learn
 from assistant.vision.glyphs import DESCRIBED
-from assistant.vision.profile import SHIPPED_FACES, WIDTHS, Profile, load
+from assistant.vision.profile import SECOND, SHIPPED_FACES, UNUSABLE, WIDTHS, Profile, load
 from assistant.vision.reader import DiceReader
 from tests.vision.test_reader import score
 
@@ -117,9 +118,9 @@ def filled(kind: str, value: float) -> Callable[[dict[str, Any]], None]:
 @pytest.mark.parametrize("change, message", [
     (lambda d: d.update(learned_from=5), '"learned_from" must be a list (of what it was learned from), not 5'),
     (lambda d: d.update(learned_from=None), '"learned_from" must be a list (of what it was learned from), not null'),
-    (cut, 'example 6 ("n:1") holds 32 numbers, not 232'),
+    (cut, 'example 12 ("n:1") holds 32 numbers, not 232'),
     (lambda d: d.update(examples=[{"label": e["label"], "vector": [0.1] * 10} for e in d["examples"]]),
-     'example 6 ("n:1") holds 10 numbers, not 232'),
+     'example 12 ("n:1") holds 10 numbers, not 232'),
     (lambda d: first_of("n")(d).update(label="u:1"),
      '("u:1") holds 232 numbers, not 256'),
     (lambda d: d.update(examples=[]), "it holds no examples"),
@@ -147,6 +148,7 @@ def test_a_profile_changed_by_hand_is_refused_naming_the_file_and_the_fault(
 
 @pytest.mark.parametrize("change", [
     lambda d: cut(d, lambda label: label.startswith("d6:")),
+    lambda d: cut(d, lambda label: label.startswith(SECOND)),
     lambda d: d.update(examples=[dict(e, f16=base64.b64encode(np.ones(10, "<f2").tobytes()).decode())
                                  for e in d["examples"] if e["label"].startswith("d6:")]),
 ])
@@ -159,6 +161,27 @@ def test_face_examples_of_another_length_than_the_models_are_refused_naming_the_
     assert str(caught.value).startswith(f"{path}: not a dice profile this Nova Table can use: its examples of face "
                                         "model ")
     assert "learn it again" in str(caught.value)
+
+
+def test_the_second_face_networks_examples_are_read_beside_the_first_and_named_by_their_model(tmp_path: Path) -> None:
+    """A profile of both face networks is read by the two together; one learned before the second
+    network shipped (no "lite:" examples) by the first alone; one whose second network's examples
+    name another model, or none, is refused naming the file."""
+    both = DiceReader(profile=load(shipped(lambda d: None, tmp_path / "both.json"))).faces
+    assert both is not None and both.second is not None
+    older = shipped(lambda d: d.update(second_model=None, examples=[e for e in d["examples"]
+                                                                    if not e["label"].startswith(SECOND)]),
+                    tmp_path / "older.json")
+    alone = DiceReader(profile=load(older)).faces
+    assert alone is not None and alone.second is None
+    other = shipped(lambda d: d.update(second_model="0123456789abcdef"), tmp_path / "other.json")
+    with pytest.raises(ProfileError, match=re.escape(f"{other}: {UNUSABLE}: its second network's examples were "
+                                                     "learned with model 0123456789abcdef")):
+        DiceReader(profile=load(other))
+    unnamed = shipped(lambda d: d.update(second_model=None), tmp_path / "unnamed.json")
+    with pytest.raises(ProfileError, match=re.escape(f"{unnamed}: second face network's examples without the "
+                                                     '"second_model" that made them')):
+        load(unnamed)
 
 
 @pytest.mark.parametrize("text", ['{"format": "nova-table-dice-profile", "n": ' + "9" * 5000 + "}", "[" * 100000])

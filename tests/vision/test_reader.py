@@ -9,8 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
+from assistant.vision import facenet as F
 from assistant.vision.errors import ImageError
+from assistant.vision.faces import FaceReader
 from assistant.vision.matching import match
+from assistant.vision.profile import shipped_faces
 from assistant.vision.reader import DiceReader
 from assistant.vision.render import scene, write_set
 
@@ -146,17 +149,23 @@ def test_bad_frames_raise_image_errors() -> None:
 @pytest.mark.parametrize("seed", [36, 38])
 def test_a_box_slipped_onto_one_row_of_a_6_is_not_read_as_a_3(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A detector's box that slipped up a row of a 6 shows 3 pips; seen wider, the face reader
-    sees the 6 surely, so the 3 is withheld (faces.look_wider); a lone 3 seen wider stays a 3."""
-    reader = DiceReader()
-    assert reader.faces is not None
+    sees the 6 surely, so the 3 is withheld (faces.look_wider); a lone 3 seen wider stays a 3.
+    The first face network alone reads the box as a 3; the two together do not."""
+    pair = DiceReader().faces
+    assert pair is not None and pair.second is not None
+    reader = FaceReader(profile=shipped_faces(), model=F.default_model())  # the first network alone
+    assert reader.second is None
     six = scene(np.random.default_rng(seed), (320, 240), count=1, style="pips", value=6, tilt=0.0)
     x, y, w, h = six.dice[0]["box"]
     slipped = (x, y - h // 4, w, h * 3 // 4)
-    (die,) = reader.faces.read_many(six.image, [slipped])
+    (die,) = reader.read_many(six.image, [slipped])
     assert die is not None and die.value is None and die.note == "a 3, but seen wider not a 3"
+    (both,) = pair.read_many(six.image, [slipped])
+    assert both is not None and both.value != 3
     three = scene(np.random.default_rng(seed), (320, 240), count=1, style="pips", value=3, tilt=0.0)
-    (lone,) = reader.faces.read_many(three.image, [three.dice[0]["box"]])
-    assert lone is not None and lone.value == 3
-    monkeypatch.setattr(type(reader.faces), "look_wider", lambda self, image, dice, kind: dice)
-    (unchecked,) = reader.faces.read_many(six.image, [slipped])
+    for faces in (reader, pair):
+        (lone,) = faces.read_many(three.image, [three.dice[0]["box"]])
+        assert lone is not None and lone.value == 3
+    monkeypatch.setattr(type(reader), "look_wider", lambda self, image, dice, kind: dice)
+    (unchecked,) = reader.read_many(six.image, [slipped])
     assert unchecked is not None and unchecked.value == 3  # what the box alone shows
