@@ -255,6 +255,6 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
     thread.start()
     app.closers.append(close)
     slower = "" if onnxruntime() is not None else \
-        " (onnxruntime is not installed: OpenCV runs the dice reader's networks, about 1.5 times slower)"
+        " (onnxruntime is not installed: OpenCV runs the dice reader's networks, about 2 times slower)"
     app.log(f"reading {'dice' if kind == 'auto' else kind} from {source}{slower}")
     return thread

@@ -154,7 +154,7 @@ def test_the_table_is_told_when_the_dice_reader_runs_slower_without_onnxruntime(
         app.log = said.append
         attach_camera(app, "render:2", kind="d8", max_frames=1).join(10)
     assert said[-1] == ("reading d8 from render:2 (onnxruntime is not installed: OpenCV runs the dice reader's "
-                        "networks, about 1.5 times slower)")
+                        "networks, about 2 times slower)")
     assert all(line == "reading d8 from render:2" for line in said[:-1])
 
 
