@@ -100,9 +100,9 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 def agreed(chances: np.ndarray) -> np.ndarray:
     """The chances of (looks, N, C) looks at the same crops taken together: their geometric mean, made
-    to sum to 1 again. A class is sure only where every look is sure of it (the first network's rule
-    for its quarter turns, and for the two first networks: on rendered validation and dice at a slant
-    it read more dice right at the threshold than the plain mean)."""
+    to sum to 1 again. A class is sure only where every look is sure of it (the rule for the first
+    network's quarter turns, and for the two face networks: on rendered validation and dice at a
+    slant it read more dice right at the threshold than the plain mean)."""
     logs = np.log(np.maximum(chances, 1e-30)).mean(axis=0)
     return softmax(logs)
 

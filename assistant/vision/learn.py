@@ -3,8 +3,8 @@
 For the learned face reader (`faces.py`): the face network's embedding of every labelled die
 (its box as labelled), "d6:V" / "d8:V", and the second face network's, "lite:d6:V", from which
 the reader refits their value heads, and for every labelled d8 the close-up d8 network's
-embeddings, "c8:V" (one per quarter turn of its crop), from which it refits that network's head. For the classical reader: the signs it cannot
-already read by method ("n:V", "u:V", "sym:NAME").
+embeddings, "c8:V" (one per quarter turn of its crop), from which it refits that network's head.
+For the classical reader: the signs it cannot already read by method ("n:V", "u:V", "sym:NAME").
 """
 
 from __future__ import annotations
