@@ -178,17 +178,17 @@ class FaceReader:
         examples, labels = taught(examples, labels)  # a kind shown some faces only is not refitted
         if labels:
             self.values, self.trust = refit(self.net, examples, labels)
+        self.problem: str | None = None  # why a network is missing (the second, the close-up d8), if one is
         # the second face network and its value head; with a given first model, that one reads alone
         self.second = self.second_network(profile, first_taught) if model is None else None
         # d8 are read by the close-up d8 network (refitted on the profile's close-up examples), except
         # by a profile that taught its d8 to the first network only (learned without the close-up one)
         self.d8: F.FaceNet | None = None
-        self.d8_problem: str | None = None  # why the close-up d8 network is missing, if it is
         if close_labels or not any(label.startswith("d8") for label in labels):
             try:
                 self.d8 = load_net(d8_model or F.d8_model())
             except ModelError as bad:  # the first network reads the d8 on its own, less surely
-                self.d8_problem = f"{bad}; reading d8 by the face network alone"
+                self.said(f"{bad}; reading d8 by the face network alone")
         if self.d8 is not None:
             self.d8_values = F.unit(self.d8.heads.values)[F.D8_CLASSES]  # its head: "none", d8 1..8
             self.d8_trust = np.ones(len(self.d8_values), np.float32)
@@ -206,7 +206,11 @@ class FaceReader:
         examples, labels = profile.second_embeddings()
         if first_taught and not labels:
             return None
-        net = load_net(F.second_model())
+        try:
+            net = load_net(F.second_model())
+        except ModelError as bad:  # the first network reads on alone, as before the second shipped
+            self.said(f"{bad}; reading with the first face network alone")
+            return None
         if (net.input, net.context) != (self.net.input, self.net.context):
             raise ModelError(f"{F.second_model()}: the second face model must read the first one's crops "
                              f"({self.net.input} px, {self.net.context} times the box)")
@@ -218,6 +222,9 @@ class FaceReader:
         if labels:
             values = refit(net, examples, labels)[0]
         return net, values
+
+    def said(self, problem: str) -> None:
+        self.problem = problem if self.problem is None else f"{self.problem}; {problem}"
 
     def read(self, image: np.ndarray, region: Region, kind: str | None = None) -> Die | None:
         """The die in `region` of `image` (BGR or grey), unreadable, or None if it is no die."""

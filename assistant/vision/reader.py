@@ -80,14 +80,15 @@ class DiceReader:
                     raise
                 self.problem = f"{bad}; reading values by the classical reading instead"
             else:
-                self.problem = self.faces.d8_problem
+                self.problem = self.faces.problem
 
     @property
     def values_by(self) -> str:
         """What reads each die's value: the face network refitted on a profile, or the classical reading."""
         if self.faces is not None:
             closer = ", d8 by the close-up d8 network" if self.faces.d8 is not None and self.kind != "d6" else ""
-            return f"face network refitted on the profile{closer} (classical reading where it withholds)"
+            networks = "face networks" if self.faces.second is not None else "face network"
+            return f"{networks} refitted on the profile{closer} (classical reading where it withholds)"
         return "classical reading of each box"
 
     @property

@@ -145,8 +145,8 @@ def test_without_the_close_up_d8_model_the_face_reader_reads_on_and_says_why(tmp
     model = _copy_model(tmp_path, F.D8_MODEL)
     model.write_bytes(model.read_bytes()[:1000])  # cut short: its heads no longer match it
     reader = FaceReader(model=MODEL, d8_model=model)
-    assert reader.d8 is None and reader.d8_problem is not None
-    assert str(model) in reader.d8_problem and "face network alone" in reader.d8_problem
+    assert reader.d8 is None and reader.problem is not None
+    assert str(model) in reader.problem and "face network alone" in reader.problem
     shot = tile(np.random.default_rng(8), style="astro")
     die = reader.read(shot.image, shot.dice[0]["box"], kind="d8")
     assert die is None or die.kind == "d8"  # read by the first network: an answer, not a crash
@@ -196,3 +196,23 @@ def test_a_model_read_at_four_turns_reads_a_crop_turned_a_quarter_the_same(tmp_p
     assert not np.allclose(first, one.taken_together(one.net.embed_turned(np.rot90(crops, 1, (1, 2)).copy()), "auto")[0],
                            atol=1e-4)
     assert np.allclose(first, F.softmax(one.net.heads.scale * F.unit(one.net.embed(crops)) @ one.values.T), atol=1e-5)
+
+
+def test_without_the_second_face_model_the_first_reads_alone_and_says_why(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.vision.reader import DiceReader
+    from assistant.vision.render import tile
+
+    model = _copy_model(tmp_path, F.SECOND_MODEL)
+    model.write_bytes(model.read_bytes()[:1000])  # cut short: its heads no longer match it
+    monkeypatch.setattr(F, "second_model", lambda: model)
+    reader = DiceReader()
+    assert reader.faces is not None and reader.faces.second is None
+    assert reader.problem is not None and str(model) in reader.problem
+    assert reader.problem.endswith("reading with the first face network alone")
+    assert reader.values_by.startswith("face network refitted on the profile")
+    shot = tile(np.random.default_rng(8), style="pips")
+    die = reader.faces.read(shot.image, shot.dice[0]["box"])
+    assert die is not None and die.value == shot.dice[0]["value"]  # read by the first network alone
+    monkeypatch.undo()
+    assert DiceReader().values_by.startswith("face networks refitted")  # the shipped pair, once it is there again
