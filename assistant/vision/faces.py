@@ -86,7 +86,8 @@ _ALLOWED = {
 }
 _D6 = np.flatnonzero([c.startswith("d6") for c in F.CLASSES])
 _D8 = np.flatnonzero([c.startswith("d8") for c in F.CLASSES])
-_REFITS: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}  # (value head, trust) per model and profile examples
+_HEADS: dict[bytes, np.ndarray] = {}  # the refitted value head, per model and profile examples
+_TRUSTS: dict[bytes, np.ndarray] = {}  # its classes' trust, per model and profile examples
 
 
 def box_of(region: Region) -> Box:
@@ -141,21 +142,36 @@ def as_long(profile: Profile, examples: np.ndarray, net: F.FaceNet) -> None:
                            "(nova-table dice learn)")
 
 
-def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: np.ndarray | None = None,
-          group: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """The value head over the `allowed` classes (default all) refitted on a profile's examples,
-    and each class's trust (`calibrate.py`; `group`: views of one die in a row); computed once per
-    model and examples (a refit takes about a second)."""
+def _prepared(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: np.ndarray | None,
+              group: int) -> tuple[bytes, np.ndarray, np.ndarray]:
+    """A profile's examples of `net` for a refit: their cache key, their classes among the `allowed`
+    ones (default all), and the network's own head over those."""
     allowed = np.ones(len(F.CLASSES), bool) if allowed is None else allowed
     names = [c for c, keep in zip(F.CLASSES, allowed) if keep]
     classes = np.array([names.index(label) for label in labels])
     key = hashlib.sha256(net.identity.encode() + np.ascontiguousarray(examples, np.float32).tobytes()
                          + classes.tobytes() + allowed.tobytes() + bytes([group])).digest()
-    if key not in _REFITS:
-        base = F.unit(net.heads.values)[allowed]
-        _REFITS[key] = (fit_head(base, examples, classes, net.heads.scale),
-                        trust(base, examples, classes, net.heads.scale, group=group))
-    return _REFITS[key]
+    return key, classes, F.unit(net.heads.values)[allowed]
+
+
+def refit(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: np.ndarray | None = None,
+          group: int = 1) -> np.ndarray:
+    """The value head over the `allowed` classes (default all) refitted on a profile's examples
+    (`calibrate.py`); computed once per model and examples."""
+    key, classes, base = _prepared(net, examples, labels, allowed, group)
+    if key not in _HEADS:
+        _HEADS[key] = fit_head(base, examples, classes, net.heads.scale)
+    return _HEADS[key]
+
+
+def trusted(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed: np.ndarray | None = None,
+            group: int = 1) -> np.ndarray:
+    """Each class's trust in the head `refit` gives (`calibrate.trust`; `group`: views of one die in a
+    row); computed once per model and examples (it refits the head once a fold: about a second)."""
+    key, classes, base = _prepared(net, examples, labels, allowed, group)
+    if key not in _TRUSTS:
+        _TRUSTS[key] = trust(base, examples, classes, net.heads.scale, group=group)
+    return _TRUSTS[key]
 
 
 class FaceReader:
@@ -177,7 +193,7 @@ class FaceReader:
         first_taught = bool(labels)
         examples, labels = taught(examples, labels)  # a kind shown some faces only is not refitted
         if labels:
-            self.values, self.trust = refit(self.net, examples, labels)
+            self.values, self.trust = refit(self.net, examples, labels), trusted(self.net, examples, labels)
         self.problem: str | None = None  # why a network is missing (the second, the close-up d8), if one is
         # the second face network and its value head; with a given first model, that one reads alone
         self.second = self.second_network(profile, first_taught) if model is None else None
@@ -196,7 +212,8 @@ class FaceReader:
                 learned_by(profile, profile.d8_model, self.d8, "its d8 were learned with close-up model")
                 as_long(profile, close, self.d8)
             if every_face(close_labels, "d8"):  # shown some faces only, it would read every d8 as one of them
-                self.d8_values, self.d8_trust = refit(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)
+                self.d8_values = refit(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)
+                self.d8_trust = trusted(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)
 
     def second_network(self, profile: Profile, first_taught: bool) -> tuple[F.FaceNet, np.ndarray] | None:
         """The second face network and its value head, refitted on the profile's examples of it (each
@@ -208,20 +225,17 @@ class FaceReader:
             return None
         try:
             net = load_net(F.second_model())
+            if (net.input, net.context) != (self.net.input, self.net.context):
+                raise ModelError(f"{F.second_model()}: the second face model must read the first one's crops "
+                                 f"({self.net.input} px, {self.net.context} times the box)")
         except ModelError as bad:  # the first network reads on alone, as before the second shipped
             self.said(f"{bad}; reading with the first face network alone")
             return None
-        if (net.input, net.context) != (self.net.input, self.net.context):
-            raise ModelError(f"{F.second_model()}: the second face model must read the first one's crops "
-                             f"({self.net.input} px, {self.net.context} times the box)")
-        values = F.unit(net.heads.values)
         if labels:
             learned_by(profile, profile.second_model, net, "its second network's examples were learned with model")
             as_long(profile, examples, net)
         examples, labels = taught(examples, labels)
-        if labels:
-            values = refit(net, examples, labels)[0]
-        return net, values
+        return net, refit(net, examples, labels) if labels else F.unit(net.heads.values)
 
     def said(self, problem: str) -> None:
         self.problem = problem if self.problem is None else f"{self.problem}; {problem}"
@@ -324,9 +338,9 @@ class FaceReader:
         assert self.d8 is not None
         return self.d8.embed_turned(self.crops(image, [box_of(r) for r in regions], self.d8))
 
-    def embed(self, image: np.ndarray, regions: Sequence[Region], net: F.FaceNet | None = None) -> np.ndarray:
-        """The (first, or `net`) network's embeddings of the regions (what a profile keeps of a labelled die)."""
-        return (net or self.net).embed(self.crops(image, [box_of(r) for r in regions]))
+    def embed(self, image: np.ndarray, regions: Sequence[Region]) -> np.ndarray:
+        """The network's embeddings of the regions (what a profile keeps of a labelled die)."""
+        return self.net.embed(self.crops(image, [box_of(r) for r in regions]))
 
     def crops(self, image: np.ndarray, boxes: Sequence[Box], net: F.FaceNet | None = None) -> np.ndarray:
         """The crops of `boxes` in `image` (BGR or grey) for the face network (or `net`)."""
@@ -347,24 +361,23 @@ class FaceReader:
         values, symbols = self.taken_together(self.net.embed_turned(crops), kind)
         if self.second is None:
             return values, symbols
-        net, head = self.second
-        more, more_symbols = self.taken_together(net.embed_turned(crops), kind, net, head)
+        more, more_symbols = self.taken_together(self.second[0].embed_turned(crops), kind, self.second)
         return F.agreed(np.stack([values, more])), (symbols + more_symbols) / 2
 
-    def taken_together(self, turns: np.ndarray, kind: str, net: F.FaceNet | None = None,
-                       head: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """`probabilities` of (turns, N, D) embeddings of the same crops by the first (or `net`, value
-        `head`) network, turns taken together (`look`)."""
+    def taken_together(self, turns: np.ndarray, kind: str,
+                       network: tuple[F.FaceNet, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """`probabilities` of (turns, N, D) embeddings of the same crops by the first network (or
+        `network`: a network and its value head), turns taken together (`look`)."""
         count, crops, dim = turns.shape
-        values, symbols = self.probabilities(turns.reshape(count * crops, dim), kind, net, head)  # one batch
+        values, symbols = self.probabilities(turns.reshape(count * crops, dim), kind, network)  # one batch
         return (F.together(values.reshape(count, crops, values.shape[1]), close=False),
                 symbols.reshape(count, crops, symbols.shape[1]).mean(0))
 
-    def probabilities(self, embeddings: np.ndarray, kind: str, net: F.FaceNet | None = None,
-                      head: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def probabilities(self, embeddings: np.ndarray, kind: str,
+                      network: tuple[F.FaceNet, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Per crop: the chance of each class (those `kind` allows) and of each symbol, by the first
-        network (or `net` with value `head`)."""
-        net, head = (self.net, self.values) if net is None or head is None else (net, head)
+        network (or `network`: a network and its value head)."""
+        net, head = network or (self.net, self.values)
         scores = net.heads.scale * F.unit(embeddings) @ head.T
         scores[:, ~_ALLOWED[kind]] = -1e9
         return F.softmax(scores), F.softmax(net.heads.symbol_scores(embeddings))

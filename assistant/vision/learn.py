@@ -77,12 +77,12 @@ def learn_faces(labelled: Iterable[tuple[np.ndarray, Sequence[LabelledDie]]], pr
     for image, dice in labelled:
         if not dice:
             continue
-        boxes = [d.box for d in dice]
-        for die, vector in zip(dice, faces.embed(image, boxes)):
+        crops = faces.crops(image, [d.box for d in dice])  # both face networks read the same crops
+        for die, vector in zip(dice, faces.net.embed(crops)):
             profile.add(f"{die.kind}:{die.value}", vector)
             added += 1
         if second is not None:
-            for die, vector in zip(dice, faces.embed(image, boxes, second)):
+            for die, vector in zip(dice, second.embed(crops)):
                 profile.add(f"{SECOND}{die.kind}:{die.value}", vector)
         d8 = [d for d in dice if d.kind == "d8"]
         if d8 and faces.d8 is not None:
