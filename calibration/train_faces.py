@@ -307,6 +307,8 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1, help="torch's threads (1 is fastest on a busy machine)")
     parser.add_argument("--no-photos", action="store_true", help="rendered dice only")
     parser.add_argument("--per-die", type=int, default=8, help="crops of each labelled photo die")
+    parser.add_argument("--photoreal", type=Path, action="append", default=[],
+                        help="a folder of photoreal.py's scenes whose labelled dice to add (repeatable)")
     parser.add_argument("--max-misread", type=float, default=0.003, help="misread share allowed at the threshold")
     parser.add_argument("--flat", type=int, default=0, help="crops of the flat renderer (render.scene) to add")
     parser.add_argument("--slanted", type=int, default=0,
@@ -393,6 +395,12 @@ def main() -> int:
             train.append(photos)
         else:
             print(f"({PHOTOS} not found: rendered dice only)")
+    for folder in args.photoreal:
+        pictures = len((folder / "manifest.jsonl").read_text().splitlines())
+        made = cached(f"photoreal-{folder.name}-{pictures}-{args.per_die}-{seed}",
+                      lambda: photo_crops(folder / "manifest.jsonl", args.per_die, seed))
+        print(f"{folder} (photoreal.py): {len(made[0])} crops", flush=True)
+        train.append(made)
     x = np.concatenate([t[0] for t in train])
     if args.aspect[0] > 0:
         x = stretch(x, *args.aspect, seed)
