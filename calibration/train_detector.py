@@ -9,7 +9,9 @@ TRAIN split, which the benchmark reports only as a "seen" figure):
   - rendered solid dice on procedural tables (calibration/dice_scenes.py), seeds from --seed;
   - top-down rendered trays (assistant.vision.render.scene);
   - ../shared/dice/webcam-two-white-d6-train: 4 of every 5 frames in manifest order; the 5th
-    frame is held out and scored below, with rendered scenes the model never saw.
+    frame is held out and scored below, with rendered scenes the model never saw;
+  - with --photoreal DIR (repeatable): the 640x480 scenes of calibration/photoreal.py in DIR,
+    --photoreal-share of each batch.
 Options for harder tables: --crowds, a share of rendered scenes that are heaps of 16 to 40
 touching dice; --aspect, a share of frames stretched in height (photos resized to another shape).
 Network: 320 px input (half a 640 frame), depthwise-separable encoder to 1/16, two upsampling
@@ -179,6 +181,22 @@ def webcam(holdout: bool) -> list[Sample]:
             continue
         labels = [dice_scenes.Label((x + w / 2, y + h / 2), (x, y, w, h), None) for x, y, w, h in
                   (d["box"] for d in item["dice"])]
+        out.append((image, labels))
+    return out
+
+
+def photoreal(folder: Path) -> list[Sample]:
+    """The 640x480 pictures of calibration/photoreal.py in `folder`, every die whose top face's centre
+    is in the picture labelled (leaning where its top face tilts more than dice_scenes.LEAN_DEGREES)."""
+    out = []
+    for line in (folder / "labels.jsonl").read_text().splitlines():
+        shot = json.loads(line)
+        image = cv2.imread(str(folder / shot["image"]))
+        if image is None or image.shape[:2] != (480, 640):
+            continue
+        labels = [dice_scenes.Label(tuple(d["centre"]), tuple(d["top"]), tuple(d["whole"]),
+                                    d.get("tilt", 0.0) > dice_scenes.LEAN_DEGREES)
+                  for d in shot["dice"] if 0 <= d["centre"][0] < 640 and 0 <= d["centre"][1] < 480]
         out.append((image, labels))
     return out
 
@@ -473,6 +491,9 @@ def main() -> int:
                         help="share of rendered scenes that are heaps of 16 to 40 dice, touching")
     parser.add_argument("--scale", type=float, nargs=2, default=SCALE, metavar=("MIN", "MAX"),
                         help="augmentation zoom range")
+    parser.add_argument("--photoreal", type=Path, action="append", default=[],
+                        help="a folder of calibration/photoreal.py's scenes to train on too (repeatable)")
+    parser.add_argument("--photoreal-share", type=float, default=0.25, help="share of each batch from --photoreal")
     args = parser.parse_args()
     CACHE = args.cache
     if args.pick_threshold:
@@ -503,6 +524,10 @@ def main() -> int:
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps, pct_start=0.05)
     n_cam = int(round(args.batch * args.webcam_share)) if cam else 0
+    real = [sample for folder in args.photoreal for sample in photoreal(folder)]
+    n_real = int(round(args.batch * args.photoreal_share)) if real else 0
+    if real:
+        print(f"{len(real)} photoreal scenes from {', '.join(map(str, args.photoreal))}, {n_real} a batch", flush=True)
     pool = maker = None
     if args.fresh:
         first = args.seed * 1_000_000 + args.scenes
@@ -516,8 +541,9 @@ def main() -> int:
     for step in range(1, args.steps + 1):
         while maker and maker[0].ready():
             scenes.extend(maker.pop(0).get())
-        picks = [scenes[int(i)] for i in rng.integers(0, len(scenes), args.batch - n_cam)]
+        picks = [scenes[int(i)] for i in rng.integers(0, len(scenes), args.batch - n_cam - n_real)]
         picks += [cam[int(i)] for i in rng.integers(0, len(cam), n_cam)] if n_cam else []
+        picks += [real[int(i)] for i in rng.integers(0, len(real), n_real)] if n_real else []
         x, heat, reg, weight = batch(picks, rng, tuple(args.crop))
         loss = loss_of(net(x), heat, reg, weight)
         opt.zero_grad()
