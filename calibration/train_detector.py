@@ -196,9 +196,14 @@ def photoreal(folder: Path) -> list[Sample]:
             continue
         labels = [dice_scenes.Label(tuple(d["centre"]), tuple(d["top"]), tuple(d["whole"]),
                                     d.get("tilt", 0.0) > dice_scenes.LEAN_DEGREES)
-                  for d in shot["dice"] if 0 <= d["centre"][0] < 640 and 0 <= d["centre"][1] < 480]
+                  for d in shot["dice"]]  # photoreal.finish keeps there only the dice centred in the picture
         out.append((image, labels))
     return out
+
+
+def draw(pool: list[Sample], n: int, rng: np.random.Generator) -> list[Sample]:
+    """`n` samples of `pool`, drawn with replacement (none where n is 0)."""
+    return [pool[int(i)] for i in rng.integers(0, len(pool), n)] if n else []
 
 
 def augment(image: np.ndarray, labels: list[dice_scenes.Label], rng: np.random.Generator) -> Sample:
@@ -541,9 +546,7 @@ def main() -> int:
     for step in range(1, args.steps + 1):
         while maker and maker[0].ready():
             scenes.extend(maker.pop(0).get())
-        picks = [scenes[int(i)] for i in rng.integers(0, len(scenes), args.batch - n_cam - n_real)]
-        picks += [cam[int(i)] for i in rng.integers(0, len(cam), n_cam)] if n_cam else []
-        picks += [real[int(i)] for i in rng.integers(0, len(real), n_real)] if n_real else []
+        picks = draw(scenes, args.batch - n_cam - n_real, rng) + draw(cam, n_cam, rng) + draw(real, n_real, rng)
         x, heat, reg, weight = batch(picks, rng, tuple(args.crop))
         loss = loss_of(net(x), heat, reg, weight)
         opt.zero_grad()
