@@ -200,22 +200,49 @@ def stretch(crops: np.ndarray, share: float, low: float, high: float, seed: int)
     return out
 
 
+def harsh(crops: np.ndarray, share: float, seed: int) -> np.ndarray:
+    """A `share` of the crops under a lamp's glare (a bright spot of up to +220 on the die) or
+    shaken (a streak of up to a third of the crop), half each, so that the network is not sure of
+    a face it cannot see."""
+    rng = np.random.default_rng(seed + 1)
+    out = crops.copy()
+    n = crops.shape[1]
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    for i in np.flatnonzero(rng.random(len(crops)) < share):
+        if rng.random() < 0.5:
+            cx, cy = n / 2 + rng.uniform(-0.3, 0.3, 2) * n
+            spot = rng.uniform(80, 220) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (rng.uniform(0.1, 0.2) * n) ** 2))
+            out[i] = np.clip(crops[i] + spot, 0, 255).astype(crops.dtype)
+        else:
+            length = int(rng.integers(3, max(4, n // 3)))
+            line = np.zeros((length, length), np.float32)
+            line[length // 2, :] = 1
+            turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1)
+            kernel = cv2.warpAffine(line, turn, (length, length))
+            out[i] = cv2.filter2D(crops[i], -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+    return out
+
+
 def overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return not (a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1])
 
 
-def photo_crops(manifest: Path, per_die: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Crops of the labelled dice of a TRAIN manifest (boxes moved a little), and of its bare table."""
+def photo_crops(manifest: Path, per_die: int, seed: int,
+                context: float = F.CONTEXT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops of the labelled dice of a TRAIN manifest (boxes moved a little), and of its bare table;
+    a die's "symbol" (rendered manifests carry it) labels the symbol head."""
     from assistant.vision.images import load_image
-    from assistant.vision.render import camera_effects
+    from assistant.vision.render import SYMBOL_INDEX, camera_effects
 
     rng = np.random.default_rng(seed)
-    crops, labels = [], []
+    crops, labels, symbols = [], [], []
+    raw = manifest.read_text().splitlines()
     for item in read_manifest(manifest):
         if not isinstance(item, Entry):
             continue
         image = load_image(item.image)
-        for die in item.dice:
+        marks = [SYMBOL_INDEX[d.get("symbol")] for d in json.loads(raw[item.line - 1])["dice"]]
+        for die, mark in zip(item.dice, marks):
             x, y, bw, bh = die.box
             for _ in range(per_die):
                 s = max(bw, bh)
@@ -228,16 +255,18 @@ def photo_crops(manifest: Path, per_die: int, seed: int) -> tuple[np.ndarray, np
                     part = image[y0 : int(y + bh) + pad, x0 : int(x + bw) + pad].astype(np.float32)
                     src = camera_effects(rng, part, s)
                     cx, cy = cx - x0, cy - y0
-                crops.append(F.prepare(src, (cx - bw * f / 2, cy - bh * f / 2, bw * f, bh * f)))
+                crops.append(F.prepare(src, (cx - bw * f / 2, cy - bh * f / 2, bw * f, bh * f), context))
                 labels.append(class_index(die.kind, die.value))
+                symbols.append(mark)
         if item.complete and item.dice:
             s = float(np.median([max(d.box[2], d.box[3]) for d in item.dice]))
             for _ in range(2 * len(item.dice)):
-                table = bare_table(rng, image, [d.box for d in item.dice], s)
+                table = bare_table(rng, image, [d.box for d in item.dice], s, context)
                 if table is not None:
                     crops.append(table)
                     labels.append(0)
-    return np.stack(crops), np.array(labels, np.int64), np.zeros(len(labels), np.int64)
+                    symbols.append(0)
+    return np.stack(crops), np.array(labels, np.int64), np.array(symbols, np.int64)
 
 
 def build_model(dim: int, close: bool = False):  # type: ignore[no-untyped-def]
@@ -315,6 +344,7 @@ def main() -> int:
                         help="crops of the detector's renderer (dice_scenes.py: dice at a slant) to add")
     parser.add_argument("--aspect", type=float, nargs=3, default=(0.0, 1.0, 1.0), metavar=("SHARE", "LOW", "HIGH"),
                         help="a SHARE of the training crops stretched in height by LOW..HIGH (`stretch`)")
+    parser.add_argument("--harsh", type=float, default=0.0, help="share of training crops given glare or a shake")
     parser.add_argument("--flat-repeat", type=int, default=1, help="times the flat crops are put in an epoch")
     parser.add_argument("--solid-share", type=float, default=1.0, help="share of the --samples solid crops used")
     parser.add_argument("--init", type=Path,
@@ -398,12 +428,14 @@ def main() -> int:
     for folder in args.photoreal:
         pictures = len((folder / "manifest.jsonl").read_text().splitlines())
         made = cached(f"photoreal-{folder.name}-{pictures}-{args.per_die}-{seed}",
-                      lambda: photo_crops(folder / "manifest.jsonl", args.per_die, seed))
+                      lambda: photo_crops(folder / "manifest.jsonl", args.per_die, seed, context))
         print(f"{folder} (photoreal.py): {len(made[0])} crops", flush=True)
         train.append(made)
     x = np.concatenate([t[0] for t in train])
     if args.aspect[0] > 0:
         x = stretch(x, *args.aspect, seed)
+    if args.harsh > 0:
+        x = harsh(x, args.harsh, seed)
     y = np.concatenate([t[1] for t in train])
     s = np.concatenate([t[2] for t in train])
     print(f"training on {len(x)} crops; classes {np.bincount(y, minlength=len(F.CLASSES)).tolist()}", flush=True)
@@ -574,7 +606,8 @@ def main() -> int:
                     "slanted": args.slanted, "aspect": list(args.aspect), "epochs": args.epochs, "lr": args.lr,
                     "init": str(args.init) if args.init else None, "d8": args.d8, "trunk": args.trunk,
                     "frozen": args.frozen if args.trunk == "lite0" else None,
-                    "photos": None if args.no_photos else PHOTOS.name + " (train split)"},
+                    "photos": None if args.no_photos else PHOTOS.name + " (train split)",
+                    "photoreal": [str(f) for f in args.photoreal], "harsh": args.harsh},
     }
     if args.trunk == "lite0":  # OpenCV's new engine runs it faster than the classic one (facenet.FaceNet)
         meta["opencv_engine"] = "ENGINE_NEW"

@@ -36,6 +36,7 @@ LEANING = 0.5  # the detector's lean score above which a die is reported unreada
 CUT = 0.1  # a die whose whole box lies this much outside the picture is cut by its edge: reported unreadable
 BLANK = 4.0  # a tile whose grey varies less than this (standard deviation) shows one colour: no die
 READ_MARGIN = 0.3  # the classical reading crops the die's box grown by this share on each side
+LEAN = 0.5  # the close-up d8 network's chance, at least, of a d8 numeral the classical reading matched
 
 
 def scale_for(shape: tuple[int, ...]) -> float:
@@ -173,7 +174,8 @@ class DiceReader:
         face): a 1 only if the face reader leaned to 1 too, and in a frame (`framed`: a detector's
         box, not a tile) only if it saw a 1 surely there (withheld by its wider look): rendered
         dice at a slant had 21 of 25 such 1s wrong, a numeral or one pip of another face. A d8
-        numeral matched by shape stands only where the close-up d8 network leans to it too: alone,
+        numeral matched by shape stands only where the close-up d8 network leans to it too, with at
+        least LEAN of its chance (not a shaken die's near-even spread): alone,
         the matching misreads blurred and glaring numerals (chosen on rendered hard views and webcam
         TRAIN: docs/vision-history.md)."""
         assert self.faces is not None
@@ -185,6 +187,8 @@ class DiceReader:
             leaning = int(np.argmax(close[0, 1:])) + 1
             if leaning != die.value:
                 return f"numeral matched as {die.value}, the close-up d8 network leans to {leaning}"
+            if close[0, leaning] < LEAN:
+                return f"numeral matched as {die.value}, the close-up d8 network gives it only {close[0, leaning]:.2f}"
         return None
 
     def read_box_classically(self, work: np.ndarray, box: Box) -> Die | None:

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""A labelled set's manifest again, each die's box the one a detector gives it, to train a face reader on.
+
+    .venv/bin/python calibration/detector_boxes.py SET OUT [--model DETECTOR.onnx] [--threshold T]
+    .venv/bin/python calibration/train_faces.py --d8 ... --photoreal OUT
+
+The close-up d8 network reads the whole-die box the detector gives, not the label's; a detector trained
+otherwise boxes dice a little differently (docs/vision-history.md, fifteenth session). Each labelled
+die of SET (a manifest folder, `nova-table dice render` or photoreal.py's) whose box holds the centre
+of exactly one detection is written to OUT/manifest.jsonl with that detection's box; the other dice
+are left out (the manifest says it is incomplete). Kind, value and symbol are kept; image paths are
+written absolute, so the pictures stay where they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant.vision.detector import MODEL, DiceDetector  # noqa: E402
+from assistant.vision.images import load_image  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("set", type=Path, help="a folder with manifest.jsonl")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--model", type=Path, default=MODEL, help="the detector (default: the shipped one)")
+    parser.add_argument("--threshold", type=float, help="its threshold (default: the shipped one)")
+    args = parser.parse_args()
+    detector = DiceDetector(args.model, threshold=args.threshold)
+    lines, kept, total = [], 0, 0
+    for text in (args.set / "manifest.jsonl").read_text().splitlines():
+        if not text.strip():
+            continue
+        entry = json.loads(text)
+        image = (args.set / entry["image"]).resolve()
+        found = detector.detect(load_image(image))
+        dice = []
+        for die in entry["dice"]:
+            x, y, w, h = die["box"]
+            hits = [d for d in found if x <= d.centre[0] <= x + w and y <= d.centre[1] <= y + h]
+            if len(hits) == 1:
+                dice.append({**die, "box": [int(v) for v in hits[0].box]})
+        total += len(entry["dice"])
+        kept += len(dice)
+        lines.append(json.dumps({"image": str(image), "dice": dice, "complete": False, "box": "whole_die"}))
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "manifest.jsonl").write_text("\n".join(lines) + "\n")
+    print(f"{args.out / 'manifest.jsonl'}: {kept} of {total} labelled dice, each in one detection's box")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
