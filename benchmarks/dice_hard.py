@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant.vision.matching import match  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
-from assistant.vision.render import STYLE_OF_KIND, Label, lay_hand, scene  # noqa: E402
+from assistant.vision.render import STYLE_OF_KIND, Label, lay_hand, scene, streak  # noqa: E402
 
 Labels = list[Label]
 Condition = Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray, Labels]]
@@ -43,11 +43,7 @@ Condition = Callable[[np.ndarray, Labels, np.random.Generator], tuple[np.ndarray
 
 def motion(length: int) -> Condition:
     def apply(image: np.ndarray, dice: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
-        line: np.ndarray = np.zeros((length, length), np.float32)
-        line[length // 2, :] = 1
-        turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1)
-        kernel = np.asarray(cv2.warpAffine(line, turn, (length, length)))
-        return cv2.filter2D(image, -1, kernel / kernel.sum()), dice
+        return cv2.filter2D(image, -1, streak(length, float(rng.uniform(0, 180)))), dice
     return apply
 
 

@@ -15,7 +15,6 @@ written absolute, so the pictures stay where they are.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -24,6 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from assistant.vision.detector import MODEL, DiceDetector  # noqa: E402
 from assistant.vision.images import load_image  # noqa: E402
+from assistant.vision.manifest import Entry, entry_json, read_manifest  # noqa: E402
+from assistant.vision.matching import inside  # noqa: E402
 
 
 def main() -> int:
@@ -35,21 +36,20 @@ def main() -> int:
     args = parser.parse_args()
     detector = DiceDetector(args.model, threshold=args.threshold)
     lines, kept, total = [], 0, 0
-    for text in (args.set / "manifest.jsonl").read_text().splitlines():
-        if not text.strip():
-            continue
-        entry = json.loads(text)
-        image = (args.set / entry["image"]).resolve()
+    for entry in read_manifest(args.set / "manifest.jsonl"):
+        if not isinstance(entry, Entry):
+            sys.exit(f"detector_boxes: {entry}")
+        image = entry.image.resolve()
         found = detector.detect(load_image(image))
         dice = []
-        for die in entry["dice"]:
-            x, y, w, h = die["box"]
-            hits = [d for d in found if x <= d.centre[0] <= x + w and y <= d.centre[1] <= y + h]
+        for die in entry.dice:
+            hits = [d for d in found if inside(d.centre, die.box)]
             if len(hits) == 1:
-                dice.append({**die, "box": [int(v) for v in hits[0].box]})
-        total += len(entry["dice"])
+                dice.append({"kind": die.kind, "value": die.value, **({"symbol": die.symbol} if die.symbol else {}),
+                             "box": [int(v) for v in hits[0].box]})
+        total += len(entry.dice)
         kept += len(dice)
-        lines.append(json.dumps({"image": str(image), "dice": dice, "complete": False, "box": "whole_die"}))
+        lines.append(entry_json(str(image), dice, complete=False))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "manifest.jsonl").write_text("\n".join(lines) + "\n")
     print(f"{args.out / 'manifest.jsonl'}: {kept} of {total} labelled dice, each in one detection's box")

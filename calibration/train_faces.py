@@ -204,6 +204,8 @@ def harsh(crops: np.ndarray, share: float, seed: int) -> np.ndarray:
     """A `share` of the crops under a lamp's glare (a bright spot of up to +220 on the die) or
     shaken (a streak of up to a third of the crop), half each, so that the network is not sure of
     a face it cannot see."""
+    from assistant.vision.render import streak
+
     rng = np.random.default_rng(seed + 1)
     out = crops.copy()
     n = crops.shape[1]
@@ -215,11 +217,8 @@ def harsh(crops: np.ndarray, share: float, seed: int) -> np.ndarray:
             out[i] = np.clip(crops[i] + spot, 0, 255).astype(crops.dtype)
         else:
             length = int(rng.integers(3, max(4, n // 3)))
-            line = np.zeros((length, length), np.float32)
-            line[length // 2, :] = 1
-            turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1)
-            kernel = cv2.warpAffine(line, turn, (length, length))
-            out[i] = cv2.filter2D(crops[i], -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+            kernel = streak(length, float(rng.uniform(0, 180)))
+            out[i] = cv2.filter2D(crops[i], -1, kernel, borderType=cv2.BORDER_REPLICATE)
     return out
 
 
@@ -236,13 +235,11 @@ def photo_crops(manifest: Path, per_die: int, seed: int,
 
     rng = np.random.default_rng(seed)
     crops, labels, symbols = [], [], []
-    raw = manifest.read_text().splitlines()
     for item in read_manifest(manifest):
         if not isinstance(item, Entry):
             continue
         image = load_image(item.image)
-        marks = [SYMBOL_INDEX[d.get("symbol")] for d in json.loads(raw[item.line - 1])["dice"]]
-        for die, mark in zip(item.dice, marks):
+        for die in item.dice:
             x, y, bw, bh = die.box
             for _ in range(per_die):
                 s = max(bw, bh)
@@ -257,7 +254,7 @@ def photo_crops(manifest: Path, per_die: int, seed: int,
                     cx, cy = cx - x0, cy - y0
                 crops.append(F.prepare(src, (cx - bw * f / 2, cy - bh * f / 2, bw * f, bh * f), context))
                 labels.append(class_index(die.kind, die.value))
-                symbols.append(mark)
+                symbols.append(SYMBOL_INDEX[die.symbol])
         if item.complete and item.dice:
             s = float(np.median([max(d.box[2], d.box[3]) for d in item.dice]))
             for _ in range(2 * len(item.dice)):

@@ -408,6 +408,16 @@ def table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return image
 
 
+def streak(length: int, angle: float) -> np.ndarray:
+    """A motion blur's kernel: a line `length` pixels long at `angle` degrees, summing to 1."""
+    line = np.zeros((length, length), np.float32)
+    line[length // 2, :] = 1
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1)
+    kernel = np.asarray(cv2.warpAffine(line, turn, (length, length)))
+    out: np.ndarray = kernel / kernel.sum()
+    return out
+
+
 def camera_effects(rng: np.random.Generator, image: np.ndarray, die_side: float) -> np.ndarray:
     """What a camera does to a float32 picture: motion or focus blur, exposure, noise, JPEG. uint8 out."""
     if rng.random() < 0.25:  # motion blur: a short streak in any direction

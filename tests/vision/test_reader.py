@@ -15,7 +15,7 @@ from assistant.vision.faces import FaceReader
 from assistant.vision.matching import match
 from assistant.vision.profile import shipped_faces
 from assistant.vision.reader import DiceReader
-from assistant.vision.render import scene, write_set
+from assistant.vision.render import scene, streak, write_set
 
 
 def score(reader: DiceReader, manifest: Path) -> tuple[int, int, int, int]:
@@ -122,11 +122,7 @@ def test_a_d8_numeral_matched_by_method_stands_only_where_the_close_up_network_l
         (label,) = shot.dice
         image = shot.image
         if shaken:
-            streak: np.ndarray = np.zeros((9, 9), np.float32)
-            streak[4, :] = 1
-            turn = cv2.getRotationMatrix2D((4.0, 4.0), float(rng.uniform(0, 180)), 1)
-            streak = cv2.warpAffine(streak, turn, (9, 9))
-            image = cv2.filter2D(image, -1, streak / streak.sum())
+            image = cv2.filter2D(image, -1, streak(9, float(rng.uniform(0, 180))))
         x, y, w, h = label["box"]
         box = (x, y, w, h)
         matched = reader.read_box_classically(image, box)
