@@ -135,6 +135,37 @@ def test_a_d8_numeral_matched_by_method_stands_only_where_the_close_up_network_l
         assert die is not None and die.value == (None if shaken else label["value"]), (seed, die)
 
 
+@pytest.mark.parametrize(("wider", "stands"), [
+    ({"d6:1": 0.95}, True),  # a sure 1 seen wider too
+    ({"d6:1": 0.65, "d6:2": 0.33}, True),  # a die at a slant seen wider: it still leans to 1, not surely
+    ({"d6:1": 0.55, "d6:2": 0.43}, False),  # leaning, but under ONE_SEEN_WIDER
+    ({"d6:2": 0.6, "d6:1": 0.38}, False),  # seen wider it is more a 2: the box was on one of its pips
+    ({"none": 0.6, "d6:1": 0.38}, False),  # seen wider it is no die
+])
+def test_a_1_stands_only_where_its_wider_look_leans_to_1(wider: dict[str, float], stands: bool,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """faces.look_wider: a d6 read as 1 keeps its value where the face reader, looking 1.6 times
+    wider, gives 1 the most chance and at least ONE_SEEN_WIDER of it; else it is withheld."""
+    from assistant.vision.dice import Die
+    from assistant.vision.faces import ONE_SEEN_WIDER
+
+    assert 0.55 < ONE_SEEN_WIDER <= 0.65
+    faces = DiceReader().faces
+    assert faces is not None
+    chances = np.full(len(F.CLASSES), 1e-3)
+    for name, p in wider.items():
+        chances[F.CLASSES.index(name)] = p
+    chances /= chances.sum()
+    symbols = np.zeros((1, len(F.SYMBOLS)))
+    symbols[0, 0] = 1.0
+    monkeypatch.setattr(faces, "look", lambda image, boxes, kind: (chances[None].copy(), symbols))
+    one = Die("d6", 1, 0.97, (80, 80, 40, 40))
+    (die,) = faces.look_wider(np.zeros((200, 200), np.uint8), [one], "auto")
+    assert die is not None and die.value == (1 if stands else None), (wider, die)
+    if not stands:
+        assert die.note == "a 1, but seen wider not a 1" and die.guess == 1
+
+
 def test_bad_frames_raise_image_errors() -> None:
     with pytest.raises(ImageError, match="too small"):
         DiceReader().read(np.zeros((4, 4, 3), np.uint8))
