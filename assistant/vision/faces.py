@@ -321,8 +321,7 @@ class FaceReader:
             die = dice[i]
             assert die is not None and die.value is not None
             again = self.decide(v, s, box, self.threshold, self.trust)
-            same = again is not None and (again.kind, again.value) == ("d6", die.value)
-            other = again is not None and again.value is not None and not same
+            other = again is not None and again.value is not None and (again.kind, again.value) != ("d6", die.value)
             leans_to_one = v[0] < NOT_A_DIE and int(np.argmax(v[1:])) == 0 and v[1] >= ONE_SEEN_WIDER
             if not leans_to_one if die.value == 1 else other:
                 dice[i] = Die(die.kind, None, die.confidence, die.box,
