@@ -320,10 +320,12 @@ class FaceReader:
         for i, v, s, box in zip(asked, values, symbols, wider):
             die = dice[i]
             assert die is not None and die.value is not None
-            again = self.decide(v, s, box, self.threshold, self.trust)
-            other = again is not None and again.value is not None and (again.kind, again.value) != ("d6", die.value)
-            leans_to_one = v[0] < NOT_A_DIE and int(np.argmax(v[1:])) == 0 and v[1] >= ONE_SEEN_WIDER
-            if not leans_to_one if die.value == 1 else other:
+            if die.value == 1:  # unless seen wider it leans to 1
+                withhold = v[0] >= NOT_A_DIE or int(np.argmax(v[1:])) != 0 or v[1] < ONE_SEEN_WIDER
+            else:  # a 3: only where seen wider it is surely another value
+                again = self.decide(v, s, box, self.threshold, self.trust)
+                withhold = again is not None and again.value is not None and (again.kind, again.value) != ("d6", 3)
+            if withhold:
                 dice[i] = Die(die.kind, None, die.confidence, die.box,
                               note=f"a {die.value}, but seen wider not a {die.value}", guess=die.value)
         return dice
