@@ -87,6 +87,7 @@ _ALLOWED = {
 }
 _D6 = np.flatnonzero([c.startswith("d6") for c in F.CLASSES])
 _D8 = np.flatnonzero([c.startswith("d8") for c in F.CLASSES])
+_ONE = F.CLASSES.index("d6:1")
 _HEADS: dict[bytes, np.ndarray] = {}  # the refitted value head, per model and profile examples
 _TRUSTS: dict[bytes, np.ndarray] = {}  # its classes' trust, per model and profile examples
 
@@ -321,7 +322,7 @@ class FaceReader:
             die = dice[i]
             assert die is not None and die.value is not None
             if die.value == 1:  # unless seen wider it leans to 1
-                withhold = v[0] >= NOT_A_DIE or int(np.argmax(v[1:])) != 0 or v[1] < ONE_SEEN_WIDER
+                withhold = v[0] >= NOT_A_DIE or int(np.argmax(v[1:])) + 1 != _ONE or v[_ONE] < ONE_SEEN_WIDER
             else:  # a 3: only where seen wider it is surely another value
                 again = self.decide(v, s, box, self.threshold, self.trust)
                 withhold = again is not None and again.value is not None and (again.kind, again.value) != ("d6", 3)
