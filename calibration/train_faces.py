@@ -31,6 +31,7 @@ the cache holds the same crops as for the first network's size) and shrunk to fa
 --trunk lite0 trains the second face network (facenet.SECOND_MODEL, read beside the first) on an
 ImageNet-pretrained EfficientNet-Lite0 (calibration/lite0.py: its packages to install, its licence;
 docs/vision.md, the second face network, for the command and what it gave).
+`--init assistant/vision/models/faces_lite0.onnx` starts it from the shipped file (`unfold_lite0`).
 """
 
 from __future__ import annotations
@@ -321,6 +322,57 @@ def unfold(torch, model, heads: Heads, onnx_path: Path, crops: np.ndarray) -> No
         heads.symbols.copy_(torch.from_numpy(F.decode(meta["symbols"], tuple(heads.symbols.shape))))
 
 
+def unfold_lite0(torch, model, heads: Heads, onnx_path: Path, crops: np.ndarray) -> None:  # type: ignore[no-untyped-def]
+    """`unfold` for the Lite0 network: its learning blocks, linear layer and heads set from an exported model.
+    The frozen front keeps ImageNet's weights, as the export did (checked against the file's); each later
+    convolution takes the file's folded weights, and its batch norm the statistics of `crops` there."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(onnx_path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [[weights[n] for n in node.input[1:]] for node in graph.node if node.op_type == "Conv"]
+    (gemm,) = [[weights[n] for n in node.input[1:]] for node in graph.node if node.op_type == "Gemm"]
+    pairs = [(model.front[0], model.front[1])]
+    for block in [*model.front[3:], *model.back]:
+        if getattr(block, "_expand_conv", None) is not None:
+            pairs.append((block._expand_conv, block._bn0))
+        pairs += [(block._depthwise_conv, block._bn1), (block._project_conv, block._bn2)]
+    if len(pairs) != len(convs):
+        raise SystemExit(f"{onnx_path}: {len(convs)} convolutions, the Lite0 network has {len(pairs)}")
+    frozen = len(pairs) - sum(1 for conv, _ in pairs if conv.weight.requires_grad)
+    with torch.no_grad():
+        for (conv, norm), (w, b) in zip(pairs[:frozen], convs[:frozen]):
+            k = norm.weight / torch.sqrt(norm.running_var + norm.eps)
+            gap = float((conv.weight * k[:, None, None, None] - torch.tensor(w)).abs().max())
+            if gap > 1e-4:
+                raise SystemExit(f"{onnx_path}: its frozen front is not ImageNet's (by {gap:.1e})")
+        for (conv, norm), (w, b) in zip(pairs[frozen:], convs[frozen:]):
+            conv.weight.copy_(torch.tensor(w))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.tensor(b))
+        seen = {}
+        hooks = [conv.register_forward_hook(lambda m, i, o, n=n: seen.__setitem__(n, (o.mean((0, 2, 3)), o.var((0, 2, 3), unbiased=False))))
+                 for n, (conv, _) in enumerate(pairs[frozen:])]
+        model.eval()
+        model(torch.from_numpy(F.blob(crops)))
+        for h in hooks:
+            h.remove()
+        for n, (conv, norm) in enumerate(pairs[frozen:]):
+            mean, var = seen[n]
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+            norm.weight.copy_(torch.sqrt(var + norm.eps))
+            norm.bias.add_(mean)
+        model.fc.weight.copy_(torch.tensor(gemm[0]))
+        model.fc.bias.copy_(torch.tensor(gemm[1]))
+        meta = json.loads(onnx_path.with_suffix(".json").read_text())
+        heads.values.copy_(torch.from_numpy(F.decode(meta["values"], tuple(heads.values.shape))))
+        heads.symbols.copy_(torch.from_numpy(F.decode(meta["symbols"], tuple(heads.symbols.shape))))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=80000, help="rendered training crops")
@@ -362,8 +414,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.turns is None:
         args.turns = F.D8_TURNS if args.d8 else 1
-    if args.trunk != "small" and (args.d8 or (args.init and args.init.suffix == ".onnx")):
-        parser.error("--trunk lite0 trains the first network, from ImageNet's weights or a checkpoint of its own")
+    if args.trunk != "small" and args.d8:
+        parser.error("--trunk lite0 trains the second face network, not the close-up d8 one")
 
     import torch
     import torch.nn.functional as TF
@@ -449,7 +501,7 @@ def main() -> int:
         embed = model
     heads = Heads(torch, args.dim, 16.0)
     if args.init and args.init.suffix == ".onnx":
-        unfold(torch, model, heads, args.init, x[:: max(1, len(x) // 4096)])
+        (unfold_lite0 if args.trunk == "lite0" else unfold)(torch, model, heads, args.init, x[:: max(1, len(x) // 4096)])
         model.eval()
         with torch.no_grad():
             gap = float(np.abs(model(torch.from_numpy(F.blob(x[:256]))).numpy() - F.FaceNet(args.init).embed(x[:256])).max())

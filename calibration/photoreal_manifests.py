@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Two training folders from each of photoreal.py's folders: its labelled dice by their top faces, and by their whole boxes.
+
+    .venv/bin/python calibration/photoreal_manifests.py --out DIR FOLDER...
+    # DIR/<name>t/manifest.jsonl (top faces) and DIR/<name>w/manifest.jsonl (whole dice), for
+    # train_faces.py --photoreal DIR/<name>t --photoreal DIR/<name>w
+
+photoreal.py's manifest boxes the top faces of the dice it labels; its labels.jsonl also holds
+each die's whole box. The reader reads a detector's whole-die box first and its top face's box on
+a second look, so the face networks learn from both. Image paths point back into FOLDER.
+A training tool only (docs/vision.md, the second face network).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def whole_boxes(folder: Path) -> list[dict[str, Any]]:
+    """FOLDER's manifest lines with each die's box replaced by its whole box from labels.jsonl."""
+    labels = {}
+    for line in (folder / "labels.jsonl").read_text().splitlines():
+        item = json.loads(line)
+        labels[item["image"]] = item["dice"]
+    out = []
+    for line in (folder / "manifest.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        dice = []
+        for die in entry["dice"]:  # the label whose top face is this die's box
+            same = [d for d in labels[entry["image"]]
+                    if abs(d["top"][0] - die["box"][0]) < 1 and abs(d["top"][1] - die["box"][1]) < 1]
+            if same:
+                dice.append({"kind": die["kind"], "value": die["value"], "box": [round(v, 1) for v in same[0]["whole"]]})
+        out.append({**entry, "box": "whole_die", "dice": dice})
+    return out
+
+
+def write(folder: Path, entries: list[dict[str, Any]]) -> int:
+    """The entries as `folder`/manifest.jsonl, image paths relative to it; the number of dice."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "manifest.jsonl").write_text("".join(json.dumps(entry) + "\n" for entry in entries))
+    return sum(len(e["dice"]) for e in entries)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("folders", type=Path, nargs="+", help="folders written by photoreal.py")
+    args = parser.parse_args()
+    for folder in args.folders:
+        if not (folder / "labels.jsonl").is_file():
+            print(f"{folder}: no labels.jsonl (not a folder of photoreal.py)", file=sys.stderr)
+            return 2
+        for suffix, entries in (("t", [json.loads(x) for x in (folder / "manifest.jsonl").read_text().splitlines()]),
+                                ("w", whole_boxes(folder))):
+            target = args.out / f"{folder.name}{suffix}"
+            back = Path(os.path.relpath(folder.resolve(), target.resolve()))
+            moved = [{**e, "image": str(back / e["image"])} for e in entries]
+            print(f"{target}: {write(target, moved)} dice")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
