@@ -21,15 +21,14 @@ from pathlib import Path
 from typing import Any
 
 
-def whole_boxes(folder: Path) -> list[dict[str, Any]]:
-    """FOLDER's manifest lines with each die's box replaced by its whole box from labels.jsonl."""
+def whole_boxes(folder: Path, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """FOLDER's manifest `entries` with each die's box replaced by its whole box from labels.jsonl."""
     labels = {}
     for line in (folder / "labels.jsonl").read_text().splitlines():
         item = json.loads(line)
         labels[item["image"]] = item["dice"]
     out = []
-    for line in (folder / "manifest.jsonl").read_text().splitlines():
-        entry = json.loads(line)
+    for entry in entries:
         dice = []
         for die in entry["dice"]:  # the label whose top face is this die's box
             same = [d for d in labels[entry["image"]]
@@ -41,7 +40,7 @@ def whole_boxes(folder: Path) -> list[dict[str, Any]]:
 
 
 def write(folder: Path, entries: list[dict[str, Any]]) -> int:
-    """The entries as `folder`/manifest.jsonl, image paths relative to it; the number of dice."""
+    """The entries as `folder`/manifest.jsonl; the number of dice."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "manifest.jsonl").write_text("".join(json.dumps(entry) + "\n" for entry in entries))
     return sum(len(e["dice"]) for e in entries)
@@ -56,8 +55,8 @@ def main() -> int:
         if not (folder / "labels.jsonl").is_file():
             print(f"{folder}: no labels.jsonl (not a folder of photoreal.py)", file=sys.stderr)
             return 2
-        for suffix, entries in (("t", [json.loads(x) for x in (folder / "manifest.jsonl").read_text().splitlines()]),
-                                ("w", whole_boxes(folder))):
+        tops = [json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines()]
+        for suffix, entries in (("t", tops), ("w", whole_boxes(folder, tops))):
             target = args.out / f"{folder.name}{suffix}"
             back = Path(os.path.relpath(folder.resolve(), target.resolve()))
             moved = [{**e, "image": str(back / e["image"])} for e in entries]

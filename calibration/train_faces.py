@@ -292,10 +292,8 @@ class Heads:  # the cosine heads, trained with the network
         self.scale = scale
 
 
-def unfold(torch, model, heads: Heads, onnx_path: Path, crops: np.ndarray) -> None:  # type: ignore[no-untyped-def]
-    """Start from an exported model (no checkpoint kept): its ONNX file has each batch norm folded
-    into the convolution before it, so each norm is set to the statistics of `crops` at that
-    layer (mean and spread of the convolution's output), and then computes what the export does."""
+def exported(onnx_path: Path) -> tuple[list[list[np.ndarray]], list[np.ndarray]]:
+    """An exported network's convolutions (weight, bias; each batch norm folded in), in order, and its linear layer."""
     import onnx
     from onnx import numpy_helper
 
@@ -303,36 +301,49 @@ def unfold(torch, model, heads: Heads, onnx_path: Path, crops: np.ndarray) -> No
     weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     convs = [[weights[n] for n in node.input[1:]] for node in graph.node if node.op_type == "Conv"]
     (gemm,) = [[weights[n] for n in node.input[1:]] for node in graph.node if node.op_type == "Gemm"]
+    return convs, gemm
+
+
+def norm_to(torch, norm, mean, var, bias: np.ndarray) -> None:  # type: ignore[no-untyped-def]
+    """Set a batch norm to statistics (`mean`, `var`) of its convolution's output and make it compute
+    that output plus `bias` (the folded convolution's) on them."""
+    norm.running_mean.copy_(mean)
+    norm.running_var.copy_(var)
+    norm.weight.copy_(torch.sqrt(var + norm.eps))
+    norm.bias.copy_(torch.tensor(bias) + mean)
+
+
+def last_layers(torch, linear, heads: Heads, gemm: list[np.ndarray], onnx_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The linear layer and the cosine heads of an exported network (its ONNX file and JSON)."""
+    linear.weight.copy_(torch.tensor(gemm[0]))
+    linear.bias.copy_(torch.tensor(gemm[1]))
+    meta = json.loads(onnx_path.with_suffix(".json").read_text())
+    heads.values.copy_(torch.from_numpy(F.decode(meta["values"], tuple(heads.values.shape))))
+    heads.symbols.copy_(torch.from_numpy(F.decode(meta["symbols"], tuple(heads.symbols.shape))))
+
+
+def unfold(torch, model, heads: Heads, onnx_path: Path, crops: np.ndarray) -> None:  # type: ignore[no-untyped-def]
+    """Start from an exported model (no checkpoint kept): its ONNX file has each batch norm folded
+    into the convolution before it, so each norm is set to the statistics of `crops` at that
+    layer (mean and spread of the convolution's output), and then computes what the export does."""
+    convs, gemm = exported(onnx_path)
     layers = list(model)
     h = torch.from_numpy(F.blob(crops))
     with torch.no_grad():
         for conv, norm, (w, b) in zip(layers[0::3], layers[1::3], convs):
             conv.weight.copy_(torch.tensor(w))
             z = conv(h)
-            mean, var = z.mean((0, 2, 3)), z.var((0, 2, 3), unbiased=False)
-            norm.running_mean.copy_(mean)
-            norm.running_var.copy_(var)
-            norm.weight.copy_(torch.sqrt(var + norm.eps))
-            norm.bias.copy_(torch.tensor(b) + mean)
+            norm_to(torch, norm, z.mean((0, 2, 3)), z.var((0, 2, 3), unbiased=False), b)
             h = torch.relu(z + torch.tensor(b)[None, :, None, None])
-        layers[-1].weight.copy_(torch.tensor(gemm[0]))
-        layers[-1].bias.copy_(torch.tensor(gemm[1]))
-        meta = json.loads(onnx_path.with_suffix(".json").read_text())
-        heads.values.copy_(torch.from_numpy(F.decode(meta["values"], tuple(heads.values.shape))))
-        heads.symbols.copy_(torch.from_numpy(F.decode(meta["symbols"], tuple(heads.symbols.shape))))
+        last_layers(torch, layers[-1], heads, gemm, onnx_path)
 
 
 def unfold_lite0(torch, model, heads: Heads, onnx_path: Path, crops: np.ndarray) -> None:  # type: ignore[no-untyped-def]
     """`unfold` for the Lite0 network: its learning blocks, linear layer and heads set from an exported model.
     The frozen front keeps ImageNet's weights, as the export did (checked against the file's); each later
-    convolution takes the file's folded weights, and its batch norm the statistics of `crops` there."""
-    import onnx
-    from onnx import numpy_helper
-
-    graph = onnx.load(str(onnx_path)).graph
-    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
-    convs = [[weights[n] for n in node.input[1:]] for node in graph.node if node.op_type == "Conv"]
-    (gemm,) = [[weights[n] for n in node.input[1:]] for node in graph.node if node.op_type == "Gemm"]
+    convolution takes the file's folded weights, and its batch norm the statistics of `crops` there
+    (gathered in one pass with every norm first passing the folded output through unchanged)."""
+    convs, gemm = exported(onnx_path)
     pairs = [(model.front[0], model.front[1])]
     for block in [*model.front[3:], *model.back]:
         if getattr(block, "_expand_conv", None) is not None:
@@ -341,36 +352,27 @@ def unfold_lite0(torch, model, heads: Heads, onnx_path: Path, crops: np.ndarray)
     if len(pairs) != len(convs):
         raise SystemExit(f"{onnx_path}: {len(convs)} convolutions, the Lite0 network has {len(pairs)}")
     frozen = len(pairs) - sum(1 for conv, _ in pairs if conv.weight.requires_grad)
+    learning = list(zip(pairs[frozen:], convs[frozen:]))
     with torch.no_grad():
-        for (conv, norm), (w, b) in zip(pairs[:frozen], convs[:frozen]):
+        for (conv, norm), (w, _) in zip(pairs[:frozen], convs[:frozen]):
             k = norm.weight / torch.sqrt(norm.running_var + norm.eps)
             gap = float((conv.weight * k[:, None, None, None] - torch.tensor(w)).abs().max())
             if gap > 1e-4:
                 raise SystemExit(f"{onnx_path}: its frozen front is not ImageNet's (by {gap:.1e})")
-        for (conv, norm), (w, b) in zip(pairs[frozen:], convs[frozen:]):
+        seen, hooks = {}, []
+        for n, ((conv, norm), (w, b)) in enumerate(learning):
             conv.weight.copy_(torch.tensor(w))
-            norm.running_mean.zero_()
-            norm.running_var.fill_(1.0 - norm.eps)
-            norm.weight.fill_(1.0)
-            norm.bias.copy_(torch.tensor(b))
-        seen = {}
-        hooks = [conv.register_forward_hook(lambda m, i, o, n=n: seen.__setitem__(n, (o.mean((0, 2, 3)), o.var((0, 2, 3), unbiased=False))))
-                 for n, (conv, _) in enumerate(pairs[frozen:])]
+            zero = torch.zeros(len(b))
+            norm_to(torch, norm, zero, zero + 1.0 - norm.eps, b)  # the folded output, unchanged
+            hooks.append(conv.register_forward_hook(
+                lambda m, i, o, n=n: seen.__setitem__(n, (o.mean((0, 2, 3)), o.var((0, 2, 3), unbiased=False)))))
         model.eval()
         model(torch.from_numpy(F.blob(crops)))
-        for h in hooks:
-            h.remove()
-        for n, (conv, norm) in enumerate(pairs[frozen:]):
-            mean, var = seen[n]
-            norm.running_mean.copy_(mean)
-            norm.running_var.copy_(var)
-            norm.weight.copy_(torch.sqrt(var + norm.eps))
-            norm.bias.add_(mean)
-        model.fc.weight.copy_(torch.tensor(gemm[0]))
-        model.fc.bias.copy_(torch.tensor(gemm[1]))
-        meta = json.loads(onnx_path.with_suffix(".json").read_text())
-        heads.values.copy_(torch.from_numpy(F.decode(meta["values"], tuple(heads.values.shape))))
-        heads.symbols.copy_(torch.from_numpy(F.decode(meta["symbols"], tuple(heads.symbols.shape))))
+        for hook in hooks:
+            hook.remove()
+        for n, ((_, norm), (_, b)) in enumerate(learning):
+            norm_to(torch, norm, *seen[n], b)
+        last_layers(torch, model.fc, heads, gemm, onnx_path)
 
 
 def main() -> int:
