@@ -46,11 +46,11 @@ def write(folder: Path, entries: list[dict[str, Any]]) -> int:
     return sum(len(e["dice"]) for e in entries)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("folders", type=Path, nargs="+", help="folders written by photoreal.py")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for folder in args.folders:
         if not (folder / "labels.jsonl").is_file():
             print(f"{folder}: no labels.jsonl (not a folder of photoreal.py)", file=sys.stderr)

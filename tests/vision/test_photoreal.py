@@ -104,3 +104,37 @@ def test_blender_renders_a_scene_whose_labelled_top_faces_are_dice(tmp_path: Pat
             x, y, w, h = (int(round(v)) for v in die["box"])
             part = image[max(0, y):y + h, max(0, x):x + w].reshape(-1, 3).astype(np.float32)
             assert np.abs(part - table).max(axis=1).mean() > 12  # a die there, not the bare table
+
+
+def test_a_photoreal_folder_becomes_a_top_face_and_a_whole_die_training_folder(tmp_path: Path) -> None:
+    from calibration import photoreal_manifests as M
+
+    work, folder = tmp_path / "work", tmp_path / "pr9"
+    work.mkdir()
+    (folder / "images").mkdir(parents=True)
+    cv2.imwrite(str(work / "s9_000001.png"), np.full((48, 64, 3), 90, np.uint8))
+    dice = [{"kind": "d6", "value": 5, "centre": [15.0, 15.0], "top": [10.0, 10.0, 12.0, 11.0],
+             "whole": [8.0, 7.0, 16.0, 19.0], "visible": 1.0, "tilt": 1.0},
+            {"kind": "d8", "value": 7, "centre": [40.0, 30.0], "top": [35.0, 25.0, 10.0, 9.0],
+             "whole": [33.0, 22.0, 15.0, 17.0], "visible": 0.95, "tilt": 0.0}]
+    seen = work / "chunk.seen.jsonl"
+    seen.write_text(json.dumps({"image": "s9_000001.png", "width": 64, "height": 48, "dice": dice}) + "\n")
+    assert P.finish(work, folder, seen, seed=9) == (1, 2)
+    out = tmp_path / "train"
+    assert M.main(["--out", str(out), str(folder)]) == 0
+    for suffix, side, boxes in (("t", "top_face", [[10.0, 10.0, 12.0, 11.0], [35.0, 25.0, 10.0, 9.0]]),
+                                ("w", "whole_die", [[8.0, 7.0, 16.0, 19.0], [33.0, 22.0, 15.0, 17.0]])):
+        [line] = [json.loads(x) for x in (out / f"pr9{suffix}" / "manifest.jsonl").read_text().splitlines()]
+        assert line["box"] == side
+        assert [(d["kind"], d["value"], d["box"]) for d in line["dice"]] == [("d6", 5, boxes[0]), ("d8", 7, boxes[1])]
+        image = cv2.imread(str(out / f"pr9{suffix}" / line["image"]))  # the path leads back to the folder's picture
+        assert image is not None and image.shape == (48, 64, 3)
+
+
+def test_a_folder_without_labels_is_refused_with_its_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from calibration import photoreal_manifests as M
+
+    (tmp_path / "plain").mkdir()
+    assert M.main(["--out", str(tmp_path / "train"), str(tmp_path / "plain")]) == 2
+    assert "plain: no labels.jsonl" in capsys.readouterr().err
+    assert not (tmp_path / "train").exists()
