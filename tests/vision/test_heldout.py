@@ -14,23 +14,29 @@ from assistant.vision.profile import Profile
 from tests.vision.test_profile_faces import write_tiles
 
 
-def test_a_profile_of_a_tables_emblem_dice_is_found_to_help(tmp_path: Path) -> None:
-    """A skull, a cross and a shield on three faces: without a profile they are read wrongly or not
-    at all; profiles learned from the other photos read them with fewer misread."""
-    entries = entries_of(write_tiles(tmp_path / "emblems", seed=11, per_face=6), lambda _s: None)
+def test_a_profile_of_a_tables_emblem_dice_misreads_fewer_of_them_held_out(tmp_path: Path) -> None:
+    """A skull, a cross and a shield on three faces: profiles learned from the other photos, each
+    fold held out in turn, misread fewer of them than the reader without one. (Over several sets of
+    photos: on one set of 36 the verdict swings between "helps", "the same" and "worse" with any
+    retraining, because a profile also withholds some dice it does not bear out: docs/vision.md.)"""
     learned: list[int] = []
 
     def learn(rest: Sequence[Entry]) -> Profile:
         learned.append(len(rest))
         return learn_entries(rest, report=lambda _s: None)
 
-    without, with_profile = held_out(entries, learn)
-    assert learned == [28, 29, 29, 29, 29]  # 36 photos, five folds: each learned without its own
+    without, with_profile = Tally(), Tally()
+    for seed in range(11, 19):
+        entries = entries_of(write_tiles(tmp_path / f"emblems{seed}", seed=seed, per_face=6), lambda _s: None)
+        alone, taught = held_out(entries, learn)
+        without.add(alone)
+        with_profile.add(taught)
+    assert learned == [28, 29, 29, 29, 29] * 8  # 36 photos a set, five folds: each learned without its own
     for tally in (without, with_profile):
-        assert tally.right + tally.misread + tally.unread == 36
-    # measured: 15 right, 2 misread without; 14 right, 0 misread with (one face network: 15 / 5, 14 / 2)
-    assert with_profile.misread <= without.misread - 2
-    assert verdict(without, with_profile).endswith("the profile helps")
+        assert tally.right + tally.misread + tally.unread == 8 * 36
+    # measured (288 dice): 115 right, 15 misread without; 107 right, 10 misread with (the second face
+    # network of 2026-12-04's twenty-third session: 112 / 17 and 104 / 12)
+    assert with_profile.misread <= without.misread - 3
 
 
 def test_the_verdict_weighs_a_misread_as_much_as_a_die_read_right_and_ignores_noise() -> None:
