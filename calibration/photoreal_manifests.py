@@ -30,11 +30,9 @@ def whole_boxes(folder: Path, entries: list[dict[str, Any]]) -> list[dict[str, A
     out = []
     for entry in entries:
         dice = []
-        for die in entry["dice"]:  # the label whose top face is this die's box
-            same = [d for d in labels[entry["image"]]
-                    if abs(d["top"][0] - die["box"][0]) < 1 and abs(d["top"][1] - die["box"][1]) < 1]
-            if same:
-                dice.append({"kind": die["kind"], "value": die["value"], "box": [round(v, 1) for v in same[0]["whole"]]})
+        for die in entry["dice"]:  # the label whose top face is this die's box, as photoreal.finish wrote it
+            (whole,) = [d["whole"] for d in labels[entry["image"]] if [round(v, 1) for v in d["top"]] == die["box"]]
+            dice.append({"kind": die["kind"], "value": die["value"], "box": [round(v, 1) for v in whole]})
         out.append({**entry, "box": "whole_die", "dice": dice})
     return out
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from calibration import photoreal as P
+from calibration import photoreal_manifests as M
 
 
 def pips_in(atlas: np.ndarray, uv: list[float]) -> int:
@@ -107,8 +108,6 @@ def test_blender_renders_a_scene_whose_labelled_top_faces_are_dice(tmp_path: Pat
 
 
 def test_a_photoreal_folder_becomes_a_top_face_and_a_whole_die_training_folder(tmp_path: Path) -> None:
-    from calibration import photoreal_manifests as M
-
     work, folder = tmp_path / "work", tmp_path / "pr9"
     work.mkdir()
     (folder / "images").mkdir(parents=True)
@@ -132,8 +131,6 @@ def test_a_photoreal_folder_becomes_a_top_face_and_a_whole_die_training_folder(t
 
 
 def test_a_folder_without_labels_is_refused_with_its_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from calibration import photoreal_manifests as M
-
     (tmp_path / "plain").mkdir()
     assert M.main(["--out", str(tmp_path / "train"), str(tmp_path / "plain")]) == 2
     assert "plain: no labels.jsonl" in capsys.readouterr().err
