@@ -43,6 +43,11 @@ def cell(k: int, cols: int, rows: int) -> list[float]:
     return [col / cols + e, 1 - (row + 1) / rows + e, (col + 1) / cols - e, 1 - row / rows - e]
 
 
+def manifest_box(box: list[float]) -> list[float]:
+    """A box as the manifests write it (0.1 px)."""
+    return [round(v, 1) for v in box]
+
+
 def larger(face: np.ndarray) -> np.ndarray:
     return np.clip(cv2.resize(face, (TEX, TEX), interpolation=cv2.INTER_CUBIC), 0, 255).astype(np.uint8)
 
@@ -226,7 +231,7 @@ def finish(folder: Path, out: Path, seen: Path, seed: int) -> tuple[int, int]:
             shown = [d for d in inside if d["visible"] >= VISIBLE and d.get("tilt", 0.0) <= dice_scenes.LEAN_DEGREES]
             manifest.write(json.dumps({"image": name, "complete": len(shown) == len(inside), "box": "top_face",
                                        "dice": [{"kind": d["kind"], "value": d["value"],
-                                                 "box": [round(v, 1) for v in d["top"]]} for d in shown]}) + "\n")
+                                                 "box": manifest_box(d["top"])} for d in shown]}) + "\n")
             labels.write(json.dumps({"image": name, "dice": inside}) + "\n")
             pictures += 1
             labelled += len(shown)

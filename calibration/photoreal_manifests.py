@@ -20,6 +20,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from calibration.photoreal import manifest_box  # noqa: E402
+
 
 def whole_boxes(folder: Path, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """FOLDER's manifest `entries` with each die's box replaced by its whole box from labels.jsonl."""
@@ -31,8 +36,8 @@ def whole_boxes(folder: Path, entries: list[dict[str, Any]]) -> list[dict[str, A
     for entry in entries:
         dice = []
         for die in entry["dice"]:  # the label whose top face is this die's box, as photoreal.finish wrote it
-            (whole,) = [d["whole"] for d in labels[entry["image"]] if [round(v, 1) for v in d["top"]] == die["box"]]
-            dice.append({"kind": die["kind"], "value": die["value"], "box": [round(v, 1) for v in whole]})
+            (whole,) = [d["whole"] for d in labels[entry["image"]] if manifest_box(d["top"]) == die["box"]]
+            dice.append({"kind": die["kind"], "value": die["value"], "box": manifest_box(whole)})
         out.append({**entry, "box": "whole_die", "dice": dice})
     return out
 
