@@ -40,10 +40,13 @@ embeddings of a table's own dice; the value head is refitted on them (`calibrate
 table's unusual dice (a skull for 1, marbled bodies, other fonts) are read as labelled. The
 confidence of a class is then scaled by how often the refitted head named it right on the profile's
 own examples held out in turn (`calibrate.trust`): what the photos did not teach stays unreadable.
+`shipped` examples (`DiceReader` gives the shipped white pip d6 photos) are added to the profile's
+own, for both networks: a table's profile adds to what they taught, never takes it away (refitted on
+16 mixed-oblique-d6 photos alone, the heads read that set's other photos half as well as without them).
 
 How reader.py calls it:
 
-    faces = FaceReader(kind, profile)                  # once, in DiceReader.__init__
+    faces = FaceReader(kind, profile, shipped=shipped)  # once, in DiceReader.__init__
     dice = faces.read_many(work, boxes, tops=tops)     # a frame's detected dice in one batch,
                                                        # `work` = the working image
     # each die's box is the box given (working pixels): map it back to the frame as for any die
@@ -176,11 +179,25 @@ def trusted(net: F.FaceNet, examples: np.ndarray, labels: Sequence[str], allowed
     return _TRUSTS[key]
 
 
+def beside(shipped: tuple[np.ndarray, list[str]], usable: bool,
+           own: tuple[np.ndarray, list[str]]) -> tuple[np.ndarray, list[str]]:
+    """A table's `own` examples with the `shipped` ones added where `usable` (learned with the same
+    network): a table's profile adds to what the shipped photos taught, never takes it away."""
+    rows, labels = taught(*shipped) if usable else (shipped[0], [])
+    if not labels:
+        return own
+    if not own[1]:
+        return rows, labels
+    return np.concatenate([rows, own[0]]), labels + own[1]
+
+
 class FaceReader:
     """Reads one die's face from its region in a picture (see the module's docstring)."""
 
     def __init__(self, kind: str = "auto", profile: Profile | None = None, model: Path | None = None,
-                 threshold: float | None = None, d8_model: Path | None = None) -> None:
+                 threshold: float | None = None, d8_model: Path | None = None, shipped: Profile | None = None) -> None:
+        """`profile`: a table's own dice; `shipped`: labelled dice whose examples teach the heads beside
+        them (`profile.shipped_faces`, the white pip d6 photos), where learned with these networks."""
         self.kind = check_kind(kind)
         self.net = load_net(model)
         self.threshold = self.net.threshold if threshold is None else threshold
@@ -193,12 +210,14 @@ class FaceReader:
             learned_by(profile, profile.model, self.net, "it was learned with face model")
             as_long(profile, examples, self.net)
         first_taught = bool(labels)
-        examples, labels = taught(examples, labels)  # a kind shown some faces only is not refitted
+        shipped = shipped if shipped is not None else Profile()
+        # a kind shown some faces only is not refitted; the shipped examples are taken as the table's own
+        examples, labels = beside(shipped.embeddings(), shipped.model == self.net.identity, taught(examples, labels))
         if labels:
             self.values, self.trust = refit(self.net, examples, labels), trusted(self.net, examples, labels)
         self.problem: str | None = None  # why a network is missing (the second, the close-up d8), if one is
         # the second face network and its value head; with a given first model, that one reads alone
-        self.second = self.second_network(profile, first_taught) if model is None else None
+        self.second = self.second_network(profile, first_taught, shipped) if model is None else None
         # d8 are read by the close-up d8 network (refitted on the profile's close-up examples), except
         # by a profile that taught its d8 to the first network only (learned without the close-up one)
         self.d8: F.FaceNet | None = None
@@ -217,7 +236,8 @@ class FaceReader:
                 self.d8_values = refit(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)
                 self.d8_trust = trusted(self.d8, close, close_labels, F.D8_CLASSES, self.d8.turns)
 
-    def second_network(self, profile: Profile, first_taught: bool) -> tuple[F.FaceNet, np.ndarray] | None:
+    def second_network(self, profile: Profile, first_taught: bool,
+                       shipped: Profile) -> tuple[F.FaceNet, np.ndarray] | None:
         """The second face network and its value head, refitted on the profile's examples of it (each
         class's trust stays the first network's: on emblem dice held out, the lower of the two, or
         their geometric mean, read fewer right); None where the profile taught the first network only
@@ -236,7 +256,8 @@ class FaceReader:
         if labels:
             learned_by(profile, profile.second_model, net, "its second network's examples were learned with model")
             as_long(profile, examples, net)
-        examples, labels = taught(examples, labels)
+        examples, labels = beside(shipped.second_embeddings(), shipped.second_model == net.identity,
+                                  taught(examples, labels))
         return net, refit(net, examples, labels) if labels else F.unit(net.heads.values)
 
     def said(self, problem: str) -> None:

@@ -3,7 +3,7 @@
     frame -> drop masked bands -> working size (at most 640 px)
           -> the learned detector (detector.py): every die's centre, its box, whether it leans
           -> per die, its box read by the face network refitted on a profile (faces.FaceReader;
-             the shipped white pip d6, or the table's own), and by the classical reading
+             the shipped white pip d6, and the table's own beside them), and by the classical reading
              (`read_box_classically`) where that withholds a value, or without a face profile
              (a die that leans on another, or that neither can read: value None)
           -> Die(kind, value or None, confidence, box in the frame's pixels)
@@ -59,25 +59,24 @@ class DiceReader:
         segmentation is used), False always uses the classical one, or pass a DiceDetector.
         `threshold`: the detector's centre threshold (None: its default, or a table's calibration)."""
         self.kind = check_kind(kind)
-        shipped = profile is None and use_built_in
-        if shipped:  # no profile of the table's own dice: the white pip d6 that ship with Nova Table
-            profile = shipped_faces()
+        # the white pip d6 photos that ship with Nova Table: they teach the face networks beside a table's own dice
+        shipped = shipped_faces() if use_built_in else Profile()
         base = built_in() if use_built_in else Profile()
-        self.profile = base.merged(profile) if profile is not None else base
+        self.profile = base.merged(profile if profile is not None else shipped)
         self.classical = ClassicalReader(self.kind, self.profile)  # where the face network withholds, or is absent
         self._detector: DiceDetector | None | bool = detector
         self._threshold = threshold
         if isinstance(detector, DiceDetector) and threshold is not None:
             detector.threshold = threshold
         self.problem: str | None = None  # what the reader does without (a model missing or broken), if anything
-        # the face network reads the boxes only with a profile learned by it (the shipped one, or
+        # the face network reads the boxes only with a profile learned by it (the shipped one, and
         # the table's own from `nova-table dice learn`): its bare head is less sure (docs/vision.md)
         self.faces: FaceReader | None = None
-        if profile is not None and profile.embeddings()[1]:
+        if profile is not None and profile.embeddings()[1] or shipped.embeddings()[1]:
             try:
-                self.faces = FaceReader(kind, profile)  # a given profile's problem is said at once
+                self.faces = FaceReader(kind, profile, shipped=shipped)  # a given profile's problem is said at once
             except (ModelError, ProfileError) as bad:
-                if not shipped:
+                if profile is not None:
                     raise
                 self.problem = f"{bad}; reading values by the classical reading instead"
             else:

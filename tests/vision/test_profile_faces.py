@@ -17,7 +17,7 @@ from assistant.vision.facenet import default_model
 
 MODEL = default_model()  # the shipped face model
 from assistant.vision.learn import learn
-from assistant.vision.profile import Profile, load
+from assistant.vision.profile import Profile, load, shipped_faces
 from assistant.vision.render import solid_tile, write_set
 
 RIGHT_CLOSE_UP = 78  # of 80 rendered Nova d8 tiles (seed 777), as in test_faces.py
@@ -86,6 +86,32 @@ def test_a_profile_from_a_few_labelled_photos_teaches_a_tables_unusual_dice(tmp_
     assert best_after >= best_before + 0.2 * total
     # ... and what the held-out check did not bear out is withheld, not guessed
     assert wrong_after <= max(wrong_before, 0.1 * total)
+
+
+def test_a_tables_profile_adds_to_the_shipped_photos_and_takes_nothing_from_them(tmp_path: Path) -> None:
+    """With the shipped white pip photos beside a table's emblem dice (as `DiceReader` gives them), the
+    first network's refitted head reads the shipped photos as surely as without the table's profile,
+    and the two networks read the emblems better than without it. Refitted on the emblems alone, the
+    head read no shipped photo surely."""
+    profile = learn(write_tiles(tmp_path / "learn", seed=11, per_face=6), report=lambda s: None, classical=False)
+    trial = write_tiles(tmp_path / "trial", seed=12, per_face=10)
+    examples, labels = shipped_faces().embeddings()
+    want = np.array([F.CLASSES.index(label) for label in labels])
+
+    def sure_right(reader: FaceReader) -> float:
+        chances, _ = reader.probabilities(examples, "d6")
+        best = chances.argmax(1)
+        return float(np.mean((best == want) & (chances.max(1) * reader.trust[best] >= reader.threshold)))
+
+    plain = FaceReader(shipped=shipped_faces())
+    both = FaceReader(profile=profile, shipped=shipped_faces())
+    alone = FaceReader(profile=profile)
+    assert sure_right(plain) >= 0.99 and sure_right(both) >= sure_right(plain) - 0.01  # measured 0.998, 0.994
+    assert sure_right(alone) <= 0.5  # measured 0.0: the reason the shipped photos stay
+    total, _, right_before, wrong_before = emblem_score(plain, trial)
+    _, _, right_after, wrong_after = emblem_score(both, trial)
+    assert right_after >= right_before + 0.1 * total  # measured 4 -> 8 of 30
+    assert wrong_after <= max(wrong_before, 0.1 * total)  # measured 2 -> 1
 
 
 def test_a_profile_keeps_the_dice_it_did_not_show_readable(tmp_path: Path) -> None:

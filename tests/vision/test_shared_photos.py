@@ -18,12 +18,12 @@ from assistant.vision.reader import DiceReader
 from tests.vision.conftest import shared_set
 
 
-def tally(name: str, limit: int, reader: DiceReader | None = None) -> tuple[int, int, int]:
-    """(labelled, right, misread) over the first `limit` pictures of a shared set."""
+def tally(name: str, limit: int, reader: DiceReader | None = None, start: int = 0) -> tuple[int, int, int]:
+    """(labelled, right, misread) over `limit` pictures of a shared set, from picture `start`."""
     manifest = shared_set(name)
     reader = reader or DiceReader()
     labelled = right = misread = 0
-    for line in manifest.read_text().splitlines()[:limit]:
+    for line in manifest.read_text().splitlines()[start:start + limit]:
         entry = json.loads(line)
         image = cv2.imread(str(manifest.parent / entry["image"]))
         assert image is not None, entry["image"]
@@ -102,3 +102,17 @@ def test_a_box_on_one_pip_of_a_2_is_not_read_as_a_1() -> None:
     assert wider is not None and wider.value is None and "wider" in wider.note
     (die,) = faces.read_many(image, [box])
     assert die is not None and die.value is None
+
+
+def test_a_table_that_calibrates_on_a_few_photos_reads_the_others_no_worse() -> None:
+    """A profile learned from mixed-oblique-d6's first 16 photos (many dice sets, all oblique) adds to
+    the shipped white pip photos: the other 72 are read as well as without it (measured: 164 right and
+    20 misread of 388 against 166 and 21). Learned alone, the refitted heads lost what the shipped
+    photos taught: 67 right."""
+    from assistant.vision.learn import entries_of, learn_entries
+
+    manifest = shared_set("mixed-oblique-d6")
+    profile = learn_entries(entries_of(manifest, lambda _said: None)[:16], report=lambda _said: None)
+    labelled, right, misread = tally("mixed-oblique-d6", 72, DiceReader(), start=16)
+    _, calibrated_right, calibrated_misread = tally("mixed-oblique-d6", 72, DiceReader(profile=profile), start=16)
+    assert calibrated_right >= right - 0.03 * labelled and calibrated_misread <= misread + 0.01 * labelled
