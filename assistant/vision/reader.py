@@ -72,7 +72,7 @@ class DiceReader:
         # the face network reads the boxes only with a profile learned by it (the shipped one, and
         # the table's own from `nova-table dice learn`): its bare head is less sure (docs/vision.md)
         self.faces: FaceReader | None = None
-        if profile is not None and profile.embeddings()[1] or shipped.embeddings()[1]:
+        if (profile is not None and profile.embeddings()[1]) or shipped.embeddings()[1]:
             try:
                 self.faces = FaceReader(kind, profile, shipped=shipped)  # a given profile's problem is said at once
             except (ModelError, ProfileError) as bad:
