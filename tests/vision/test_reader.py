@@ -109,6 +109,43 @@ def test_one_dark_mark_read_by_method_is_a_1_only_where_the_face_reader_saw_a_1(
         assert die is not None and die.value == in_frame, (guess, confidence, die)
 
 
+@pytest.mark.parametrize(("pips", "guess", "in_frame"), [
+    (4, 4, 4),  # the face reader leaned to the pips counted: they stand
+    (4, 5, None),  # it leaned elsewhere: at a slant the count takes in a side face's pips
+    (4, None, None),  # it saw no die there
+    (2, 1, 2),  # a box slipped onto one pip of a 2 shows the face reader a 1
+    (2, 6, None),
+    (6, 3, 6),  # ... onto one row of a 6, a 3
+    (6, 2, None),
+])
+def test_pips_counted_in_a_frame_stand_only_where_the_face_reader_leaned_to_them(
+        pips: int, guess: int | None, in_frame: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the face reader withholds a value, the pips are counted; in a frame's box that count
+    stands only where the face reader's own (doubtful) guess was that value, or the part of it a
+    slipped box shows. In a tile (the picture is the die, seen whole) the count stands either way."""
+    from assistant.vision.dice import Die
+
+    image = np.full((240, 320, 3), (40, 110, 50), np.uint8)
+    cv2.rectangle(image, (120, 80), (180, 140), (235, 235, 235), -1)
+    spots = {2: ((135, 95), (165, 125)), 4: ((135, 95), (165, 95), (135, 125), (165, 125)),
+             6: ((135, 95), (165, 95), (135, 110), (165, 110), (135, 125), (165, 125))}
+    for centre in spots[pips]:
+        cv2.circle(image, centre, 5, (20, 20, 20), -1)
+    reader = DiceReader(kind="d6")
+    box = (120, 80, 61, 61)
+    counted = reader.read_box_classically(image, box)
+    assert counted is not None and counted.value == pips
+    doubtful = Die("d6", None, 0.5, box, note=f"doubtful d6:{guess}", guess=guess)
+    assert reader.faces is not None
+    monkeypatch.setattr(reader.faces, "read_many", lambda work, boxes, tops=None: [doubtful])
+    (die,) = reader.read_boxes(image, [box])
+    assert die is not None and die.value == pips, die
+    (die,) = reader.read_boxes(image, [box], [box])
+    assert die is not None and die.value == in_frame, die
+    if in_frame is None:  # withheld: reported as the face reader's doubtful die
+        assert die == doubtful
+
+
 def test_a_d8_numeral_matched_by_method_stands_only_where_the_close_up_network_leans_to_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Shaken d8 (motion blur of 9 px) that the face reader withholds and the shape matching reads

@@ -106,9 +106,10 @@ def test_a_box_on_one_pip_of_a_2_is_not_read_as_a_1() -> None:
 
 def test_a_table_that_calibrates_on_a_few_photos_reads_the_others_no_worse() -> None:
     """A profile learned from mixed-oblique-d6's first 16 photos (many dice sets, all oblique) adds to
-    the shipped white pip photos: the other 72 are read as well as without it (measured: 164 right and
-    20 misread of 388 against 166 and 21). Learned alone, the refitted heads lost what the shipped
-    photos taught: 67 right."""
+    the shipped white pip photos: the other 72 are read as well as without it (measured: 161 right and
+    15 misread of 388 against 161 and 17; 164 / 20 against 166 / 21 before pips counted in a frame had
+    to agree with the face reader). Learned alone, the refitted heads lost what the shipped photos
+    taught: 67 right."""
     from assistant.vision.learn import entries_of, learn_entries
 
     manifest = shared_set("mixed-oblique-d6")
