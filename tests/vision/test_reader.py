@@ -112,7 +112,7 @@ def test_one_dark_mark_read_by_method_is_a_1_only_where_the_face_reader_saw_a_1(
 @pytest.mark.parametrize(("pips", "guess", "in_frame"), [
     (4, 4, 4),  # the face reader leaned to the pips counted: they stand
     (4, 5, None),  # it leaned elsewhere: at a slant the count takes in a side face's pips
-    (4, None, None),  # it saw no die there
+    (4, None, None),  # it leaned to no value
     (2, 1, 2),  # a box slipped onto one pip of a 2 shows the face reader a 1
     (2, 6, None),
     (6, 3, 6),  # ... onto one row of a 6, a 3
