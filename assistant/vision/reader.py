@@ -180,8 +180,9 @@ class DiceReader:
         TRAIN: docs/vision-history.md). In a frame, pips counted stand only where the face reader
         leaned to that value too, or to the part of it a box slipped onto one pip or one row shows
         (PART_OF: a 2 it saw as a 1, a 6 as a 3): at a slant the count takes in a side face's pips,
-        and alone it misread 22 of the 33 dice it gave on rendered slanted scenes (twenty-seventh
-        session, docs/vision-history.md)."""
+        and alone it misread 22 of the 33 dice it gave on rendered slanted scenes; and no reading by
+        method stands in a frame where the face reader took the die for another kind (a d6 numeral
+        matched on a d8: twenty-seventh session, docs/vision-history.md)."""
         assert self.faces is not None
         if die.note == "pips" and die.value == 1 and (face is None or face.guess != 1
                                                       or framed and face.confidence < self.faces.threshold):
@@ -189,6 +190,8 @@ class DiceReader:
         guess = None if face is None else face.guess
         if die.note == "pips" and framed and guess != die.value and PART_OF.get(guess or 0) != die.value:
             return f"{die.value} pips counted, the face reader " + (f"leaned to {guess}" if guess else "saw no face")
+        if framed and face is not None and face.kind != die.kind:
+            return f"read as a {die.kind} by method, the face reader took it for a {face.kind}"
         if die.kind == "d8" and self.faces.d8 is not None:
             close, _ = self.faces.read_closer(work, [die.box])
             leaning = int(np.argmax(close[0, 1:])) + 1

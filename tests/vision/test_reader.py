@@ -146,6 +146,26 @@ def test_pips_counted_in_a_frame_stand_only_where_the_face_reader_leaned_to_them
         assert die == doubtful
 
 
+@pytest.mark.parametrize(("face_kind", "in_frame"), [("d6", 5), ("d8", None)])
+def test_a_reading_by_method_stands_in_a_frame_only_where_the_face_reader_took_the_die_for_its_kind(
+        face_kind: str, in_frame: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A numeral matched as a d6's 5 on a die the face reader took for a d8 (doubtful d8:5) is
+    withheld in a frame; in a tile, and where both take it for a d6, it stands."""
+    from assistant.vision.dice import Die
+
+    image = np.full((240, 320, 3), (40, 110, 50), np.uint8)
+    box = (120, 80, 61, 61)
+    reader = DiceReader()
+    assert reader.faces is not None
+    doubtful = Die(face_kind, None, 0.5, box, note=f"doubtful {face_kind}:5", guess=5)
+    monkeypatch.setattr(reader.faces, "read_many", lambda work, boxes, tops=None: [doubtful])
+    monkeypatch.setattr(reader, "read_box_classically", lambda work, b: Die("d6", 5, 0.9, b))
+    (die,) = reader.read_boxes(image, [box])
+    assert die is not None and (die.kind, die.value) == ("d6", 5), die
+    (die,) = reader.read_boxes(image, [box], [box])
+    assert die is not None and die.value == in_frame, die
+
+
 def test_a_d8_numeral_matched_by_method_stands_only_where_the_close_up_network_leans_to_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Shaken d8 (motion blur of 9 px) that the face reader withholds and the shape matching reads
