@@ -187,11 +187,12 @@ class DiceReader:
         if die.note == "pips" and die.value == 1 and (face is None or face.guess != 1
                                                       or framed and face.confidence < self.faces.threshold):
             return "one mark, and no (sure) 1 to the face reader"
-        guess = None if face is None else face.guess
-        if die.note == "pips" and framed and guess != die.value and PART_OF.get(guess or 0) != die.value:
-            return f"{die.value} pips counted, the face reader " + (f"leaned to {guess}" if guess else "saw no face")
-        if framed and face is not None and face.kind != die.kind:
-            return f"read as a {die.kind} by method, the face reader took it for a {face.kind}"
+        if framed:  # the face reader's doubtful kind and guess must bear a reading by method out
+            guess = None if face is None else face.guess
+            if face is not None and face.kind != die.kind:
+                return f"read as a {die.kind} by method, the face reader took it for a {face.kind}"
+            if die.note == "pips" and guess != die.value and PART_OF.get(guess or 0) != die.value:
+                return f"{die.value} pips counted, the face reader " + (f"leaned to {guess}" if guess else "saw no face")
         if die.kind == "d8" and self.faces.d8 is not None:
             close, _ = self.faces.read_closer(work, [die.box])
             leaning = int(np.argmax(close[0, 1:])) + 1
