@@ -238,8 +238,13 @@ def main() -> int:
           f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
           f"values: {reader.values_by}")
     folders = list(args.folders) or manifest_folders(SHARED)
+    failed = 0
     for folder in folders:
-        run_set(folder, reader, args, profile)
+        try:
+            run_set(folder, reader, args, profile)
+        except ManifestError as bad:  # a folder without a readable manifest: said, and the next set is run
+            print(f"{folder}: not a set in the manifest format of ../shared/dice/README.md ({bad})", file=sys.stderr)
+            failed = 1
     if not args.folders and not args.no_rendered:
         d8_reader = DiceReader("d8", profile, detector=not args.classical, threshold=args.threshold)
         with tempfile.TemporaryDirectory() as tmp:
@@ -249,7 +254,7 @@ def main() -> int:
                 if style == "astro" and args.kind == "auto":
                     # a Nova Aetas table knows its dice are d8: `--kind d8`, as the app sets it
                     report(score_set(f"{name} --kind d8", manifest, d8_reader, args.limit))
-    return 0
+    return failed
 
 
 if __name__ == "__main__":

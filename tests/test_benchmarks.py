@@ -44,6 +44,17 @@ def test_dice_accuracy_scores_a_folder_in_the_manifest_format(tmp_path: Path) ->
     assert 0 < int(line[1]) <= int(line[2])
 
 
+def test_dice_accuracy_says_which_folder_is_not_a_set_and_scores_the_others(tmp_path: Path) -> None:
+    write_set(tmp_path / "nova", 2, 4242, style="astro")
+    (tmp_path / "notes.txt").write_text("not a set")
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "dice_accuracy.py"), str(tmp_path / "notes.txt"),
+                           str(tmp_path / "nova"), "--no-calibrate"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert f"{tmp_path / 'notes.txt'}: not a set in the manifest format" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert re.search(r"^nova +images +2 +found", done.stdout, re.MULTILINE), done.stdout
+
+
 def test_dice_first_frame_compares_the_first_frame_with_the_same_frame_again() -> None:
     out = run("dice_first_frame.py", "--processes", "1")
     assert re.search(rf"first frame after warm\(\) median {NUMBER} ms, the same frame again {NUMBER} ms \(x {NUMBER}\)", out), out
