@@ -96,8 +96,14 @@ class BoardLink:
         return cls(port, on_message, **kwargs).start()
 
     def start(self) -> BoardLink:
+        """Start reading; SerialException where the port is lost as it opens (pyserial's reader then
+        stops before `connect` returns, and says so by RuntimeError)."""
         self._thread.start()
-        self._thread.connect()
+        try:
+            self._thread.connect()
+        except RuntimeError as error:
+            self.close()
+            raise serial.SerialException(f"{self.port.port}: lost as soon as it was opened ({error})") from None
         return self
 
     # -- in (reader thread) ------------------------------------------------------------------

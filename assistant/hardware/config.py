@@ -10,7 +10,8 @@ below (the wiring of hardware/wiring.md).
     a = 17                 # BCM numbers of the encoder's A and B pins and of its push switch
     b = 27
     button = 22
-    hold_time = 0.8        # seconds the switch is held to mean "back"
+    hold_time = 0.8        # seconds the switch is held to mean "back" (0.1 to 10)
+    # bounce_time = 0.01   # seconds gpiozero ignores the pins after an edge (0 to 1; unset: none)
     pin_factory = "auto"   # "auto" (lgpio on a Pi 5, gpiozero's choice elsewhere), "lgpio", "mock", ...
 
     [board]
@@ -106,16 +107,23 @@ def _section(data: dict[str, Any], name: str, kind: type, where: str) -> Any:
             raise ConfigError(f"{where}: [{name}] {key}: unknown key (known: {', '.join(sorted(known))})")
         default = getattr(defaults, key)
         if key == "enabled":
-            if value not in (True, False, "auto"):
+            if not (value is True or value is False or value == "auto"):  # not 0 or 1: TOML's integers
                 raise ConfigError(f'{where}: [{name}] enabled: must be true, false or "auto", not {value!r}')
         elif key == "bounce_time":
-            if value is not None and not isinstance(value, (int, float)):
-                raise ConfigError(f"{where}: [{name}] bounce_time: must be a number of seconds")
+            if not _seconds(value, 0.0, 1.0):
+                raise ConfigError(f"{where}: [{name}] bounce_time: must be a number of seconds from 0 to 1, not {value!r}")
         elif type(value) is not type(default) and not (
             isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool)
         ):
             raise ConfigError(f"{where}: [{name}] {key}: must be {type(default).__name__}, not {value!r}")
+        elif key == "hold_time" and not _seconds(value, 0.1, 10.0):
+            raise ConfigError(f"{where}: [{name}] hold_time: must be a number of seconds from 0.1 to 10, not {value!r}")
     return kind(**values)
+
+
+def _seconds(value: object, low: float, high: float) -> bool:
+    """A TOML number of seconds from `low` to `high` (not a boolean, not nan or inf)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
 
 
 def load_config(path: Path | None = None) -> HardwareConfig:

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from assistant.rules.perilium import MAX_THREAT
 from assistant.rules.questions import Question
 from assistant.rules.state import GameState
 from assistant.ui import theme
@@ -163,7 +164,8 @@ class App:
         knobs, self._knobs = self._knobs, {}
         heroes = self.game.state.heroes
         for index, delta in sorted(knobs.items()):
-            if delta and 0 <= index < len(heroes):
+            if delta and 0 <= index < len(heroes):  # a fast spin past the Perilium's ends ends there
+                delta = max(-MAX_THREAT, min(MAX_THREAT, delta))
                 self.act({"type": "threat", "hero": heroes[index].id, "delta": delta})
 
     def handle_event(self, event: pygame.event.Event) -> None:

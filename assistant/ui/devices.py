@@ -94,15 +94,20 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
         except (SerialException, OSError) as error:
             app.log(f"board on {candidate} not used: {error}")
             continue
-        link.hello()
-        _wait(lambda: bool(hello), wait_hello)
-        if not hello and wanted == "auto":
+        try:
+            link.hello()
+            _wait(lambda: bool(hello), wait_hello)
+            if not hello and wanted == "auto":
+                link.close()
+                app.log(f"{candidate} did not answer as a Nova Table board: not used")
+                continue
+            link.show(app.game.state)
+            link.tray(False)
+        except (SerialException, OSError) as error:  # pulled out while it was being greeted
             link.close()
-            app.log(f"{candidate} did not answer as a Nova Table board: not used")
+            app.log(f"board on {candidate} not used: {error}")
             continue
         app.mirrors.append(link)
-        link.show(app.game.state)
-        link.tray(False)
         app.log(f"board on {candidate}" + (f" ({hello[0].board}, {hello[0].knobs} knobs)" if hello else " (no hello yet)"))
         again = lasting_name(candidate)
         keep_board(app, link, lambda: BoardLink.open(again, received, tray_levels=levels))

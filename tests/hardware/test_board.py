@@ -360,3 +360,65 @@ def test_a_port_is_known_again_by_its_usb_name(tmp_path: Any, monkeypatch: pytes
     (by_id / "usb-MicroPython_Board-if00").symlink_to(Path("..") / "ttyACM0")  # as udev links: relative
     assert devices.lasting_name(str(board)) == str(by_id / "usb-MicroPython_Board-if00")
     assert devices.lasting_name(str(other)) == str(by_id / "usb-Other-if00")
+
+
+def test_a_board_pulled_out_while_it_is_greeted_is_not_used_and_the_table_goes_on(
+        surface: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cable pulled between the port's opening and the hello: the write fails, the board is said not
+    used, and `play` starts as without it (it crashed on the failed write before)."""
+    from assistant.hardware.config import BoardConfig, HardwareConfig
+    from assistant.ui import devices
+    from assistant.ui.app import App
+    from assistant.ui.table import MemoryGame
+
+    board = SimulatedBoard().start()
+    greet = BoardLink.hello
+
+    def pulled_then_greeted(link: BoardLink) -> None:
+        board.close()  # the pty's other end goes, as a board's USB does
+        greet(link)
+
+    monkeypatch.setattr(BoardLink, "hello", pulled_then_greeted)
+    said: list[str] = []
+    app = App(MemoryGame(demo_scenario()), surface, log=said.append)
+    assert devices.attach_board(app, HardwareConfig(board=BoardConfig(port=board.path))) is None
+    assert app.mirrors == []
+    assert len(said) == 1 and said[0].startswith(f"board on {board.path} not used: ")
+    assert app.act({"type": "end_activation"})
+    app.close()
+
+
+def test_a_port_lost_as_it_opens_is_a_serial_exception_that_the_board_keeper_catches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyserial's reader says RuntimeError('already stopped') where the port died before `connect`
+    returned (a flapping USB plug); the link says SerialException, as for any port that cannot be opened."""
+    from serial.threaded import ReaderThread
+
+    def stopped(thread: ReaderThread) -> None:
+        raise RuntimeError("already stopped")
+
+    monkeypatch.setattr(ReaderThread, "connect", stopped)
+    with pytest.raises(serial.SerialException, match=r"^loop://: lost as soon as it was opened \(already stopped\)$"):
+        BoardLink.open("loop://")
+
+
+def test_a_knob_spun_past_the_perilium_ends_sets_it_to_its_end_not_a_refusal(surface: Any) -> None:
+    """Turns of one loop pass are summed per hero; a sum beyond the Threat event's 99 (the board's own
+    Perilium has already moved) is applied as 99, not refused, so the board and the Pi agree."""
+    import pygame
+
+    from assistant.ui.app import App
+    from assistant.ui.inputs import post_knob
+    from assistant.ui.table import MemoryGame
+
+    app = App(MemoryGame(demo_scenario()), surface, log=lambda message: None)
+    pygame.event.clear()
+    for _ in range(3):
+        post_knob(0, 40)
+    post_knob(1, -100)
+    app.running = True
+    app.pump()
+    heroes = app.game.state.heroes
+    assert heroes[0].threat == 99 and heroes[1].threat == 0
+    assert not app.error
+    app.close()

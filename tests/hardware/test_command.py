@@ -191,6 +191,13 @@ def test_hardware_settings(tmp_path: Path) -> None:
         ("[lights]\n", "[lights]: unknown section"),
         ("[encoder\n", "not valid TOML"),
         ("[encoder]\nenabled = 'yes'\n", 'must be true, false or "auto"'),
+        ("[encoder]\nenabled = 0\n", 'enabled: must be true, false or "auto", not 0'),  # 0 == False, not False
+        ("[encoder]\nenabled = 1.0\n", 'enabled: must be true, false or "auto", not 1.0'),
+        ("[encoder]\nhold_time = inf\n", "hold_time: must be a number of seconds from 0.1 to 10, not inf"),
+        ("[encoder]\nhold_time = nan\n", "hold_time: must be a number of seconds from 0.1 to 10, not nan"),
+        ("[encoder]\nhold_time = -2\n", "hold_time: must be a number of seconds from 0.1 to 10, not -2"),
+        ("[encoder]\nbounce_time = true\n", "bounce_time: must be a number of seconds from 0 to 1, not True"),
+        ("[encoder]\nbounce_time = -1\n", "bounce_time: must be a number of seconds from 0 to 1, not -1"),
         ("[camera]\ntray = 'yes'\n", "[camera] tray: must be bool"),
         ("[camera]\ntray = 1\n", "[camera] tray: must be bool"),
         ("[camera]\nsource = 0\n", "[camera] source: must be str"),
