@@ -70,7 +70,10 @@ class Firmware:
             delta = self.steps[index]
             if delta:
                 self.steps[index] -= delta
-                self.write_line(self.board.knob_turned(index, delta, now))
+                while delta:  # a line says at most 100 steps (the protocol's limit): a long spin in several
+                    part = max(-100, min(100, delta))
+                    self.write_line(self.board.knob_turned(index, part, now))
+                    delta -= part
         frame = self.board.frame(now)
         if frame != self.last_frame:
             for index, color in enumerate(frame):

@@ -110,6 +110,18 @@ def test_a_knob_turned_one_detent_sends_one_step(firmware_module: Any) -> None:
     assert firmware.steps == [0, 0, 0, 0]
 
 
+def test_a_long_spin_between_two_passes_is_sent_in_lines_of_at_most_100_steps(firmware_module: Any) -> None:
+    """The Pi refuses a line of more than 100 steps (protocol 1), so 150 steps go as 100 and 50."""
+    firmware, sent = make(firmware_module, b"")
+    a, b = Pin.pins[2], Pin.pins[3]  # knob 1 (hero index 0)
+    for pin, level in ((a, 0), (b, 0), (a, 1), (b, 1)) * 150:  # 150 detents clockwise
+        pin.drive(level)
+    firmware.step(100)
+    assert [json.loads(line) for line in sent] == [{"t": "knob", "hero": 0, "delta": 100}, {"t": "knob", "hero": 0, "delta": 50}]
+    assert firmware.steps == [0, 0, 0, 0]
+    assert firmware.board.perilium[0] == 150
+
+
 def test_a_garbled_line_gets_an_error_reply_and_the_next_line_still_works(firmware_module: Any) -> None:
     firmware, sent = make(firmware_module, b'\xff{"t":\n{"t":"hello"}\n' + b"x" * 3000 + b"\n")
     firmware.step(0)
