@@ -166,7 +166,9 @@ class App:
         for index, delta in sorted(knobs.items()):
             if delta and 0 <= index < len(heroes):  # a fast spin past the Perilium's ends ends there
                 delta = max(-MAX_THREAT, min(MAX_THREAT, delta))
+                asking = self.asking  # a Threat turned by another player leaves the "who is adjacent?" question open
                 self.act({"type": "threat", "hero": heroes[index].id, "delta": delta})
+                self.asking = asking
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:

@@ -191,6 +191,19 @@ def test_the_encoder_answers_who_is_adjacent() -> None:
     assert app.game.state == declared(start, [first]) and advice(app).attack == orders(start, [first])[0]
 
 
+def test_a_perilium_knob_turned_while_who_is_adjacent_is_asked_leaves_the_question_open() -> None:
+    """Another player's Threat knob on the board (docs/ui.md: only undo, Back or a hold drop the question)."""
+    from assistant.ui.inputs import KNOB
+
+    app = make_app()
+    play(app, encoder("confirm"))  # press on Move: who is adjacent?
+    asked = labels(app)
+    assert app.asking and asked[0] == "Nobody"
+    play(app, pygame.event.Event(KNOB, hero=1, delta=1))
+    assert app.game.state.heroes[1].threat == 1
+    assert app.asking and labels(app) == asked
+
+
 def test_dice_from_the_camera_open_the_awaited_defence_roll() -> None:
     app = make_app()
     start = app.game.state
