@@ -89,7 +89,7 @@ class BoardLink:
         SerialException (an OSError) if it cannot be opened, a name that is neither a port nor a URL
         pyserial knows included (pyserial itself says ValueError or KeyError for those)."""
         try:
-            port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=1, write_timeout=1)
+            port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=1, write_timeout=1, exclusive=True)
         except (ValueError, KeyError) as error:
             why = f"not a serial port or pyserial URL ({error})"
             raise serial.SerialException(f"{why}: give a device such as /dev/ttyACM0, a pty's path or loop://") from None

@@ -422,3 +422,16 @@ def test_a_knob_spun_past_the_perilium_ends_sets_it_to_its_end_not_a_refusal(sur
     assert heroes[0].threat == 99 and heroes[1].threat == 0
     assert not app.error
     app.close()
+
+
+def test_a_port_another_nova_table_holds_is_refused_as_busy() -> None:
+    """Two programs on one board would each get some of its lines (knob steps lost to the other): the
+    port is locked for the link (pyserial's `exclusive`), and a second link is refused, saying so."""
+    board = SimulatedBoard().start()
+    first = BoardLink.open(board.path)
+    try:
+        with pytest.raises(serial.SerialException, match="Could not exclusively lock port"):
+            BoardLink.open(board.path)
+    finally:
+        first.close()
+        board.close()
