@@ -33,7 +33,8 @@ class Firmware:
         self.tray = machine.PWM(machine.Pin(TRAY_PIN))
         self.tray.freq(TRAY_PWM_HZ)
         self.tray.duty_u16(0)
-        self.steps = [0] * len(knob_pins)
+        self.steps = [0] * len(knob_pins)  # each knob's steps counted so far: written by its interrupt only
+        self.sent = [0] * len(knob_pins)  # each knob's steps sent so far: written by the loop only
         self.pending = b""
         self.last_frame = None
         for number, (pin_a, pin_b) in enumerate(knob_pins):
@@ -67,9 +68,10 @@ class Firmware:
             elif len(self.pending) <= MAX_LINE:
                 self.pending += byte  # an overlong line stops growing; receive() says it is too long
         for index in range(len(self.steps)):
-            delta = self.steps[index]
+            counted = self.steps[index]  # one read: a step the interrupt counts after it goes in the next pass
+            delta = counted - self.sent[index]
             if delta:
-                self.steps[index] -= delta
+                self.sent[index] = counted
                 while delta:  # a line says at most 100 steps (the protocol's limit): a long spin in several
                     part = max(-100, min(100, delta))
                     self.write_line(self.board.knob_turned(index, part, now))

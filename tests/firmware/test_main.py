@@ -107,7 +107,8 @@ def test_a_knob_turned_one_detent_sends_one_step(firmware_module: Any) -> None:
         pin.drive(level)
     firmware.step(100)
     assert [json.loads(line) for line in sent] == [{"t": "knob", "hero": 2, "delta": -1}]  # summed in one pass
-    assert firmware.steps == [0, 0, 0, 0]
+    firmware.step(140)
+    assert len(sent) == 1  # nothing more to send
 
 
 def test_a_long_spin_between_two_passes_is_sent_in_lines_of_at_most_100_steps(firmware_module: Any) -> None:
@@ -118,8 +119,49 @@ def test_a_long_spin_between_two_passes_is_sent_in_lines_of_at_most_100_steps(fi
         pin.drive(level)
     firmware.step(100)
     assert [json.loads(line) for line in sent] == [{"t": "knob", "hero": 0, "delta": 100}, {"t": "knob", "hero": 0, "delta": 50}]
-    assert firmware.steps == [0, 0, 0, 0]
+    firmware.step(140)
+    assert len(sent) == 2
     assert firmware.board.perilium[0] == 150
+
+
+def test_no_step_is_lost_to_an_interrupt_at_any_point_of_a_pass(firmware_module: Any) -> None:
+    """MicroPython runs a pin's handler between two bytecodes of the loop: fire a step's last edge at each
+    bytecode of `step` in turn; the two steps turned reach the Pi every time, in this pass or the next."""
+    positions = 0
+    for fire_at in range(1, 1000):
+        Pin.pins = {}
+        firmware, sent = make(firmware_module, b"")
+        a, b = Pin.pins[2], Pin.pins[3]
+        for pin, level in ((a, 0), (b, 0), (a, 1), (b, 1), (a, 0), (b, 0), (a, 1)):  # a step, and all but the last edge of another
+            pin.drive(level)
+        count = 0
+
+        def tracer(frame: types.FrameType, event: str, arg: object) -> Any:
+            if frame.f_code is not firmware_module.Firmware.step.__code__:
+                return None
+            frame.f_trace_opcodes = True
+
+            def opcode(frame: types.FrameType, event: str, arg: object) -> Any:
+                nonlocal count
+                if event == "opcode":
+                    count += 1
+                    if count == fire_at:
+                        b.drive(1)  # the interrupt for the second step's last edge
+                return opcode
+
+            return opcode
+
+        sys.settrace(tracer)
+        try:
+            firmware.step(0)
+        finally:
+            sys.settrace(None)
+        if fire_at > count:
+            break
+        positions = fire_at
+        firmware.step(40)
+        assert sum(json.loads(line)["delta"] for line in sent) == 2, f"a step lost to the interrupt at bytecode {fire_at}"
+    assert positions > 100  # the pass was traced through
 
 
 def test_a_garbled_line_gets_an_error_reply_and_the_next_line_still_works(firmware_module: Any) -> None:
