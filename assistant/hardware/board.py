@@ -9,6 +9,7 @@ what was wrong and skipped; nothing the board sends can stop the link or the app
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from serial.threaded import Packetizer, ReaderThread
 from assistant.hardware.protocol import (
     MAX_LINE,
     BoardMessage,
+    Hello,
     LineError,
     encode,
     parse_line,
@@ -79,7 +81,8 @@ class BoardLink:
         self.good = 0
         self.bad = 0
         self.connected = True
-        self._last: dict[str, bytes] = {}
+        self._last: dict[str, bytes] = {}  # what the board shows, by kind: sent again when it starts over
+        self._sending = threading.Lock()  # the main loop's sends and the reader's re-sends, one at a time
         self._thread = ReaderThread(port, lambda: _Lines(self))
 
     @classmethod
@@ -115,6 +118,8 @@ class BoardLink:
             self.bad_line(raw, str(error))
             return
         self.good += 1
+        if isinstance(message, Hello):
+            self._show_again()
         try:
             self.on_message(message)
         except Exception:  # a bug in the receiver must not kill the reader
@@ -137,9 +142,20 @@ class BoardLink:
 
     def _send_changed(self, key: str, message: dict[str, Any]) -> None:
         data = encode(message)
-        if self._last.get(key) != data:
-            self._thread.write(data)
-            self._last[key] = data
+        with self._sending:
+            if self._last.get(key) != data:
+                self._thread.write(data)
+                self._last[key] = data
+
+    def _show_again(self) -> None:
+        """A board says hello when it starts (a soft reset keeps its USB link, so the link goes on) and
+        then shows nothing: send it what it showed. (At the first hello nothing has been sent yet.)"""
+        with self._sending:
+            try:
+                for data in self._last.values():
+                    self._thread.write(data)
+            except OSError as error:  # pulled out as it said hello: the link's loss says the rest
+                log.warning("board %s: cannot show the game again: %s", self.port.port, error)
 
     def show(self, state: GameState) -> None:
         """Mirror a game state: the Horologium on the ring, the Perilium values (only what changed)."""

@@ -1,7 +1,7 @@
 """Talk to the RP2040 board: simulate one on a pty, or monitor a port.
 
 `simulate` runs the firmware's own logic on a pseudo-terminal and prints its path, then each line
-it gets and its LED ring (type "knob HERO DELTA" to turn a Perilium knob). `monitor PORT` says
+it gets and its LED ring (type "knob HERO DELTA" to turn a Perilium knob, "reset" for a soft reset). `monitor PORT` says
 hello and prints every message the board sends. `send PORT JSON...` sends messages and prints
 the replies.
 """
@@ -101,8 +101,11 @@ def _simulate_input(board: Any, words: list[str]) -> None:
             print(f"-> {board.turn(int(words[1]), int(words[2]))}", flush=True)
         except ValueError:
             print("knob HERO DELTA: two whole numbers, e.g. knob 0 +1", flush=True)
+    elif words == ["reset"]:
+        board.restart()
+        print(f"-> {board.replies[-1]}", flush=True)
     elif words:
-        print(f"unknown command {' '.join(words)!r}: try knob HERO DELTA", flush=True)
+        print(f"unknown command {' '.join(words)!r}: try knob HERO DELTA, or reset", flush=True)
 
 
 def _print_message(message: object) -> None:

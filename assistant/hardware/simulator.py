@@ -106,6 +106,12 @@ class SimulatedBoard:
         self._send(line)
         return line
 
+    def restart(self) -> None:
+        """A soft reset (MicroPython's Ctrl+D, or a crash): the USB link stays, the board starts over
+        showing nothing and says hello, as its main.py does at boot."""
+        self.board = self.firmware.Board(knobs=self.board.knobs)
+        self._send(self.board.hello())
+
     def send_raw(self, data: bytes) -> None:
         """Send bytes as they are (for trying garbled lines on the Pi side)."""
         with self._lock:

@@ -71,7 +71,7 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
     from serial import SerialException
 
     from assistant.hardware.board import BoardLink
-    from assistant.hardware.protocol import BoardError, Hello, Knob
+    from assistant.hardware.protocol import PROTOCOL, BoardError, Hello, Knob
 
     wanted = port or config.board.port
     if wanted == "none":
@@ -100,6 +100,11 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
             if not hello and wanted == "auto":
                 link.close()
                 app.log(f"{candidate} did not answer as a Nova Table board: not used")
+                continue
+            if hello and hello[0].protocol != PROTOCOL:
+                link.close()
+                app.log(f"board on {candidate} not used: its firmware speaks protocol {hello[0].protocol}, this "
+                        f"Nova Table speaks {PROTOCOL}: copy this version's firmware/ to it (docs/pi-setup.md)")  # fmt: skip
                 continue
             link.show(app.game.state)
             link.tray(False)

@@ -435,3 +435,45 @@ def test_a_port_another_nova_table_holds_is_refused_as_busy() -> None:
     finally:
         first.close()
         board.close()
+
+
+def test_a_board_that_starts_over_is_shown_the_game_again() -> None:
+    """A soft reset (a crash, MicroPython's Ctrl+D) keeps the USB link, so the link is not lost; the board
+    starts over with its ring dark and says hello: it is sent the ring, the Perilium and the tray light again."""
+    state = rules.new_game(demo_scenario())
+    with SimulatedBoard() as board:
+        link = BoardLink.open(board.path)
+        try:
+            link.show(state)
+            link.tray(True)
+            assert board.wait_for(3)
+            board.restart()
+            assert (board.board.minute, board.board.tray) != (state.clock.minute, 100)  # dark, as at boot
+            assert board.wait_for(6)
+            fw = board.board
+            assert (fw.minute, fw.hour, fw.tray) == (state.clock.minute, state.clock.hour, 100)
+            assert sorted(fw.tokens) == sorted(tuple(t) for t in ring_message(state)["tokens"])
+            assert fw.perilium[: len(state.heroes)] == [hero.threat for hero in state.heroes]
+            assert link.connected and fw.errors == 0
+        finally:
+            link.close()
+
+
+def test_a_board_whose_firmware_speaks_another_protocol_is_not_used(surface: Any) -> None:
+    """Its lines would be misread both ways: the table goes on without it and says what to do."""
+    from assistant.hardware.config import BoardConfig, HardwareConfig
+    from assistant.hardware.simulator import load_firmware
+    from assistant.ui import devices
+    from assistant.ui.app import App
+    from assistant.ui.table import MemoryGame
+
+    newer = load_firmware()
+    newer.PROTOCOL = 2
+    said: list[str] = []
+    with SimulatedBoard(firmware=newer) as board:
+        app = App(MemoryGame(demo_scenario()), surface, log=said.append)
+        assert devices.attach_board(app, HardwareConfig(board=BoardConfig(port=board.path))) is None
+        assert app.mirrors == []
+        assert said == [f"board on {board.path} not used: its firmware speaks protocol 2, this Nova Table speaks 1: "
+                        "copy this version's firmware/ to it (docs/pi-setup.md)"]  # fmt: skip
+        app.close()

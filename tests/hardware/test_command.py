@@ -68,6 +68,9 @@ def test_simulate_prints_a_pty_path_that_behaves_as_a_board() -> None:
             link.send({"t": "ring", "minute": 4, "hour": 1, "active": 4, "tokens": [[4, "h!"]], "over": None})
             ring = read_until(process, lambda line: line.startswith("ring ") and "W" in line).split()[1]
             assert ring[7] == ring[8] == "W"  # sector IV is LEDs 7 and 8: the minute hand
+            process.stdin.write("reset\n")  # a soft reset: the board says hello again
+            process.stdin.flush()
+            assert inbox.wait(lambda m: sum(isinstance(x, Hello) for x in m) == 2)
         finally:
             link.close()
         process.send_signal(signal.SIGTERM)
