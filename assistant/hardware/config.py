@@ -11,13 +11,13 @@ below (the wiring of hardware/wiring.md).
     b = 27
     button = 22
     hold_time = 0.8        # seconds the switch is held to mean "back" (0.1 to 10)
-    # bounce_time = 0.01   # seconds gpiozero ignores the pins after an edge (0 to 1; unset: none)
+    bounce_time = 0.01     # seconds the push switch must rest before a press or release counts (0 to 1)
     pin_factory = "auto"   # "auto" (lgpio on a Pi 5, gpiozero's choice elsewhere), "lgpio", "mock", ...
 
     [board]
     port = "auto"          # "auto" (the first /dev/ttyACM* that answers hello), "none", or a port
-    tray_idle = 10         # tray light, percent, while nobody is rolling
-    tray_dice = 100        # tray light, percent, while a form waits for dice
+    tray_idle = 10         # tray light, percent (0 to 100), while nobody is rolling
+    tray_dice = 100        # tray light, percent (0 to 100), while a form waits for dice
 
     [camera]
     source = "none"        # "none" (or ""), or what `play --camera` takes: "picamera", "camera:N", "auto", ...
@@ -54,7 +54,7 @@ class EncoderConfig:
     b: int = 27
     button: int = 22
     hold_time: float = 0.8
-    bounce_time: float | None = None
+    bounce_time: float = 0.01
     pin_factory: str = "auto"
 
 
@@ -118,6 +118,8 @@ def _section(data: dict[str, Any], name: str, kind: type, where: str) -> Any:
             raise ConfigError(f"{where}: [{name}] {key}: must be {type(default).__name__}, not {value!r}")
         elif key == "hold_time" and not _seconds(value, 0.1, 10.0):
             raise ConfigError(f"{where}: [{name}] hold_time: must be a number of seconds from 0.1 to 10, not {value!r}")
+        elif key in ("tray_idle", "tray_dice") and not 0 <= value <= 100:
+            raise ConfigError(f"{where}: [{name}] {key}: must be a percent from 0 to 100, not {value!r}")
     return kind(**values)
 
 

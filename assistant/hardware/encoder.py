@@ -1,7 +1,10 @@
 """The rotary encoder with push switch, through gpiozero: turn to choose, press to confirm, hold to go back.
 
 gpiozero's RotaryEncoder decodes the two pins (its state graph rejects contact bounce) and its
-Button times the hold on a thread of its own. The callbacks run on gpiozero's threads, so the
+Button times the hold on a thread of its own. The switch's own bounce (a press that closes and opens
+a few times in its first milliseconds would confirm twice) is left to the pin library's debounce
+(lgpio's, on a Pi 5): `bounce_time`, the switch's only; the encoder's pins are not debounced, so a
+fast spin loses no step. The callbacks run on gpiozero's threads, so the
 app gives ones that only post pygame events.
 
     press and release before hold_time  ->  on_confirm()
@@ -22,12 +25,12 @@ class Encoder:
 
     def __init__(self, a: int, b: int, button: int, *, on_turn: Callable[[int], None],
                  on_confirm: Callable[[], None], on_back: Callable[[], None], hold_time: float = 0.8,
-                 bounce_time: float | None = None, pin_factory: Any = None) -> None:  # fmt: skip
+                 bounce_time: float | None = 0.01, pin_factory: Any = None) -> None:  # fmt: skip
         self._on_turn = on_turn
         self._on_confirm = on_confirm
         self._on_back = on_back
         self._held = threading.Event()
-        self.rotor = RotaryEncoder(a, b, max_steps=0, bounce_time=bounce_time, pin_factory=pin_factory)
+        self.rotor = RotaryEncoder(a, b, max_steps=0, pin_factory=pin_factory)
         try:
             self.switch = Button(button, pull_up=True, hold_time=hold_time, bounce_time=bounce_time, pin_factory=pin_factory)
         except Exception:

@@ -468,7 +468,7 @@ def test_a_board_whose_firmware_speaks_another_protocol_is_not_used(surface: Any
     from assistant.ui.table import MemoryGame
 
     newer = load_firmware()
-    newer.PROTOCOL = 2
+    setattr(newer, "PROTOCOL", 2)  # (a module attribute mypy cannot see)
     said: list[str] = []
     with SimulatedBoard(firmware=newer) as board:
         app = App(MemoryGame(demo_scenario()), surface, log=said.append)

@@ -201,6 +201,8 @@ def test_hardware_settings(tmp_path: Path) -> None:
         ("[encoder]\nhold_time = -2\n", "hold_time: must be a number of seconds from 0.1 to 10, not -2"),
         ("[encoder]\nbounce_time = true\n", "bounce_time: must be a number of seconds from 0 to 1, not True"),
         ("[encoder]\nbounce_time = -1\n", "bounce_time: must be a number of seconds from 0 to 1, not -1"),
+        ("[board]\ntray_dice = 500\n", "[board] tray_dice: must be a percent from 0 to 100, not 500"),
+        ("[board]\ntray_idle = -5\n", "[board] tray_idle: must be a percent from 0 to 100, not -5"),
         ("[camera]\ntray = 'yes'\n", "[camera] tray: must be bool"),
         ("[camera]\ntray = 1\n", "[camera] tray: must be bool"),
         ("[camera]\nsource = 0\n", "[camera] source: must be str"),

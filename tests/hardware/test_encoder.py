@@ -127,5 +127,7 @@ def test_the_encoder_drives_the_app_through_pygame_events() -> None:
     app.pump(200)
     assert app.machine.current.name == "table"
     assert app.game.state.count == 0
+    assert switch.bounce == 0.01  # the settings' default debounce, given to the switch's pin
+    assert a.bounce is None and b.bounce is None  # and not to the encoder's: a fast spin loses no step
     app.close()
     assert encoder.rotor.closed  # type: ignore[attr-defined]
