@@ -32,6 +32,7 @@ from assistant.rules.state import GameState
 log = logging.getLogger("nova_table.board")
 
 BAUDRATE = 115200  # USB CDC ignores it; a UART bridge needs it
+WRITE_SECONDS = 0.25  # a board that stops reading holds the main loop this long, once: then it is lost
 
 
 class _Lines(Packetizer):  # type: ignore[misc]
@@ -92,7 +93,7 @@ class BoardLink:
         SerialException (an OSError) if it cannot be opened, a name that is neither a port nor a URL
         pyserial knows included (pyserial itself says ValueError or KeyError for those)."""
         try:
-            port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=1, write_timeout=1, exclusive=True)
+            port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=1, write_timeout=WRITE_SECONDS, exclusive=True)
         except (ValueError, KeyError) as error:
             why = f"not a serial port or pyserial URL ({error})"
             raise serial.SerialException(f"{why}: give a device such as /dev/ttyACM0, a pty's path or loop://") from None
@@ -138,13 +139,20 @@ class BoardLink:
 
     def send(self, message: dict[str, Any]) -> None:
         """Send one message (SerialException, an OSError, if the board is gone)."""
-        self._thread.write(encode(message))
+        self._write(encode(message))
+
+    def _write(self, data: bytes) -> None:
+        try:
+            self._thread.write(data)
+        except serial.SerialTimeoutException:  # it stopped reading (hung): lost, as if pulled out
+            self.connected = False
+            raise
 
     def _send_changed(self, key: str, message: dict[str, Any]) -> None:
         data = encode(message)
         with self._sending:
-            if self._last.get(key) != data:
-                self._thread.write(data)
+            if self.connected and self._last.get(key) != data:  # a lost board is the keeper's
+                self._write(data)
                 self._last[key] = data
 
     def _show_again(self) -> None:
@@ -153,7 +161,7 @@ class BoardLink:
         with self._sending:
             try:
                 for data in self._last.values():
-                    self._thread.write(data)
+                    self._write(data)
             except OSError as error:  # pulled out as it said hello: the link's loss says the rest
                 log.warning("board %s: cannot show the game again: %s", self.port.port, error)
 

@@ -147,13 +147,15 @@ def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thre
                 again = reopen()
             except (SerialException, OSError):
                 continue
-            app.mirrors[app.mirrors.index(current[0])] = again
-            current[0] = again
-            try:
+            try:  # shown the game before the main loop writes to it (a hung board must not hold the loop)
                 again.show(app.game.state)
                 again.tray(app.form is not None)
-            except OSError:  # pulled out again at once: looked for again
+            except OSError:  # pulled out again at once, or still not reading: looked for again
+                again.close()
                 continue
+            app.mirrors[app.mirrors.index(current[0])] = again
+            current[0] = again
+            again.show(app.game.state)  # what changed meanwhile, if anything
             post_notice("Board back: knobs and lights on.")
             lost = False
 

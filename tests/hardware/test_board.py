@@ -77,7 +77,8 @@ def test_a_bad_line_is_logged_with_what_is_wrong_and_skipped(loop: tuple[BoardLi
                                                              caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
     link, inbox = loop
     with caplog.at_level(logging.WARNING, logger="nova_table.board"):
-        link.port.write(garbage)
+        for start in range(0, len(garbage), 1024):  # loop:// times its 115200 baud: a line a write timeout allows
+            link.port.write(garbage[start : start + 1024])
         link.port.write(b'{"t":"knob","hero":3,"delta":1}\n')
         assert inbox.wait(lambda m: bool(m))
     assert inbox.messages == [Knob(3, 1)]  # the good line after it still arrives
@@ -272,8 +273,12 @@ def test_a_board_pulled_out_mid_game_does_not_stop_the_table(surface: Any) -> No
     app = App(MemoryGame(demo_scenario()), surface, mirrors=[link], log=said.append)
     board.close()  # the USB cable is pulled
     link.close()  # and the port with it
+    assert not link.connected  # the link knows: the board keeper looks for it again; nothing is sent to it
     assert app.act({"type": "end_activation"})
-    assert app.game.state.count == 1
+    assert app.game.state.count == 1 and said == []
+    link.connected = True  # the same, before the link's reader has seen the loss: the write fails, and is said
+    assert app.act({"type": "end_activation"})
+    assert app.game.state.count == 2
     assert any("cannot update" in words for words in said)
     said.clear()
     app.running = True
@@ -477,3 +482,44 @@ def test_a_board_whose_firmware_speaks_another_protocol_is_not_used(surface: Any
         assert said == [f"board on {board.path} not used: its firmware speaks protocol 2, this Nova Table speaks 1: "
                         "copy this version's firmware/ to it (docs/pi-setup.md)"]  # fmt: skip
         app.close()
+
+
+def test_a_board_that_stops_reading_holds_the_table_once_and_is_then_lost(surface: Any) -> None:
+    """A hung board reads nothing and the port's buffer fills: a write waits WRITE_SECONDS, fails, and the
+    link is lost (the board keeper closes it and looks for it again); the actions after it send nothing.
+    (Each one waited out a whole second's write timeout before.)"""
+    import tty
+
+    from assistant.hardware import board as board_module
+    from assistant.ui.app import App
+    from assistant.ui.table import MemoryGame
+
+    master, slave = os.openpty()
+    tty.setraw(slave)  # nobody ever reads `master`: the board that stopped reading
+    link = BoardLink.open(os.ttyname(slave))
+    try:
+        with pytest.raises(serial.SerialTimeoutException):
+            for _ in range(1000):
+                link.port.write(b"x" * 1024)  # the tty's buffer fills up
+        writes: list[bytes] = []
+        write = link._thread.write
+
+        def counted(data: bytes) -> None:
+            writes.append(data)
+            write(data)
+
+        link._thread.write = counted
+        said: list[str] = []
+        app = App(MemoryGame(demo_scenario()), surface, mirrors=[link], log=said.append)
+        assert app.act({"type": "end_activation"})
+        assert not link.connected and len(writes) == 1
+        assert said == [f"cannot update {link!r}: Write timeout"]
+        for _ in range(5):
+            assert app.act({"type": "end_activation"})
+        assert app.game.state.count == 6
+        assert len(writes) == 1 and len(said) == 1  # nothing more sent, nothing more waited for
+        assert link.port.write_timeout == board_module.WRITE_SECONDS
+    finally:
+        link.close()
+        os.close(master)
+        os.close(slave)
