@@ -148,10 +148,10 @@ def answer_next_activation(f: Fields) -> dict[str, Any]:
 
 
 def answer_forced_wait(f: Fields) -> dict[str, Any]:
-    f.edition()
+    edition = f.edition()
     enemies = f.array("enemy_sectors")
     sectors = [check_sector(s, f"enemy_sectors[{i}]") for i, s in enumerate(enemies)]
-    wait, end = forced_wait(f.sector("start"), f.sector("position"), f.integer("ap_left", low=0), sectors)
+    wait, end = forced_wait(f.sector("start"), f.sector("position"), f.integer("ap_left", low=0), sectors, edition)
     return {"wait": wait, "end": end}
 
 

@@ -35,6 +35,8 @@ def test_the_issue_examples_through_the_command() -> None:
         {"op": "next_activation", "edition": "renaissance", "minute": 11, "hour": 1,
          "tokens": [{"id": "gipsy", "side": "enemy", "sector": 5, "swiftness": 6, "ko": False}]},
         {"op": "forced_wait", "start": 12, "position": 3, "ap_left": 2, "enemy_sectors": [5, 9]},
+        {"op": "forced_wait", "edition": "classic", "start": 3, "position": 4, "ap_left": 4, "enemy_sectors": [7]},
+        {"op": "forced_wait", "start": 3, "position": 4, "ap_left": 4, "enemy_sectors": [7]},
     )
     assert answers == [
         {"successes": 3, "astro": {"sun": 2, "star": 1, "moon": 0}},
@@ -43,6 +45,8 @@ def test_the_issue_examples_through_the_command() -> None:
         {"successes": 1, "resisted": False, "wounds": 3},
         {"minute": 5, "hour": 2, "order": ["gipsy"], "ties": []},
         {"wait": 2, "end": 5},
+        {"wait": 3, "end": 7},  # first edition: a single Enemy token counts
+        {"wait": 0, "end": 4},  # Renaissance (the default): it does not
     ]
 
 

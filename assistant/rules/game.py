@@ -115,7 +115,7 @@ def _spend_ap(state: GameState, f: Fields) -> GameState:
 
 
 def _end_activation(state: GameState, f: Fields) -> GameState:
-    """End the active model's activation, with the forced Wait of Renaissance 2e for a Hero."""
+    """End the active model's activation, with the edition's forced Wait for a Hero (`forced_wait`)."""
     if state.turn is None:
         raise RuleError("type", "nobody is active")
     turn = state.turn
@@ -125,7 +125,7 @@ def _end_activation(state: GameState, f: Fields) -> GameState:
             raise RuleError("type", f"{state.name(hero.id)} is KO: they draw an Injury (event 'injury')")
         token = state.token(turn.token)
         enemies = [t.sector for t in state.tokens if t.side is Side.ENEMY]
-        wait, _ = forced_wait(turn.start, token.sector, turn.ap_left, enemies)
+        wait, _ = forced_wait(turn.start, token.sector, turn.ap_left, enemies, state.edition)
         if wait:
             state = move_active(state, wait)
             return finish_turn(state, f"{state.name(hero.id)} must Wait {wait} AP to reach an Enemy token")

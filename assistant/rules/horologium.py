@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import groupby
 
+from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 
 SECTORS = 12
@@ -172,12 +173,16 @@ def next_activation(clock: Clock, tokens: Sequence[Token], done: Iterable[str] =
     return Activation(stop, order, ties)
 
 
-def forced_wait(start: int, position: int, ap_left: int, enemy_sectors: Sequence[int]) -> tuple[int, int]:
-    """Renaissance "Hero or Ally Activation" 2e: the Wait a Hero must take at the end of an activation.
+def forced_wait(start: int, position: int, ap_left: int, enemy_sectors: Sequence[int],
+                edition: Edition) -> tuple[int, int]:  # fmt: skip
+    """The Wait a Hero must take at the end of an activation, as far as the AP left allow.
 
-    A Hero who did not reach or pass an Enemy's token must spend AP to reach the first sector with
-    one, as far as the AP left allow. An Enemy token in the sector where the Hero started does not
-    count as reached; with only one Enemy token on the Horologium, the rule does not apply.
+    Renaissance "Hero or Ally Activation" 2e: a Hero who did not reach or pass an Enemy's token
+    spends AP to reach the first sector with one. An Enemy token in the sector where the Hero
+    started does not count as reached; with only one Enemy token on the Horologium, the rule does
+    not apply. First edition "Activation": "in any case" the Hero spends AP until the first sector
+    with an Enemy token has been passed, reaching it being enough (Example 3); one in the starting
+    sector is passed by any move (as for its reactions, `overtaken`), and a single token counts.
     `enemy_sectors` holds one entry per Enemy activation token. Returns (wait, end sector).
     """
     check_sector(start, "start")
@@ -186,10 +191,12 @@ def forced_wait(start: int, position: int, ap_left: int, enemy_sectors: Sequence
         check_sector(sector, f"enemy_sectors[{index}]")
     if ap_left < 0:
         raise RuleError("ap_left", f"must be 0 or more, not {ap_left}")
-    if len(enemy_sectors) <= 1 or ap_left == 0:
+    renaissance = edition is Edition.RENAISSANCE
+    if ap_left == 0 or not enemy_sectors or (renaissance and len(enemy_sectors) == 1):
         return 0, position
     moved = ahead(start, position)
-    distances = [ahead(start, sector) or SECTORS for sector in enemy_sectors]
+    here = SECTORS if renaissance else 1  # how far the Hero's token goes to count a starting-sector token
+    distances = [ahead(start, sector) or here for sector in enemy_sectors]
     if any(distance <= moved for distance in distances):
         return 0, position
     wait = min(min(distances) - moved, ap_left)

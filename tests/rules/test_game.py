@@ -57,6 +57,19 @@ def test_valerio_must_wait_to_reach_the_guards_token() -> None:
     assert state.active == "sofia"  # the hand moved on to I
 
 
+@pytest.mark.parametrize(("edition", "sector", "said"), [("classic", 7, "Wait 3"), ("renaissance", 4, "ends the activation")])
+def test_a_single_enemy_token_forces_the_wait_in_the_first_edition_only(edition: str, sector: int, said: str) -> None:
+    # The Apprentice (Ra 5) in III and one Enemy token, in VII: he moves 1 and ends the activation.
+    # First edition "Activation": "In any case" he spends AP until that sector is reached (3 AP);
+    # Renaissance 2e: the rule is ignored with a single Enemy token, so he stays in IV.
+    state = new_game(skirmish(edition=edition, heroes=(hero("apprentice", 5),), enemies=(group("crossbow", 4, models=1),),
+                              placements=(("apprentice", 3, "hero"), ("crossbow", 7, "enemy")), hour=1, minute=2))  # fmt: skip
+    assert state.active == "apprentice"
+    state = run(state, {"type": "spend_ap", "ap": 1, "action": "move"}, {"type": "end_activation"})
+    assert sectors(state)["apprentice"] == sector
+    assert any(said in note for note in state.notes)
+
+
 def test_enemies_move_their_token_by_swiftness_when_they_activate() -> None:
     state = run(
         table(),

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.horologium import (
     SECTORS,
@@ -102,42 +103,67 @@ def test_the_apprentice_example_1() -> None:
     assert token.sector == 8
 
 
+R, C = Edition.RENAISSANCE, Edition.CLASSIC
+
+
 def test_valerio_must_wait_to_reach_the_enemy_token() -> None:
     # Renaissance "Hero or Ally Activation" 2e example: Valerio in XII, the next Enemy token in V;
     # he moves 3 squares (3 AP) and must Wait the 2 AP left to reach V.
-    assert forced_wait(start=12, position=3, ap_left=2, enemy_sectors=[5, 9]) == (2, 5)
+    assert forced_wait(start=12, position=3, ap_left=2, enemy_sectors=[5, 9], edition=R) == (2, 5)
     # with the Enemy token in VI he still reaches V, spending all his remaining AP
-    assert forced_wait(start=12, position=3, ap_left=2, enemy_sectors=[6, 9]) == (2, 5)
+    assert forced_wait(start=12, position=3, ap_left=2, enemy_sectors=[6, 9], edition=R) == (2, 5)
 
 
 def test_the_apprentice_example_3_reaches_the_crossbowmen() -> None:
     # First edition, Example 3: moved 3 (III to VI), next enemy token in VII: 1 AP to reach it.
-    assert forced_wait(start=3, position=6, ap_left=2, enemy_sectors=[7, 11]) == (1, 7)
+    assert forced_wait(start=3, position=6, ap_left=2, enemy_sectors=[7, 11], edition=C) == (1, 7)
 
 
-def test_forced_wait_exceptions() -> None:
+@pytest.mark.parametrize("edition", [R, C])
+def test_forced_wait_after_an_enemy_token_is_reached_or_with_no_ap_left(edition: Edition) -> None:
     # already reached or passed an Enemy token: no Wait
-    assert forced_wait(start=12, position=5, ap_left=1, enemy_sectors=[5, 9]) == (0, 5)
-    assert forced_wait(start=12, position=6, ap_left=1, enemy_sectors=[5, 9]) == (0, 6)
-    # only one Enemy token on the Horologium: the rule is ignored
-    assert forced_wait(start=12, position=1, ap_left=4, enemy_sectors=[5]) == (0, 1)
-    # an Enemy token in the starting sector is not "reached": the next one counts
-    assert forced_wait(start=4, position=5, ap_left=3, enemy_sectors=[4, 7]) == (2, 7)
+    assert forced_wait(start=12, position=5, ap_left=1, enemy_sectors=[5, 9], edition=edition) == (0, 5)
+    assert forced_wait(start=12, position=6, ap_left=1, enemy_sectors=[5, 9], edition=edition) == (0, 6)
     # no AP left: nothing to spend
-    assert forced_wait(start=12, position=3, ap_left=0, enemy_sectors=[5, 9]) == (0, 3)
+    assert forced_wait(start=12, position=3, ap_left=0, enemy_sectors=[5, 9], edition=edition) == (0, 3)
+    # no Enemy token at all: nothing to reach
+    assert forced_wait(start=12, position=3, ap_left=2, enemy_sectors=[], edition=edition) == (0, 3)
 
 
-@given(start=sector, moved=st.integers(0, 6), ap_left=st.integers(0, 6), enemies=st.lists(sector, max_size=5))
-def test_forced_wait_invariants(start: int, moved: int, ap_left: int, enemies: list[int]) -> None:
+def test_the_renaissance_exceptions_to_the_forced_wait() -> None:
+    # only one Enemy token on the Horologium: the rule is ignored
+    assert forced_wait(start=12, position=1, ap_left=4, enemy_sectors=[5], edition=R) == (0, 1)
+    # an Enemy token in the starting sector is not "reached": the next one counts
+    assert forced_wait(start=4, position=5, ap_left=3, enemy_sectors=[4, 7], edition=R) == (2, 7)
+
+
+def test_the_first_edition_forced_wait_has_no_exceptions() -> None:
+    # "In any case, a hero must spend their AP until the first sector occupied by an enemy has been
+    # passed": a single Enemy token counts (Apprentice, Ra 5, in III, 1 AP spent, the one token in VII)
+    assert forced_wait(start=3, position=4, ap_left=4, enemy_sectors=[7], edition=C) == (3, 7)
+    # an Enemy token in the starting sector is passed by any move, as for its reaction (`overtaken`)
+    assert forced_wait(start=4, position=5, ap_left=3, enemy_sectors=[4, 9], edition=C) == (0, 5)
+    assert overtaken(start=4, moved=1, enemies=[Token("e", Side.ENEMY, 4, 3)]) == ("e",)
+    # and the Hero who has not moved yet passes it with 1 AP
+    assert forced_wait(start=4, position=4, ap_left=3, enemy_sectors=[4, 9], edition=C) == (1, 5)
+
+
+@given(start=sector, moved=st.integers(0, 6), ap_left=st.integers(0, 6), enemies=st.lists(sector, max_size=5),
+       edition=st.sampled_from(Edition))  # fmt: skip
+def test_forced_wait_invariants(start: int, moved: int, ap_left: int, enemies: list[int], edition: Edition) -> None:
     position = step(start, moved)
-    wait, end = forced_wait(start, position, ap_left, enemies)
+    wait, end = forced_wait(start, position, ap_left, enemies, edition)
     assert 0 <= wait <= ap_left
     assert end == step(position, wait)
     if wait:
-        distances = [ahead(start, e) or SECTORS for e in enemies]
+        here = SECTORS if edition is R else 1
+        distances = [ahead(start, e) or here for e in enemies]
         # the Hero never overshoots the first Enemy token, and stops on it unless out of AP
         assert moved + wait <= min(distances)
         assert moved + wait == min(distances) or wait == ap_left
+    elif ap_left and enemies and not (edition is R and len(enemies) == 1):
+        # no Wait only where an Enemy token is already reached or passed
+        assert any(ahead(start, e) <= moved and (ahead(start, e) or edition is C and moved) for e in enemies)
 
 
 def test_first_edition_reaction_when_a_hero_token_overtakes_an_enemy_token() -> None:
@@ -216,6 +242,6 @@ def test_bad_values_name_the_field() -> None:
     with pytest.raises(RuleError, match="ko"):
         Token("x", Side.ENEMY, 3, ko=True)
     with pytest.raises(RuleError, match="enemy_sectors"):
-        forced_wait(1, 2, 1, [3, 14])
+        forced_wait(1, 2, 1, [3, 14], R)
     with pytest.raises(RuleError, match="side"):
         Side.parse("villain")
