@@ -111,13 +111,19 @@ class writing:
                 return
             except sqlite3.OperationalError as failed:
                 error = failed
-        if self.db.in_transaction:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # SQLite rolls back a transaction it could not finish when the file is next opened
+        rollback(self.db)
         if isinstance(error, sqlite3.OperationalError):
             raise _unsaved(_file_of(self.db), error) from error
+
+
+def rollback(db: sqlite3.Connection) -> None:
+    """ROLLBACK, where a transaction is still open: SQLite ends one itself when a COMMIT fails (a full
+    card), and one it could not finish it rolls back when the file is next opened."""
+    if db.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
 
 def _file_of(db: sqlite3.Connection) -> str:
@@ -151,7 +157,7 @@ def _migrate(connection: sqlite3.Connection, path: Path) -> None:
         connection.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
         connection.execute("COMMIT")
     except BaseException as error:
-        connection.execute("ROLLBACK")
+        rollback(connection)
         if isinstance(error, sqlite3.Error):
             raise StateFileError(f"{path}: cannot bring the file to schema {target} ({error}); {LEFT_AS_IS}") from error
         raise

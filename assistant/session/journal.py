@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from assistant.session.database import writing
+from assistant.session.database import rollback, writing
 from assistant.session.errors import EventRefused, NoSuchGame, NothingToUndo, SessionError
 from assistant.session.fold import Fold
 
@@ -201,8 +201,8 @@ class Journal(Generic[S]):
                 assert self._state is not None
                 self._store_snapshot(self._head, self._state)
             self._db.execute("COMMIT")
-        except sqlite3.Error:
-            self._db.execute("ROLLBACK")
+        except sqlite3.Error:  # a full card: skipped, the next resume replays again
+            rollback(self._db)
 
     def _state_at(self, head: int) -> S:
         """The fold of events 1..head, from the nearest snapshot that this fold wrote."""
@@ -265,7 +265,7 @@ class _WriteTransaction(writing):
         try:
             self.journal._sync()
         except BaseException:
-            self.db.execute("ROLLBACK")
+            rollback(self.db)
             raise
         self.revision = self.journal._revision
 

@@ -3,7 +3,11 @@ it that name nothing (a gap in a journal, a current game that is not there): a c
 
 from __future__ import annotations
 
+import json
+import resource
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -104,3 +108,34 @@ def test_an_export_that_cannot_be_written_leaves_nothing_behind(nova: Nova, stat
         assert code == 1 and str(target) in err and "nothing was written" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db", "outdir"]
     assert list(folder.iterdir()) == []
+
+
+def _on_a_full_card(*args: str | Path, stdin: str = "", room: int = 100_000) -> subprocess.CompletedProcess[str]:
+    """`nova-table ARGS` in a child that can write no file past `room` bytes (RLIMIT_FSIZE): a card nearly full.
+    (Python ignores SIGXFSZ, so the write fails, as on a full card, instead of killing the child.)"""
+    return subprocess.run([sys.executable, "-m", "assistant", *map(str, args)], input=stdin, capture_output=True,
+                          text=True, timeout=120, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (room, room)))  # fmt: skip
+
+
+def test_a_game_from_an_older_file_still_opens_on_a_full_card(state_path: Path) -> None:
+    """A game with no snapshot to resume from (an older Nova Table's file) is replayed whole, and a snapshot
+    is stored for the next resume; where the card is full that write fails and is skipped: `show` shows the
+    game, and `apply` says it is not saved (both ended in a traceback from a ROLLBACK SQLite had done itself)."""
+    events = script(endless_text(), 153, seed=3)
+    with StateFile(state_path, create=True, folds=FOLDS) as table:  # the table app, holding the file open
+        table.new_game(endless_text(), "endless.toml")
+        journal = table.journal()
+        for event in events[:150]:
+            journal.append(event)
+        table.db.execute("DELETE FROM snapshots")
+        assert Path(f"{state_path}-wal").stat().st_size > 100_000  # the log the next write goes on growing
+        shown = _on_a_full_card("session", "show", "--state", state_path)
+        assert shown.returncode == 0, shown.stderr
+        assert json.loads(shown.stdout.splitlines()[0])["events"] == 150
+        applied = _on_a_full_card("session", "apply", "--state", state_path, stdin=f"{json.dumps(events[150])}\n")
+        assert applied.returncode == 1 and "Traceback" not in applied.stderr
+        assert f"Not saved: is the card read-only or full? SQLite cannot write to {state_path}" in applied.stderr
+        assert journal.head == 150
+    with closing(sqlite3.connect(state_path)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert db.execute("SELECT head FROM games").fetchall() == [(150,)]
