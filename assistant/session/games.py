@@ -133,7 +133,8 @@ class StateFile:
         """Make game `ref` the current one (bringing it back from the archive)."""
         game_id = self._resolve(ref)
         with writing(self.db):
-            self.db.execute("UPDATE games SET status = 'active' WHERE id = ?", (game_id,))
+            if not self.db.execute("UPDATE games SET status = 'active' WHERE id = ?", (game_id,)).rowcount:
+                raise NoSuchGame(f"{self.path}: no game {ref} (see: nova-table session list --state {self.path})")
             self._set_current(game_id)
         return self.game(game_id)
 
@@ -214,11 +215,11 @@ class StateFile:
 
 
 def _number(ref: object) -> int | None:
-    """A game's id written as `ref` (a number SQLite can hold), or None."""
-    try:
-        game_id = int(str(ref))
-    except ValueError:
+    """A game's id written as `ref` (digits 0-9 only: a number SQLite can hold), or None."""
+    text = str(ref)
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:  # not int()'s "1_0", "+1" or other scripts' digits
         return None
+    game_id = int(text)
     return game_id if 0 < game_id < 2**63 else None
 
 

@@ -91,12 +91,17 @@ def test_a_current_game_mark_that_names_no_game_resumes_the_game_played_last(sta
         assert [g.id for g in games.games() if g.current] == [first.id]
 
 
-@pytest.mark.parametrize("game", ["99999999999999999999999999", "0", "1" + "0" * 5000])
+@pytest.mark.parametrize("game", ["99999999999999999999999999", "0", "1" + "0" * 5000, "99", "0_1", "\u0661", "+1"])
 def test_a_game_number_no_game_can_have(nova: Nova, state_path: Path, game: str) -> None:
+    """Refused, and nothing changed: `resume --game 99` made 99 the current game before it found no game 99
+    (the next `apply` went to the game played last), and Python's int() took "0_1" and an Arabic-Indic one
+    for game 1 (`delete --game 0_1` deleted it)."""
     saved_game(state_path, 3)
+    before = digest(state_path)
     for action in ("show", "resume", "archive", "delete", "export"):
         code, _, err = nova("session", action, "--state", state_path, "--game", game)
         assert code == 1 and "no game" in err and "Traceback" not in err, (action, err[-300:])
+    assert digest(state_path) == before
 
 
 def test_an_export_that_cannot_be_written_leaves_nothing_behind(nova: Nova, state_path: Path, tmp_path: Path) -> None:
