@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 from types import TracebackType
 from urllib.parse import quote
@@ -20,8 +21,9 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 LEFT_AS_IS = "it was left as it is"
 
 
-def _describe_header(path: Path, header: bytes, size: int) -> str | None:
-    """Why these first bytes are not an intact SQLite file, or None if they look right."""
+def _describe_header(path: Path, header: bytes, size: int, checkpoint_pending: bool) -> str | None:
+    """Why these first bytes are not an intact SQLite file, or None if they look right (the page count of a
+    file whose write-ahead log is not yet copied into it, `checkpoint_pending`, is not checked)."""
     if not header.startswith(SQLITE_MAGIC):
         if size and not header.strip(b"\x00"):
             return f"{path} is all zeros (a write that never reached the disk?), not a Nova Table state file; {LEFT_AS_IS}"
@@ -32,8 +34,6 @@ def _describe_header(path: Path, header: bytes, size: int) -> str | None:
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
     size_is_valid = pages > 0 and header[24:28] == header[92:96]
-    wal = Path(f"{path}-wal")
-    checkpoint_pending = wal.exists() and wal.stat().st_size > 0
     if size_is_valid and not checkpoint_pending and size < pages * page_size:
         return (
             f"{path} is truncated: its header says {pages} pages of {page_size} bytes ({pages * page_size} bytes)"
@@ -68,9 +68,12 @@ def _check_header(path: Path, create: bool) -> None:
         if create:
             return
         raise StateFileError(f"{path} is empty: it holds no game")
+    wal = Path(f"{path}-wal")  # looked at first: a checkpoint writes the header's page before the others, and
+    checkpoint_pending = wal.exists() and wal.stat().st_size > 0  # the log stays until they are all written
     with path.open("rb") as handle:
         header = handle.read(100)
-    problem = _describe_header(path, header, size)
+        size = os.fstat(handle.fileno()).st_size  # after the header: the file grows as they are written
+    problem = _describe_header(path, header, size, checkpoint_pending)
     if problem:
         raise StateFileError(problem)
 
@@ -133,6 +136,20 @@ def _file_of(db: sqlite3.Connection) -> str:
         return "the state file"
 
 
+def _write_ahead(connection: sqlite3.Connection, seconds: float = 10.0) -> str:
+    """PRAGMA journal_mode = WAL, the journal mode it gives. Where another program is turning a new file to
+    WAL at the same moment, SQLite says busy at once (its busy timeout does not wait for this lock): tried
+    again until `seconds` have gone by, as the busy timeout would."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return str(connection.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def _single(connection: sqlite3.Connection, sql: str) -> int:
     row = connection.execute(sql).fetchone()
     return int(row[0])
@@ -179,15 +196,16 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
         raise StateFileError(f"{path}: cannot open ({error})") from error
     try:
         connection.execute("PRAGMA busy_timeout = 10000")
-        version = _single(connection, "PRAGMA user_version")
+        version, application, tables = connection.execute(  # one read: not across another's first commit
+            "SELECT (SELECT user_version FROM pragma_user_version), (SELECT application_id FROM pragma_application_id),"
+            " (SELECT count(*) FROM sqlite_master)"
+        ).fetchone()
         target = len(schema.MIGRATIONS)
         if version > target:
             raise StateFileError(
                 f"{path} was written by a newer Nova Table (schema version {version}; this one reads up to"
                 f" {target}): update Nova Table to open it; {LEFT_AS_IS}"
             )
-        application = _single(connection, "PRAGMA application_id")
-        tables = _single(connection, "SELECT count(*) FROM sqlite_master")
         if application != schema.APPLICATION_ID and (tables or version):
             raise StateFileError(f"{path} is an SQLite database of another program, not a Nova Table state file; {LEFT_AS_IS}")
         if version == 0 and not create:
@@ -196,7 +214,7 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
             verdict = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
             if verdict != ["ok"]:
                 raise _damaged(file, "; ".join(verdict))
-        if connection.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
+        if _write_ahead(connection).lower() != "wal":
             raise StateFileError(f"{path}: SQLite cannot use write-ahead logging here")
         connection.execute("PRAGMA synchronous = FULL")
         connection.execute("PRAGMA foreign_keys = ON")

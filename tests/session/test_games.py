@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
 
-from tests.session.conftest import DEMO, Nova, endless_text, fold_state, script
+from assistant.session.errors import SessionError
+from assistant.session.games import StateFile
+from tests.session.conftest import DEMO, Nova, demo_text, endless_text, fold_state, script
 
 
 def play(nova: Nova, state: Path, events: list[dict[str, object]], game: str | None = None) -> None:
@@ -127,3 +130,31 @@ def test_play_and_session_read_the_state_setting_alike(tmp_path: Path, monkeypat
     assert default_state_path() == Path(default_state()) == tmp_path / "data" / "nova-table" / "table.db"
     monkeypatch.setenv("NOVA_TABLE_STATE", "~/games/table.db")
     assert default_state_path() == Path(default_state()) == tmp_path / "home" / "games" / "table.db"
+
+
+def test_eight_tables_starting_games_in_one_new_file_at_once_all_start(tmp_path: Path) -> None:
+    """Each opener read the file's schema version, its application id and its tables one at a time, so one
+    that read across another's first commit called the new file "an SQLite database of another program";
+    and turning the file to write-ahead logging said "database is locked" at once (SQLite's busy timeout
+    does not wait there). Now they all start their game, in 20 files of 8 at once."""
+    refused: list[str] = []
+    for trial in range(20):
+        path = tmp_path / f"{trial}.db"
+        start = threading.Barrier(8)
+
+        def new_game() -> None:
+            start.wait()
+            try:
+                with StateFile(path, create=True) as games:
+                    games.new_game(demo_text(), "demo.toml")
+            except SessionError as error:
+                refused.append(str(error))
+
+        threads = [threading.Thread(target=new_game) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with StateFile(path) as games:
+            assert len(games.games()) == 8
+    assert refused == []
