@@ -12,16 +12,21 @@ class NotJSON(ValueError):
 
 
 def loads(text: str | bytes) -> Any:
-    """`json.loads`, every way it can fail a NotJSON: not JSON, bytes that are not UTF-8, and what Python's
-    reader refuses in well-formed text (`beyond_python`)."""
+    """`json.loads`, every way it can fail a NotJSON: not JSON, bytes that are not UTF-8, what Python's
+    reader refuses in well-formed text (`beyond_python`), and a string with a lone surrogate ("\\ud800":
+    JSON's escapes can write one, but it is no text, and SQLite and UTF-8 refuse it)."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
     except json.JSONDecodeError as bad:
         raise NotJSON(f"{bad.msg} at column {bad.colno}") from None
     except UnicodeDecodeError:
         raise NotJSON("not UTF-8 text") from None
+    except UnicodeEncodeError as bad:
+        raise NotJSON(f"a lone surrogate ({bad.object[bad.start]!r}) in a string: not text") from None
     except (ValueError, RecursionError) as bad:
         raise NotJSON(beyond_python(bad)) from None
+    return value
 
 
 def beyond_python(error: ValueError | RecursionError) -> str:

@@ -83,6 +83,9 @@ def _header(objects: list[tuple[int, dict[str, Any]]], source: str) -> dict[str,
     for key in ("title", "created_at"):
         if not isinstance(header.get(key), str):
             raise ExchangeError(f"{source}:{number}: {key}: expected text, got {header.get(key)!r}")
+    for key in ("edition", "scenario_source"):
+        if not isinstance(header.get(key), (str, type(None))):
+            raise ExchangeError(f"{source}:{number}: {key}: expected text or null, got {header.get(key)!r}")
     try:
         datetime.fromisoformat(header["created_at"])
     except ValueError:

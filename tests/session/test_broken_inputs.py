@@ -194,6 +194,13 @@ def test_lines_python_cannot_read_as_numbers_or_nesting_are_refused_line_by_line
     assert answers[0] == {"line": 1, "error": "not JSON (a number of more than 4300 digits); not stored"}
     assert answers[1] == {"line": 2, "error": "not JSON (nested too deeply); not stored"}
     assert answers[2] == {"line": 3, "seq": 1, "type": "spend_ap"}
+    # a lone surrogate, which JSON's escapes can write: no text, SQLite could not store it (a traceback, the lines
+    # after it never read); refused with its line, and the next line stored
+    lone = '{"type": "end_activation", "note": "\\ud800"}'
+    code, out, _ = nova("session", "apply", "--state", state_path, stdin=lone + "\n" + json.dumps(good) + "\n")
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert answers == [{"line": 1, "error": "not JSON (a lone surrogate ('\\ud800') in a string: not text); not stored"},
+                       {"line": 2, "seq": 2, "type": "spend_ap"}]  # fmt: skip
 
     exported = state_path.with_suffix(".jsonl")
     nova.json("session", "export", "--state", state_path, "--out", exported)
@@ -240,7 +247,10 @@ def test_an_imported_game_takes_its_edition_from_its_scenario_and_needs_a_real_d
     lines = exported_lines(nova, tmp_path, 5)
     header = json.loads(lines[0])
     assert header["edition"] == "renaissance"
-    for changes, refused in (({"edition": "classic"}, ""), ({"created_at": "not a date"}, "created_at: expected a date")):
+    for changes, refused in (({"edition": "classic"}, ""), ({"created_at": "not a date"}, "created_at: expected a date"),
+                             ({"scenario_source": {"a": 1}}, "scenario_source: expected text or null, got {'a': 1}"),
+                             ({"edition": ["x"]}, "edition: expected text or null, got ['x']"),
+                             ({"title": "\ud800"}, "not JSON (a lone surrogate ('\\ud800') in a string: not text)")):  # fmt: skip
         edited = tmp_path / "edited.jsonl"
         edited.write_text(json.dumps(dict(header, **changes)) + "\n" + "".join(lines[1:]))
         code, out, err = nova("session", "import", "--state", tmp_path / "target.db", edited)
