@@ -165,11 +165,15 @@ def _migrate(connection: sqlite3.Connection, path: Path) -> None:
             connection.backup(backup)
         finally:
             backup.close()
+    connection.execute("PRAGMA foreign_keys = OFF")  # a table rebuilt must not take its events with it
     connection.execute("BEGIN IMMEDIATE")
     try:
         version = _single(connection, "PRAGMA user_version")
         for step in range(version, target):
             schema.MIGRATIONS[step](connection)
+        broken = connection.execute("PRAGMA foreign_key_check").fetchone()
+        if broken is not None:
+            raise sqlite3.IntegrityError(f"a row of {broken[0]} names no {broken[2]} row")
         connection.execute(f"PRAGMA user_version = {target}")
         connection.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
         connection.execute("COMMIT")
@@ -178,6 +182,8 @@ def _migrate(connection: sqlite3.Connection, path: Path) -> None:
         if isinstance(error, sqlite3.Error):
             raise StateFileError(f"{path}: cannot bring the file to schema {target} ({error}); {LEFT_AS_IS}") from error
         raise
+    finally:
+        connection.execute("PRAGMA foreign_keys = ON")
 
 
 def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check: bool = True) -> sqlite3.Connection:

@@ -13,13 +13,7 @@ from collections.abc import Callable, Sequence
 APPLICATION_ID = 0x4E4F5641
 """'NOVA': SQLite's application_id of a Nova Table state file."""
 
-_V1 = (
-    """CREATE TABLE meta (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    ) WITHOUT ROWID""",
-    """CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
+_GAMES = """
         kind TEXT NOT NULL CHECK (kind IN ('mission', 'campaign')),
         title TEXT NOT NULL,
         edition TEXT,
@@ -30,8 +24,16 @@ _V1 = (
         revision INTEGER NOT NULL DEFAULT 0,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
-    )""",
-    "CREATE UNIQUE INDEX one_campaign ON games (kind) WHERE kind = 'campaign'",
+"""
+_ONE_CAMPAIGN = "CREATE UNIQUE INDEX one_campaign ON games (kind) WHERE kind = 'campaign'"
+
+_V1 = (
+    """CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) WITHOUT ROWID""",
+    f"CREATE TABLE games (id INTEGER PRIMARY KEY, {_GAMES})",
+    _ONE_CAMPAIGN,
     """CREATE TABLE events (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         seq INTEGER NOT NULL CHECK (seq >= 1),
@@ -59,8 +61,18 @@ def _statements(sql: Sequence[str]) -> Callable[[sqlite3.Connection], None]:
     return run
 
 
+_V2 = (  # SQLite's way to change a table's definition: a new table, the rows copied, the old one dropped
+    f"CREATE TABLE games_v2 (id INTEGER PRIMARY KEY AUTOINCREMENT, {_GAMES})",
+    "INSERT INTO games_v2 SELECT * FROM games",
+    "DROP TABLE games",
+    "ALTER TABLE games_v2 RENAME TO games",
+    _ONE_CAMPAIGN,
+)
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _statements(_V1),  # 0 -> 1: meta, games, events, snapshots
+    _statements(_V2),  # 1 -> 2: a deleted game's number is never given to another game (AUTOINCREMENT)
 ]
+"""Run with foreign keys off (SQLite's rule for a table rebuilt, `_V2`), and checked after."""
 SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this Nova Table writes; it reads every version up to this one."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assistant.session import schema
-from assistant.session.errors import StateFileError
+from assistant.session.errors import NoSuchGame, StateFileError
 from assistant.session.games import StateFile
 from tests.session.conftest import FOLDS, endless_text, script
 
@@ -74,3 +74,50 @@ def test_a_failing_migration_changes_nothing(state_path: Path, monkeypatch: pyte
         StateFile(state_path, folds=FOLDS)
     assert pragma(state_path, "user_version") == old
     assert "half" not in tables(state_path)
+
+
+def test_a_deleted_games_number_is_never_given_to_another_game(state_path: Path) -> None:
+    """Two programs on one file: the table holds game 2 and another program deletes it and starts a game. SQLite
+    gave the new game the free number 2, and the table's next move went into it, checked against the old
+    game's rules. Numbers are now never given again (AUTOINCREMENT): the table is told its game is gone."""
+    events = script(endless_text(), 3, seed=7)
+    with StateFile(state_path, create=True, folds=FOLDS) as table:
+        table.new_game(endless_text(), "first.toml")
+        table.new_game(endless_text(), "endless.toml")
+        journal = table.journal(2)
+        journal.append(events[0])
+        with StateFile(state_path, folds=FOLDS) as other:
+            other.delete(2)
+            assert other.new_game(endless_text(), "other.toml").id == 3
+        with pytest.raises(NoSuchGame, match="no game 2"):
+            journal.append(events[1])
+        assert table.game(3).head == 0 and table.journal(3).events() == []
+
+
+def test_a_file_of_schema_1_keeps_its_games_and_events_when_its_games_are_rebuilt(
+        state_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Schema 2 rebuilds the games table (SQLite's way to make its numbers AUTOINCREMENT): the events and
+    snapshots that name the games, by foreign keys that delete them with their game, stay whole."""
+    current = schema.MIGRATIONS
+    monkeypatch.setattr(schema, "MIGRATIONS", current[:1])
+    events = script(endless_text(), 30, seed=9)
+    with StateFile(state_path, create=True, folds=FOLDS, snapshot_every=10) as games:
+        for source in ("a.toml", "b.toml", "c.toml"):
+            games.new_game(endless_text(), source)
+        for game in (1, 3):
+            journal = games.journal(game)
+            for event in events:
+                journal.append(event)
+        games.delete(2)
+        campaign = games.campaign_id()
+    assert pragma(state_path, "user_version") == 1
+    monkeypatch.setattr(schema, "MIGRATIONS", current)
+    with StateFile(state_path, folds=FOLDS) as games:
+        assert sorted(g.id for g in games.games(campaign=True)) == [1, 3, campaign]
+        for game in (1, 3):
+            assert games.journal(game).events() == events and games.journal(game).head == 30
+        assert games.db.execute("SELECT game_id, seq FROM snapshots").fetchall() == [(1, 10), (1, 20), (1, 30), (3, 10), (3, 20), (3, 30)]
+        games.delete(campaign)
+        assert games.new_game(endless_text(), "d.toml").id == campaign + 1  # the highest number, not given again
+    assert pragma(state_path, "user_version") == 2
+    assert pragma(Path(f"{state_path}.schema-1.bak"), "user_version") == 1
