@@ -179,6 +179,7 @@ class BoardLink:
 
     def close(self) -> None:
         self._thread.close()
+        self.connected = False  # (its reader says so too, unless it is slower than pyserial's 2 s wait)
 
     def __repr__(self) -> str:
         return f"<board on {self.port.port}>"

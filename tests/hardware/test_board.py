@@ -6,6 +6,7 @@ import itertools
 import json
 import logging
 import os
+import select
 import sys
 import threading
 import time
@@ -318,8 +319,9 @@ def test_a_board_pulled_out_and_plugged_back_comes_back_with_its_knobs_and_light
     app = App(MemoryGame(demo_scenario()), surface, log=lambda message: None)
     link = cast(BoardLink, devices.attach_board(app, HardwareConfig(), str(kernel)))
     assert link.port.is_open
-    first.close()  # the USB cable is pulled: its /dev/ttyACM0 goes
+    first.close()  # the USB cable is pulled: its /dev/ttyACM0 goes, and udev's name for it
     kernel.unlink()
+    lasting.unlink()  # (a pty of the same number, another program's, is not taken for the board)
     deadline = time.monotonic() + 10
     while not said and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -328,7 +330,6 @@ def test_a_board_pulled_out_and_plugged_back_comes_back_with_its_knobs_and_light
     time.sleep(0.3)
     assert len(said) == 1  # looked for again, quietly
     second = SimulatedBoard().start()
-    lasting.unlink()
     lasting.symlink_to(second.path)  # plugged back in, as /dev/ttyACM1: udev points the board's name there
     (Path(tmp_path) / "ttyACM1").symlink_to(second.path)
     while len(said) < 2 and time.monotonic() < deadline:
@@ -452,9 +453,11 @@ def test_a_board_that_starts_over_is_shown_the_game_again() -> None:
             link.show(state)
             link.tray(True)
             assert board.wait_for(3)
+            fresh = board.firmware.Board(knobs=4)
+            assert (fresh.minute, fresh.tray) != (state.clock.minute, 100)  # a board that starts over shows nothing
             board.restart()
-            assert (board.board.minute, board.board.tray) != (state.clock.minute, 100)  # dark, as at boot
             assert board.wait_for(6)
+            assert [json.loads(line)["t"] for line in board.received[3:]] == ["ring", "perilium", "tray"]
             fw = board.board
             assert (fw.minute, fw.hour, fw.tray) == (state.clock.minute, state.clock.hour, 100)
             assert sorted(fw.tokens) == sorted(tuple(t) for t in ring_message(state)["tokens"])
@@ -496,11 +499,18 @@ def test_a_board_that_stops_reading_holds_the_table_once_and_is_then_lost(surfac
 
     master, slave = os.openpty()
     tty.setraw(slave)  # nobody ever reads `master`: the board that stopped reading
+    tty.setraw(master)  # (not a line discipline that throws away a line too long, which would drain the buffer)
     link = BoardLink.open(os.ttyname(slave))
     try:
-        with pytest.raises(serial.SerialTimeoutException):
-            for _ in range(1000):
-                link.port.write(b"x" * 1024)  # the tty's buffer fills up
+        os.set_blocking(slave, False)
+        full = False
+        while not full:  # the tty's buffers fill up, until a write finds no room even after the kernel's moves
+            try:
+                while True:
+                    os.write(slave, b"x" * 1024)
+            except BlockingIOError:
+                time.sleep(0.05)
+                full = not select.select([], [slave], [], 0)[1]
         writes: list[bytes] = []
         write = link._thread.write
 
