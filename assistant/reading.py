@@ -19,7 +19,7 @@ def loads(text: str | bytes) -> Any:
         value = json.loads(text)
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except json.JSONDecodeError as bad:
-        raise NotJSON(f"{bad.msg} at column {bad.colno}") from None
+        raise NotJSON(f"{bad.msg.removesuffix(' at')} at column {bad.colno}") from None
     except UnicodeDecodeError:
         raise NotJSON("not UTF-8 text") from None
     except UnicodeEncodeError as bad:

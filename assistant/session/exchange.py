@@ -22,7 +22,7 @@ from assistant.reading import NotJSON, loads
 from assistant.session.database import writing
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError
 from assistant.session.games import CAMPAIGN, GameInfo, StateFile, title_and_edition
-from assistant.session.journal import encode_event, now
+from assistant.session.journal import encode_event, now, stored_event
 
 FORMAT = "nova-table-game"
 VERSION = 1
@@ -47,6 +47,8 @@ def export_game(state_file: StateFile, ref: int | str | None, out: TextIO) -> in
         "head": head, "events": len(rows), "created_at": created, "updated_at": updated,
         "scenario_source": source, "scenario_text": text,
     }  # fmt: skip
+    for seq, _, body in rows:  # a damaged one would make a file that no import takes
+        stored_event(info.id, seq, body)
     out.write(json.dumps(header, ensure_ascii=False) + "\n")
     for seq, recorded, body in rows:
         out.write(f'{{"seq": {seq}, "recorded_at": {json.dumps(recorded)}, "event": {body}}}\n')

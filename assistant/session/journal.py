@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from assistant.reading import NotJSON, loads
 from assistant.session.database import rollback, writing
 from assistant.session.errors import EventRefused, NoSuchGame, NothingToUndo, SessionError
 from assistant.session.fold import Fold
@@ -88,10 +89,10 @@ class Journal(Generic[S]):
         """The events with seq from `start` to `stop` (default: the surviving ones)."""
         stop = self.head if stop is None else stop
         rows = self._db.execute(
-            "SELECT body FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            "SELECT seq, body FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
             (self.game_id, start, stop),
         )
-        return [json.loads(body) for (body,) in rows]
+        return [stored_event(self.game_id, seq, body) for seq, body in rows]
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -160,8 +161,7 @@ class Journal(Generic[S]):
         row = self._db.execute("SELECT body FROM events WHERE game_id = ? AND seq = ?", (self.game_id, seq)).fetchone()
         if row is None:
             raise SessionError(f"game {self.game_id}: event {seq} is missing from the journal")
-        result: dict[str, Any] = json.loads(row[0])
-        return result
+        return stored_event(self.game_id, seq, row[0])
 
     def _sync(self) -> None:
         """Re-read head and length, and the state, if the game changed since we last looked."""
@@ -232,8 +232,9 @@ class Journal(Generic[S]):
         for seq, body in rows:
             if seq != expected:
                 break
+            event = stored_event(self.game_id, seq, body)
             try:
-                state = self.fold.apply(state, json.loads(body))
+                state = self.fold.apply(state, event)
             except ValueError as error:
                 raise SessionError(
                     f"game {self.game_id}: stored event {seq} is refused by this version of the rules ({error});"
@@ -250,6 +251,20 @@ class Journal(Generic[S]):
             "INSERT OR REPLACE INTO snapshots (game_id, seq, fold, state) VALUES (?, ?, ?, ?)",
             (self.game_id, seq, self.fold.tag, json.dumps(self.fold.dump(state), separators=(",", ":"))),
         )
+
+
+def stored_event(game_id: int, seq: int, body: str) -> dict[str, Any]:
+    """A stored event's text read back; SessionError where it is not an event's JSON (the file damaged or
+    edited), which is no fault of the rules."""
+    try:
+        event = loads(body)
+    except NotJSON as error:
+        why = f"not JSON: {error}"
+    else:
+        if isinstance(event, dict):
+            return event
+        why = "not a JSON object"
+    raise SessionError(f"game {game_id}: stored event {seq} is damaged ({why}); the journal was left as it is")
 
 
 class _WriteTransaction(writing):

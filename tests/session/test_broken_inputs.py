@@ -258,3 +258,19 @@ def test_an_imported_game_takes_its_edition_from_its_scenario_and_needs_a_real_d
             assert code == 1 and refused in err
         else:
             assert code == 0 and json.loads(out)["edition"] == "renaissance"
+
+
+def test_a_stored_event_whose_text_is_damaged_is_said_damaged_and_not_exported(nova: Nova, state_path: Path) -> None:
+    """An event's text cut short inside an intact page (an edit by hand, a bad sector SQLite's check misses):
+    show and undo say the event is damaged (they blamed this version of the rules), and export writes no
+    file, where it wrote one that import then refused."""
+    saved_game(state_path, 20)
+    with closing(sqlite3.connect(state_path)) as db:
+        (body,) = db.execute("SELECT body FROM events WHERE seq = 5").fetchone()
+        db.execute("UPDATE events SET body = ? WHERE seq = 5", (body[:-3],))
+        db.commit()
+    target = state_path.with_suffix(".jsonl")
+    for args in (("show",), ("undo",), ("export", "--out", str(target))):
+        code, _, err = nova("session", *args, "--state", state_path)
+        assert code == 1 and "game 1: stored event 5 is damaged (not JSON: " in err and "rules" not in err, (args, err)
+    assert not target.exists() and not target.with_name(target.name + ".partial").exists()
