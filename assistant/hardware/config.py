@@ -128,6 +128,15 @@ def _seconds(value: object, low: float, high: float) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
 
 
+def _there(path: Path) -> bool:
+    """A settings file at `path`; not where its folder cannot be looked into (another user's home, as
+    HOME=/root under `sudo -u`: pathlib says PermissionError there, not False)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def load_config(path: Path | None = None) -> HardwareConfig:
     """The settings of `path`, or of the file NOVA_TABLE_HARDWARE names, or of the first file found in SEARCH,
     or the defaults."""
@@ -136,7 +145,7 @@ def load_config(path: Path | None = None) -> HardwareConfig:
         named = Path(os.environ[ENVIRON])
         if not named.is_file():
             raise ConfigError(f"{ENVIRON}={named}: no such settings file")
-    candidates = [named] if named is not None else [p for p in SEARCH if p.is_file()]
+    candidates = [named] if named is not None else [p for p in SEARCH if _there(p)]
     if not candidates:
         return HardwareConfig()
     chosen = candidates[0]

@@ -121,7 +121,10 @@ def expand(paths: list[str]) -> list[Path]:
     result: list[Path] = []
     for name in paths:
         path = Path(name)
-        inside = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if os.path.isdir(path) else []
+        try:
+            inside = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if os.path.isdir(path) else []
+        except OSError:  # a folder that cannot be read: `run_read` says why
+            inside = []
         result.extend(inside or [path])
     return result
 
@@ -165,6 +168,10 @@ def run_read(args: argparse.Namespace) -> int:
     for path in expand(args.images):
         try:
             if os.path.isdir(path):  # `expand` gives a folder as itself only where it holds no pictures
+                try:
+                    os.listdir(path)
+                except OSError as bad:
+                    raise ImageError(f"{path}: cannot read this folder ({bad.strerror or bad})") from None
                 raise ImageError(f"{path}: no pictures in this folder ({', '.join(sorted(IMAGE_SUFFIXES))})")
             reading = reader.read(load_image(path))
             if reader.problem and not warned:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,11 +31,15 @@ def quiet_opencv() -> Iterator[None]:
 
 def load_image(path: Path) -> np.ndarray:
     """The image at `path` as a BGR uint8 array, or `ImageError` saying what is wrong."""
-    if not os.path.exists(path):  # os.path's own: False, not an error, for a name too long for the system
-        raise ImageError(f"{path}: no such file")
-    if os.path.isdir(path):
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise ImageError(f"{path}: no such file") from None
+    except OSError as bad:  # no permission to its folder, a name too long for the system
+        raise ImageError(f"{path}: cannot read ({bad.strerror or bad})") from None
+    if stat.S_ISDIR(mode):
         raise ImageError(f"{path}: is a folder, not an image")
-    if not os.path.isfile(path):  # a named pipe would be waited on for ever, a device read without end
+    if not stat.S_ISREG(mode):  # a named pipe would be waited on for ever, a device read without end
         raise ImageError(f"{path}: not a regular file (a pipe or a device), not an image")
     try:
         data = np.fromfile(str(path), dtype=np.uint8)

@@ -26,9 +26,9 @@ from assistant.vision import segment as S
 from assistant.vision.classical import ClassicalReader, die_views, plausible
 from assistant.vision.detector import Detection, DetectorError, DiceDetector
 from assistant.vision.dice import CUT_NOTE, LEANS_NOTE, Box, Die, Reading, in_rows
-from assistant.vision.errors import ModelError, ProfileError
+from assistant.vision.errors import ImageError, ModelError, ProfileError
 from assistant.vision.faces import FaceReader, check_kind
-from assistant.vision.images import check_frame
+from assistant.vision.images import MIN_SIDE, check_frame
 from assistant.vision.profile import Profile, built_in, shipped_faces
 from assistant.vision.render import STYLE_OF_KIND, scene
 
@@ -124,9 +124,12 @@ class DiceReader:
     def working(frame: np.ndarray) -> tuple[np.ndarray, float, int, int, bool]:
         """The frame without masked bands, at working size: (image, scale, left, top, is a tile)."""
         frame = check_frame(frame)
+        h, w = frame.shape[:2]
         top, bottom, left, right = S.content_window(frame)
         frame = frame[top:bottom, left:right]
         scale = scale_for(frame.shape)
+        if min(frame.shape[:2]) * scale < MIN_SIDE:  # a strip: at the working size its short side would go
+            raise ImageError(f"frame: too long and narrow ({w}x{h} pixels) to hold a die at {S.WORK_SIDE} pixels")
         work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         return work, scale, left, top, S.is_tile(frame.shape)
 

@@ -69,7 +69,10 @@ class ImageFolderSource(_Closing):
                  report: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> None:
         if not folder.is_dir():
             raise SourceError(f"{folder}: {'not a folder' if folder.exists() else 'no such folder'}")
-        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        try:
+            self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        except OSError as bad:
+            raise SourceError(f"{folder}: cannot read this folder ({bad.strerror or bad})") from None
         if not self.paths:
             raise SourceError(f"{folder}: no pictures in it")
         self.name = f"folder:{folder}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -109,6 +110,44 @@ def test_a_folder_without_pictures_and_a_picture_opencv_cannot_decode_are_named_
                      "(.bmp, .jpeg, .jpg, .png, .tif, .tiff, .webp)"}
     assert second["dice"] == [] and "not a picture OpenCV can decode" in second["error"]
     assert done.stderr.splitlines() == [f"nova-table dice: {first['error']}", f"nova-table dice: {second['error']}"]
+
+
+def test_a_folder_that_cannot_be_read_and_a_picture_in_it_are_said_unreadable_and_a_strip_too_narrow() -> None:
+    """A folder without read permission stopped `dice read` in a traceback, and a picture inside it was said
+    not to exist; a 16 x 40000 strip stopped it in OpenCV's resize (its short side went to 0 pixels at the
+    working size). Each is now an error line, and the next picture is read. (Run as another user where the
+    tests run as root, which reads every folder.)"""
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: no user that a folder's permissions stop")
+        as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    import tempfile
+
+    top = Path(tempfile.mkdtemp(prefix="nova-unreadable-"))  # not under pytest's tmp_path: that is the user's only
+    try:
+        top.chmod(0o755)
+        locked = top / "locked"
+        locked.mkdir()
+        cv2.imwrite(str(locked / "a.png"), np.full((64, 64, 3), 200, np.uint8))
+        locked.chmod(0)
+        strip = top / "strip.png"
+        cv2.imwrite(str(strip), np.full((40000, 16, 3), 200, np.uint8))
+        tray = top / "tray.png"
+        cv2.imwrite(str(tray), np.full((480, 640, 3), (40, 110, 50), np.uint8))
+        done = subprocess.run([*as_user, sys.executable, "-m", "assistant", "dice", "read", str(locked),
+                               str(locked / "a.png"), str(strip), str(tray)], capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "HOME": str(top)})  # fmt: skip
+    finally:
+        (top / "locked").chmod(0o755)
+        shutil.rmtree(top)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert [record.get("error") for record in lines(done)] == [
+        f"{locked}: cannot read this folder (Permission denied)",
+        f"{locked / 'a.png'}: cannot read (Permission denied)",
+        "frame: too long and narrow (16x40000 pixels) to hold a die at 640 pixels",
+        None,
+    ]
 
 
 def test_a_corrupt_profile_is_refused_clearly(tmp_path: Path, rendered_pips: Path) -> None:

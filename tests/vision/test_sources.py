@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,16 @@ def test_opencv_capture_reads_a_video_and_watch_reads_each_settled_roll(tmp_path
     for reading in readings:
         expected = labels[reading["frame"] - 1]
         assert sorted(d["value"] for d in reading["dice"]) == sorted(d["value"] for d in expected)
+
+
+def test_a_folder_that_cannot_be_read_is_a_source_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`watch --source folder:DIR` on a folder without read permission stopped in a traceback."""
+    def denied(self: Path) -> Iterator[Path]:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "iterdir", denied)  # (the tests may run as root, whom no permission stops)
+    with pytest.raises(SourceError, match=f"^{tmp_path}: cannot read this folder \\(Permission denied\\)$"):
+        open_source(f"folder:{tmp_path}")
 
 
 def test_a_missing_video_is_a_source_error(tmp_path: Path) -> None:
