@@ -238,6 +238,15 @@ def test_the_file_named_in_the_environment_comes_before_the_search(tmp_path: Pat
     assert load_config(given).board.port == "none"
     monkeypatch.delenv("NOVA_TABLE_HARDWARE")
     assert load_config().board.port == "/dev/ttyACM7"
+
+    class Unreachable(type(home)):  # type: ignore[misc]
+        """A home folder this user cannot look into (HOME=/root under `sudo -u`): pathlib raises, not False."""
+
+        def is_file(self) -> bool:
+            raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(config, "SEARCH", (Unreachable(home), home))
+    assert load_config().board.port == "/dev/ttyACM7"  # passed over, the next file read
     monkeypatch.setenv("NOVA_TABLE_HARDWARE", str(tmp_path / "gone.toml"))
     with pytest.raises(ConfigError, match=f"^NOVA_TABLE_HARDWARE={tmp_path / 'gone.toml'}: no such settings file$"):
         load_config()
