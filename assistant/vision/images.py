@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterator
@@ -33,10 +34,10 @@ def load_image(path: Path) -> np.ndarray:
     """The image at `path` as a BGR uint8 array, or `ImageError` saying what is wrong."""
     try:
         mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise ImageError(f"{path}: no such file") from None
-    except OSError as bad:  # no permission to its folder, a name too long for the system
-        raise ImageError(f"{path}: cannot read ({bad.strerror or bad})") from None
+    except OSError as bad:
+        if bad.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG):  # (a name too long: none can be)
+            raise ImageError(f"{path}: no such file") from None
+        raise ImageError(f"{path}: cannot read ({bad.strerror or bad})") from None  # no permission to its folder
     if stat.S_ISDIR(mode):
         raise ImageError(f"{path}: is a folder, not an image")
     if not stat.S_ISREG(mode):  # a named pipe would be waited on for ever, a device read without end
