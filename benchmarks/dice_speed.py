@@ -38,6 +38,7 @@ from assistant.vision.network import runtime  # noqa: E402
 from assistant.vision.profile import load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
 from assistant.vision.render import scene  # noqa: E402
+from assistant.vision.settle import SettleDetector  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
 WEBCAM = ("webcam-two-white-d6-train", "webcam-two-white-d6-valid")
@@ -100,12 +101,20 @@ def main() -> int:
               f"  baseline {bmed:5.2f} ms  ratio x{med / bmed:5.1f}", flush=True)
         return ms, cpu
 
-    for name, pictures in frames(args.rendered).items():
+    shown = frames(args.rendered)
+    for name, pictures in shown.items():
         ms, cpu = measure(name, pictures, reader)
         every.extend(ms)
         every_cpu.extend(cpu)
     print(f"{'all 640x480 frames':32s} frames {len(every):4d}  median {statistics.median(every):6.2f} ms"
           f"  (CPU time {statistics.median(every_cpu):6.2f} ms)", flush=True)
+    pictures = [f for group in shown.values() for f in group]
+    settle = SettleDetector()  # every frame the camera gives goes through it, read or not
+    ms = [timed(settle.update, f, args.passes) for f in pictures]
+    base = [timed(baseline, f, args.passes) for f in pictures]
+    print(f"{'settle detection, every frame':32s} frames {len(ms):4d}  median {statistics.median(ms):6.2f} ms"
+          f"  baseline {statistics.median(base):5.2f} ms  ratio x{statistics.median(ms) / statistics.median(base):5.1f}",
+          flush=True)
     nova = nova_frames(args.rendered)
     measure("rendered Nova d8 scenes, --kind d8", nova, DiceReader("d8", profile, detector=not args.classical))
     measure("rendered Nova d8 scenes (auto)", nova, reader)

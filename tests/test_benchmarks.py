@@ -86,6 +86,8 @@ def test_dice_faces_reads_each_labelled_box_of_a_folder(tmp_path: Path) -> None:
 def test_dice_speed_prints_medians_and_their_ratio_to_the_baseline() -> None:
     out = run("dice_speed.py", "--passes", "1", "--rendered", "2")
     assert re.search(rf"^all 640x480 frames +frames +\d+ +median +{NUMBER} ms", out, re.MULTILINE), out
+    assert re.search(rf"^settle detection, every frame +frames +\d+ +median +{NUMBER} ms .* ratio x +{NUMBER}$", out,
+                     re.MULTILINE), out
     assert re.search(rf"rendered Nova d8 scenes, --kind d8 frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
 
 
