@@ -10,3 +10,6 @@ import os
 # reads the variable once, when it loads): a 30000 x 30000 PNG of 1 MB would otherwise take 5 GB to decode.
 # images.MAX_PIXELS is the same figure.
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "50000000")
+# FFmpeg writes its own complaints about a video it cannot read ("moov atom not found") straight to
+# stderr, past OpenCV's logging; the source says what is wrong in its own words (AV_LOG_QUIET is -8).
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")

@@ -150,6 +150,16 @@ def test_a_folder_that_cannot_be_read_and_a_picture_in_it_are_said_unreadable_an
     ]
 
 
+def test_a_video_that_is_not_one_is_said_once_without_ffmpegs_own_lines(tmp_path: Path) -> None:
+    """FFmpeg wrote "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x...] moov atom not found" to stderr past OpenCV's logging,
+    before the source's own message."""
+    text = tmp_path / "roll.mp4"
+    text.write_text("not a video\n")
+    done = dice("watch", "--no-tray", "--source", f"video:{text}")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"nova-table dice: video:{text}: OpenCV cannot open it"], done.stderr
+
+
 def test_a_corrupt_profile_is_refused_clearly(tmp_path: Path, rendered_pips: Path) -> None:
     bad = tmp_path / "p.json"
     bad.write_text("{\"format\": \"something else\"}")
