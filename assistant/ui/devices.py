@@ -243,6 +243,9 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
             try:
                 watch(spec, tray=tray, kind=kind, profile_path=profile, max_frames=max_frames, emit=emit,
                       stop=stop, rolling=app.rolling)
+                if not stop.is_set() and not max_frames:  # a video or a folder of pictures that ran out
+                    post_board_message(f"camera {source}: no more frames, nothing more is read from it")
+                    post_notice("Camera stopped: set the dice by hand.")
                 return
             except CameraLost as error:
                 spec = error.source

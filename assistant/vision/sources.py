@@ -9,6 +9,7 @@ OpenCV camera, else rendered dice.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -219,8 +220,20 @@ def check_spec(spec: str) -> None:
     needs = {"video": ("FILE", "file"), "folder": ("DIR", "folder")}
     if name in needs and not arg:
         raise SourceError(f"{spec}: {name}:{needs[name][0]} needs the {needs[name][1]}")
+    if name == "video" and not os.path.isfile(path_in(spec)):
+        raise SourceError(f"{path_in(spec)}: {'not a file' if os.path.exists(path_in(spec)) else 'no such video file'}")
+    if name == "folder" and not os.path.isdir(path_in(spec)):
+        raise SourceError(f"{path_in(spec)}: {'not a folder' if os.path.exists(path_in(spec)) else 'no such folder'}")
     if name in ("camera", "render"):
+        if colon and not arg:
+            raise SourceError(f"{spec}: {name}:N needs the number after the colon ({name} alone is {name}:0)")
         number_in(spec)
+
+
+def path_in(spec: str) -> Path:
+    """The FILE or DIR of "video:FILE" or "folder:DIR", ~ standing for the home folder (no shell expands it
+    after the colon)."""
+    return Path(spec.partition(":")[2]).expanduser()
 
 
 def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None] | None = None) -> _Closing:
@@ -249,7 +262,7 @@ def open_source(spec: str, kind: str = "auto", rolling: Callable[[], Roll | None
     if name == "camera":
         return CaptureSource(number_in(spec))
     if name == "video":
-        return CaptureSource(arg, size=None)
+        return CaptureSource(str(path_in(spec)), size=None)
     if name == "folder":
-        return ImageFolderSource(Path(arg))
+        return ImageFolderSource(path_in(spec))
     return RenderedSource(seed=number_in(spec), style=STYLE_OF_KIND[kind], rolling=rolling)

@@ -171,6 +171,21 @@ def test_closing_the_app_ends_the_cameras_thread() -> None:
     assert not thread.is_alive() and time.monotonic() - started < 5
 
 
+def test_a_video_that_runs_out_is_said_to_the_players(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The camera's thread ended with nothing said when a video or a folder of pictures had no more frames."""
+    watch = pytest.importorskip("assistant.vision.watch")
+    from assistant.ui import devices
+
+    monkeypatch.setattr(watch, "watch", lambda source, **options: 0)  # every frame read, then no more
+    said: list[str] = []
+    monkeypatch.setattr(devices, "post_notice", said.append)
+    journal: list[str] = []
+    monkeypatch.setattr(devices, "post_board_message", journal.append)
+    attach_camera(make_app(), "video:rolls.mp4").join(10)
+    assert said == ["Camera stopped: set the dice by hand."]
+    assert journal == ["camera video:rolls.mp4: no more frames, nothing more is read from it"]
+
+
 def test_a_tables_profile_is_checked_before_the_game_starts(tmp_path) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("assistant.vision.faces")
     import numpy as np

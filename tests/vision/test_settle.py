@@ -72,8 +72,9 @@ def test_sensor_noise_and_flickering_light_do_not_hold_the_reading_back() -> Non
     detector = SettleDetector()
     fired = []
     for i in range(12):
-        frame = np.clip(view + grain.normal(0, 6, view.shape) + (12 if i % 2 else -12), 0, 255).astype(np.uint8)
-        frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR)
+        lit = np.clip(view + grain.normal(0, 6, view.shape) + (12 if i % 2 else -12), 0, 255).astype(np.uint8)
+        frame = cv2.imdecode(cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR)
+        assert frame is not None
         if detector.update(frame):
             fired.append(i)
     assert fired == [2]  # three frames in a row, the first included; once

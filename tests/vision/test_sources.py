@@ -15,7 +15,7 @@ import pytest
 from assistant.vision import picamera
 from assistant.vision.errors import SourceError
 from assistant.vision.render import scene
-from assistant.vision.sources import CaptureSource, ImageFolderSource, RenderedSource, open_source
+from assistant.vision.sources import CaptureSource, ImageFolderSource, RenderedSource, check_spec, open_source
 from assistant.vision.watch import watch
 
 
@@ -103,6 +103,32 @@ def test_a_camera_that_is_not_there_is_one_clear_line_not_opencvs_warnings(capfd
 def test_bad_source_names_are_refused(spec: str, message: str) -> None:
     with pytest.raises(SourceError, match=message):
         open_source(spec)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("camera:", r"^camera:: camera:N needs the number after the colon \(camera alone is camera:0\)$"),
+    ("video:/nowhere/roll.mp4", "^/nowhere/roll.mp4: no such video file$"),
+    ("folder:/nowhere/rolls", "^/nowhere/rolls: no such folder$"),
+])
+def test_sources_that_cannot_be_there_are_refused_before_anything_opens(spec: str, message: str) -> None:
+    """By `check_spec`, so `play --camera` says it at the start: a video or a folder that is not there
+    started the table, and said "Camera stopped" only once it was looked at; "camera:" was camera 0."""
+    with pytest.raises(SourceError, match=message):
+        check_spec(spec)
+    with pytest.raises(SourceError, match=message):
+        open_source(spec)
+
+
+def test_a_folder_or_a_video_under_the_home_folder_is_found_by_tilde(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """No shell expands ~ after "folder:" or "video:": `--camera folder:~/rolls` was taken as a folder "~"."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "rolls").mkdir()
+    cv2.imwrite(str(tmp_path / "rolls" / "a.png"), np.full((120, 160, 3), 90, np.uint8))
+    with open_source("folder:~/rolls") as source:
+        assert source.read() is not None
+    with pytest.raises(SourceError, match=f"^{tmp_path / 'roll.mp4'}: no such video file$"):
+        check_spec("video:~/roll.mp4")
 
 
 def test_a_negative_camera_number_is_refused_not_handed_to_opencv() -> None:
