@@ -312,12 +312,13 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
     hidden = answers.get(start.key)  # asked only while the Stealth is on; a yes raised the alarm in the fold
     if hidden is None and stealth_active(state):
         return start
+    # "Patrol": under the Stealth, or in a mission with no Stealth track (docs/ai.md choice 8).
+    if (hidden == NO or not state.scenario.stealth) and any(s.lower() == "patrol" for s in spec.generic_skills):
+        draft.add("patrol", f"Patrol: roll a Swiftness die and move {name} {spec.swiftness} squares in the direction "
+                  "the map's diagram shows; if blocked, it turns back until its AP are spent; it stops beside a Hero "
+                  "rather than enter the Hero's square.", "Patrol", model, squares=spec.swiftness, toward="patrol")  # fmt: skip
+        return _end_adjacent(name, model, prefix, answers) if hidden == NO else None
     if hidden == NO:  # the model began its activation under the Stealth, far from every Hero
-        if any(s.lower() == "patrol" for s in spec.generic_skills):
-            draft.add("patrol", f"Patrol: roll a Swiftness die and move {name} {spec.swiftness} squares in the direction "
-                      "the map's diagram shows; if blocked, it turns back until its AP are spent; it stops beside a Hero "
-                      "rather than enter the Hero's square.", "Patrol", model, squares=spec.swiftness, toward="patrol")  # fmt: skip
-            return _end_adjacent(name, model, prefix, answers)
         goal: Goal | Question = Goal(None, mission is not None, "Stealth: no Hero within 1 square", ("area",))
     else:
         goal = decide_goal(_view(state, spec, model, name, mission, prefix, facts), answers)
