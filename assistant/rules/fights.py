@@ -87,8 +87,8 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
     bonus = f.integer("bonus_successes", 0, low=0)
     if stealth_active(state):
         bonus += 1  # Renaissance "Stealth Card": a Hero who attacks an Enemy gains an additional Success
-        if group.id not in state.attacked:
-            state = replace(state, attacked=state.attacked + (group.id,))
+        if f"{group.id}/{number}" not in state.attacked:
+            state = replace(state, attacked=state.attacked + (f"{group.id}/{number}",))
     unblockable = f.flag("unblockable", False)
     if kind == "physical":
         result = hero_physical_attack(state.edition, dice, defense, target, modifier, bonus, unblockable)

@@ -90,8 +90,9 @@ def start_activation(state: GameState, token: Token) -> GameState:
         if card is None:
             return state
         ap = card.ap
-    if stealth_active(state) and token.id in state.attacked:
-        state = raise_alarm(state, f"{group.name}, attacked earlier, activate")  # "Stealth Token"
+    # "Stealth Token": an Enemy that was the target of an Attack activates (a defeated one never does).
+    if stealth_active(state) and any(f"{token.id}/{n}" in state.attacked for n in state.group(token.id).standing):
+        state = raise_alarm(state, f"{group.name}, attacked earlier, activate")
     moved = token.moved(ap)
     state = state.with_token(moved)
     return replace(

@@ -106,7 +106,7 @@ class GameState:
     loot: tuple[str, ...] = ()
     over: str | None = None  # why the mission ended, once it has
     stealth: int = 0  # Renaissance "Stealth": the slot of the Stealth Token (0 = lowest)
-    attacked: tuple[str, ...] = ()  # enemy groups targeted by an Attack Action during Stealth
+    attacked: tuple[str, ...] = ()  # enemy models ("group/n") targeted by an Attack Action during Stealth
     prey_drawn: int = 0  # Renaissance "Hunt Missions": Prey Action Cards drawn so far
     reacted: tuple[str, ...] = ()  # first edition "Reaction": models ("group/n") holding a reaction token
     notes: tuple[str, ...] = ()  # what the last event did, in words

@@ -179,6 +179,51 @@ def test_patrol_under_stealth() -> None:
     assert state.stealth == 3 and plan(state).done
 
 
+def test_patrol_in_a_mission_with_no_stealth_track() -> None:
+    """Renaissance "Patrol": the model patrols instead of acting; no track, no alarm to ask about (docs/ai.md 8)."""
+    state = table(
+        "renaissance",
+        (hero("sofia", threat=3),),
+        (enemy("guards", swiftness=4, control_area=5, skills=("Patrol",)),),
+        (("guards", 1, "enemy"), ("sofia", 3, "hero")),
+    )
+    p = plan(state)
+    assert p.question is None and p.attack is None and p.done
+    assert [s.kind for s in p.steps] == ["activate", "patrol", "done"]
+    assert p.steps[1].squares == 4 and p.steps[1].toward == "patrol"
+
+
+def test_patrol_ends_with_the_alarm() -> None:
+    state = answer(run(stealthy(("Patrol",)), {"type": "end_activation"}), ("adjacent", "yes"))
+    assert state.stealth == 3
+    question = plan(state).question
+    assert question is not None and question.kind == "in_area"  # after the alarm the model follows the AI
+
+
+def test_an_attacked_enemy_defeated_under_stealth_raises_no_alarm() -> None:
+    """"Stealth Token": the alarm is the attacked Enemy activating; a defeated one is off the Battlefield."""
+    def two_guards() -> GameState:
+        return table(
+            "renaissance",
+            (hero("sofia", threat=3, swiftness=3),),
+            (enemy("guards", swiftness=4, models=2, control_area=5, health=2), enemy("slingers", attacks=(SLING,))),
+            (("sofia", 1, "hero"), ("guards", 3, "enemy"), ("slingers", 9, "enemy")),
+            stealth=(3, 5, 6),
+        )
+
+    state = apply(two_guards(), {"type": "hero_attack", "group": "guards", "model": 1, "ap": 3, "dice": [5, 2, 2]})
+    assert state.group("guards").standing == (2,) and state.attacked == ("guards/1",)
+    state = apply(state, {"type": "end_activation"})
+    assert state.active == "guards" and state.stealth == 0
+    question = plan(state).question
+    assert question is not None and question.kind == "adjacent" and question.model == "guards/2"
+    # the one attacked still stands: its group's activation raises the alarm
+    wounded = apply(two_guards(), {"type": "hero_attack", "group": "guards", "model": 2, "ap": 3, "dice": [2, 2, 2]})
+    assert wounded.group("guards").standing == (1, 2) and wounded.attacked == ("guards/2",)
+    wounded = apply(wounded, {"type": "end_activation"})
+    assert wounded.active == "guards" and wounded.stealth == 3
+
+
 # --- reactions ---------------------------------------------------------------------------------
 
 
