@@ -79,7 +79,7 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
     ap = f.integer("ap", 0, low=0)
     if ap > state.turn.ap_left:
         raise RuleError("ap", f"{state.name(hero.id)} has {state.turn.ap_left} AP left, not {ap}")
-    dice = f.dice()
+    dice = f.dice(faces=state.hero_spec(hero.id).die)  # first edition "Mastery": d6 or d8
     default_defense = spec.physical_defense if kind == "physical" else spec.psychic_defense
     defense = f.integer("defense", default_defense, low=1)
     target = Target(spec.health, group.models[number - 1].wounds, spec.immune_to_critical)
@@ -188,7 +188,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
         raise RuleError("model", f"model {model} of {group.id!r} is defeated (standing: {group.standing})")
     reaction = f.flag("reaction", False)
     unblockable = f.flag("unblockable", unblockable_attack(attack))
-    dice = f.dice()
+    dice = f.dice(faces=state.hero_spec(hero.id).die)  # the Hero's Defense Test, on their own dice
     threshold = f.integer("threshold", attack.threshold, low=1)
     modifier = f.integer("modifier", 0)
     if attack.kind == "physical":
@@ -226,13 +226,13 @@ def damage(state: GameState, f: Fields) -> GameState:
     wounds = f.integer("wounds", low=1)
     if f.has("hero"):
         hero = state.hero(f.text("hero"))
-        if hero.ko:
-            raise RuleError("hero", f"{hero.id!r} is KO: a KO Hero suffers no game effect")
+        if hero.ko or hero.removed:
+            raise RuleError("hero", f"{hero.id!r} is {_out(hero)}: a KO Hero suffers no game effect")
         equipment = f.flag("equipment", equipment_takes(state.edition, physical=False))
         state, placed = wound_hero(state, hero.id, wounds, equipment)
         return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {wounds} wounds{on_equipment_words(state.edition, placed.equipment)}",))
     group, number = model_at(state, f)
-    by = f.text("by") if f.has("by") else None
+    by = acting_hero(state, f)
     state, defeated = wound_model(state, group, number, wounds)
     if by is not None:  # wounds from a Status Token count for nobody ("Status Tokens")
         hero = state.hero(by)
@@ -248,9 +248,13 @@ def heal(state: GameState, f: Fields) -> GameState:
     The Hero's wounds go first; first edition "Weapons and armour": then the armour's. Renaissance "Wound
     Tokens and Equipment": those on Equipment only by effects that say so (event `equipment_wounds`).
     """
-    target = state.hero(f.text("hero"))
     wounds = f.integer("wounds", low=1)
-    by = f.text("by") if f.has("by") else None
+    if not f.has("hero") and f.has("group"):
+        return heal_model(state, f, wounds)
+    target = state.hero(f.text("hero"))
+    if target.removed:
+        raise RuleError("hero", f"{target.id!r} is out of the game: an out of action hero not treated before their next activation is removed")
+    by = acting_hero(state, f)
     discarded = discard_wounds(state.edition, target.wounds, target.equipment_wounds, wounds)
     if discarded.total == 0:
         kept = f" ({target.equipment_wounds} on the Equipment: only an effect that says so discards them, event equipment_wounds)"
@@ -267,6 +271,37 @@ def heal(state: GameState, f: Fields) -> GameState:
         gain = threat_gain(state.edition, ThreatCauses(healed=True))
         state = state.with_hero(replace(healer, threat=adjust(healer.threat, gain)))
     return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {discarded.total} wounds{on_equipment_words(state.edition, discarded.equipment)}",))
+
+
+def heal_model(state: GameState, f: Fields, wounds: int) -> GameState:
+    """Renaissance "Wounds": "remove an equal number of Wound Tokens ... from among those placed next to the Model";
+    first edition "Healing" (an Enemy Skill). No Hero gains Threat for it."""
+    group, number = model_at(state, f)
+    if f.has("by"):
+        raise RuleError("by", "an Enemy's wounds are discarded by an Enemy's effect: no Hero's Threat Level changes")
+    model = group.models[number - 1]
+    name = state.scenario.enemy(group.id).name
+    if model.wounds == 0:
+        raise RuleError("group", f"{name} {number} has no wound to discard")
+    gone = min(wounds, model.wounds)
+    models = list(group.models)
+    models[number - 1] = replace(model, wounds=model.wounds - gone)
+    state = state.with_group(replace(group, models=tuple(models)))
+    return replace(state, notes=state.notes + (f"{name} {number} discards {gone} wounds",))
+
+
+def acting_hero(state: GameState, f: Fields) -> str | None:
+    """The Hero named by `by`, whose Skill or Equipment had the effect: never a KO one (Renaissance "KO Hero")."""
+    if not f.has("by"):
+        return None
+    hero = state.hero(f.text("by"))
+    if hero.ko or hero.removed:
+        raise RuleError("by", f"{hero.id!r} is {_out(hero)}: a KO Hero's Skills and Equipment produce no effect")
+    return hero.id
+
+
+def _out(hero: HeroState) -> str:
+    return "out of the game" if hero.removed else "KO"
 
 
 def equipment_wounds(state: GameState, f: Fields) -> GameState:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -249,6 +250,52 @@ def test_first_edition_out_of_action_heroes_leave_the_game_and_reactions_are_not
     state = apply(state, {"type": "end_activation"})
     assert state.hero("sofia").removed and not state.has_token("sofia")
     assert state.active == "rebecca"
+    # "removed from the game": too late to treat her, and nothing more befalls her
+    for late in ({"type": "heal", "hero": "sofia", "wounds": 1, "by": "rebecca"}, {"type": "damage", "hero": "sofia", "wounds": 1}):
+        with pytest.raises(RuleError, match="^hero: 'sofia' is out of the game"):
+            apply(state, late)
+
+
+def test_a_ko_hero_heals_nobody_and_wounds_nobody() -> None:
+    """Renaissance "KO Hero": "Equipment and Skills of a KO Hero produce no effect"; their Perilium stays."""
+    state = run(table(), {"type": "damage", "hero": "valerio", "wounds": 2}, {"type": "threat", "hero": "rebecca", "delta": 4},
+                {"type": "damage", "hero": "rebecca", "wounds": 4})  # fmt: skip
+    assert state.hero("rebecca").ko and state.hero("rebecca").threat == 2
+    for event in ({"type": "heal", "hero": "valerio", "wounds": 1, "by": "rebecca"},
+                  {"type": "heal", "hero": "rebecca", "wounds": 1, "by": "rebecca"},
+                  {"type": "damage", "group": "guards", "model": 1, "wounds": 1, "by": "rebecca"}):  # fmt: skip
+        with pytest.raises(RuleError, match="^by: 'rebecca' is KO: a KO Hero's Skills and Equipment produce no effect"):
+            apply(state, event)
+    healed = apply(state, {"type": "heal", "hero": "rebecca", "wounds": 1, "by": "sofia"})  # another's healing stands her up
+    assert not healed.hero("rebecca").ko and healed.hero("sofia").threat == 1 and healed.hero("rebecca").threat == 2
+
+
+def test_an_enemy_model_discards_wounds() -> None:
+    """Renaissance "Wounds": discard from "among those placed next to the Model"; first edition "Healing" (Enemy Skill)."""
+    state = apply(table(), {"type": "damage", "group": "guards", "model": 2, "wounds": 2, "by": "valerio"})
+    assert state.group("guards").models[1].wounds == 2 and state.hero("valerio").threat == 1
+    healed = apply(state, {"type": "heal", "group": "guards", "model": 2, "wounds": 5})
+    assert healed.group("guards").models[1].wounds == 0  # as many as it has, no more
+    assert healed.notes[-1] == "Guards 2 discards 2 wounds" and healed.heroes == state.heroes  # nobody's Threat moves
+    assert apply(healed, {"type": "damage", "group": "guards", "model": 2, "wounds": 2}).group("guards").standing == (1, 2)
+    with pytest.raises(RuleError, match="^group: Guards 1 has no wound to discard"):
+        apply(state, {"type": "heal", "group": "guards", "model": 1, "wounds": 1})
+    with pytest.raises(RuleError, match="^by: "):
+        apply(state, {"type": "heal", "group": "guards", "model": 2, "wounds": 1, "by": "valerio"})
+
+
+@pytest.mark.parametrize("event", [
+    {"type": "enemy_attack", "group": "guards", "hero": "sofia", "dice": [6, 7]},
+    {"type": "hero_attack", "group": "guards", "dice": [6, 7]},
+])  # fmt: skip
+def test_a_basic_class_rolls_d6_in_the_first_edition(event: dict[str, Any]) -> None:
+    """First edition "Mastery": "D6 for basic classes and D8 for specialisation"; a 7 is not on the Hero's die."""
+    state = table("classic", heroes=(replace(hero("sofia", 4), die=6), hero("valerio", 5)),
+                  placements=(("sofia", 12, "hero"), ("valerio", 1, "hero"), ("guards", 5, "enemy"), ("gipsy", 9, "enemy")))  # fmt: skip
+    assert state.active == "sofia"
+    with pytest.raises(RuleError, match=r"^dice\[1\]: must be a die result from 1 to 6, not 7"):
+        apply(state, event)
+    assert apply(state, {**event, "dice": [6, 6]}).notes  # the same Test on d6 faces is taken
 
 
 def test_a_refused_event_names_the_field_and_changes_nothing() -> None:
