@@ -169,8 +169,14 @@ FIXES = [
 
 
 def fix_form(state: GameState) -> Form:
-    """Corrections: the Perilium, a hero's wounds, an Enemy Draft a mission card calls for, the alarm, the mission's end."""
-    needs_hero = lambda form: form.value("what") not in ("victory", "defeat", "draft", "alarm")  # noqa: E731
+    """Corrections: the Perilium, a hero's or an enemy's wounds, an Enemy Draft a mission card calls for, the alarm, the mission's end."""
+    def on_enemy(form: Form) -> bool:
+        return form.value("what") in ("enemy_wound", "enemy_heal")
+
+    def needs_hero(form: Form) -> bool:
+        return form.value("what") not in ("victory", "defeat", "draft", "alarm") and not on_enemy(form)
+
+    targets = _targets(state)
     fixes = [fix for fix in FIXES if fix[0] != "draft" or can_draft(state)]
     if any(h.resistance for h in state.scenario.heroes):  # "Wound Tokens and Equipment"; first edition: armour
         word = equipment_word(state.edition).removeprefix("the ").capitalize()
@@ -178,10 +184,13 @@ def fix_form(state: GameState) -> Form:
         fixes[after:after] = [("equipment_up", f"{word} wound +"), ("equipment_down", f"{word} wound −")]
     if stealth_active(state):
         fixes.append(("alarm", "Raise the alarm"))
+    if targets:  # a Status Token's or a mission's wounds, an Enemy's Healing
+        fixes += [("enemy_wound", "Wound enemy"), ("enemy_heal", "Heal enemy")]
     fields: list[Field] = [
         Choice("what", "Change", fixes),
         Choice("hero", "Hero", [(h.id, name_of(state, h.id)) for h in state.heroes], show=needs_hero),
-        Number("amount", "By", 1, 10, 1, show=needs_hero),
+        Choice("target", "Enemy", targets or [(None, "nobody")], show=on_enemy),  # offered only with a target
+        Number("amount", "By", 1, 10, 1, show=lambda form: needs_hero(form) or on_enemy(form)),
     ]
     fields += manual_draft_fields(state, lambda form: form.value("what") == "draft")
 
@@ -199,6 +208,9 @@ def fix_form(state: GameState) -> Form:
             return {"type": "threat", "hero": hero, "delta": -amount}
         if what == "wound":  # on the Hero's sheet: the Equipment's are set apart
             return {"type": "damage", "hero": hero, "wounds": amount, "equipment": False}
+        if what in ("enemy_wound", "enemy_heal"):
+            group_id, number = form.value("target")
+            return {"type": "damage" if what == "enemy_wound" else "heal", "group": group_id, "model": number, "wounds": amount}
         if what in ("equipment_up", "equipment_down"):
             return {"type": "equipment_wounds", "hero": hero, "delta": amount if what == "equipment_up" else -amount}
         return {"type": "heal", "hero": hero, "wounds": amount}
