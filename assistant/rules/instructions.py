@@ -129,14 +129,23 @@ def _events_plan(state: GameState) -> Plan:
         draft.add("event", f"Event {event.id}: {event.text}", "Horologium: events resolve before any activation")
         order = event.draft
         if order is not None:
-            names = [c.name for c in draft_deck(state, order)]
+            deck = draft_deck(state, order)
+            names = [c.name for c in deck]
             where = f" at {order.place}" if order.place else ""
-            sector = order.sector if order.sector is not None else _next_sector(state)
+            sector = ROMAN[(order.sector if order.sector is not None else _next_sector(state)) - 1]
+            squares = f"each of the {order.squares} squares" if order.squares != 1 else "the square"
+            # "Enemy Draft" 4: a token only for Enemies the Horologium does not already hold
+            placed = [c.name for c in deck if state.has_token(c.id)]
+            if not placed:
+                token = f"A new activation token goes in sector {sector}."
+            elif len(placed) == len(deck):
+                token = f"{listing(placed)} already {'has' if len(placed) == 1 else 'have'} an activation token: no new one."
+            else:
+                token = f"A new activation token goes in sector {sector}, unless the card drawn is {listing(placed, 'or')}, already on the Horologium."
             draft.add(
                 "draft",
                 f"Enemy Draft: shuffle the {order.faction} {order.rank} Draft Cards ({listing(names) or 'none'}) and draw one. "
-                f"Place a model on each of the {order.squares} squares{where}; if the card has too few models, draw again. "
-                f"A new activation token goes in sector {ROMAN[sector - 1]}.",
+                f"Place a model on {squares}{where}; if the card has too few models, draw again. {token}",
                 "Enemy Draft",
             )
     return Plan(None, tuple(draft.steps))

@@ -39,7 +39,25 @@ def test_an_event_with_a_draft_says_which_deck_to_draw_from() -> None:
     steps = texts(plan(state))
     assert steps[0] == "Event bells: The bells ring"
     assert steps[1].startswith("Enemy Draft: shuffle the Rome troop Draft Cards (Swiss Guard and Swiss Keeper) and draw one.")
-    assert "each of the 3 squares at the east end of the bridge" in steps[1] and "sector II" in steps[1]
+    assert "each of the 3 squares at the east end of the bridge" in steps[1]
+    assert steps[1].endswith("A new activation token goes in sector II, unless the card drawn is Swiss Guard, already on the Horologium.")
+
+
+def test_a_draft_of_enemies_all_on_the_horologium_places_no_new_token() -> None:
+    """Renaissance "Enemy Draft" 4: a token only "if the Horologium does not already include" the Enemy's."""
+    state = table(
+        "renaissance",
+        (hero("sofia"),),
+        (enemy("swiss_guard", models=2),),
+        (("sofia", 1, "hero"), ("swiss_guard", 8, "enemy")),
+        events=(TimedEvent("bells", 1, 1, "The bells ring", draft=DraftOrder("Rome", "troop", squares=1)),),
+    )
+    state = apply(state, {"type": "damage", "group": "swiss_guard", "model": 1, "wounds": 3})
+    steps = texts(plan(state))
+    assert "Place a model on the square; " in steps[1]
+    assert steps[1].endswith("Swiss Guard already has an activation token: no new one.")
+    state = run(state, {"type": "resolve_event", "event": "bells"}, {"type": "draft", "squares": 1, "cards": ["swiss_guard"]})
+    assert state.group("swiss_guard").standing == (2, 3) and [t.sector for t in state.tokens if t.id == "swiss_guard"] == [8]
 
 
 def test_a_draft_places_models_card_after_card_and_a_new_token_after_the_active_sector() -> None:
