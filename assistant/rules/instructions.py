@@ -657,6 +657,9 @@ def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
             question = Question(key, "in_area", f"Is {hero_name} within {spec.control_area} squares (Ca) of {name}?",
                                 YES_NO, model, (hero,), spec.control_area, why="Reaction: the Hero's token overtook theirs")  # fmt: skip
             answer = answers.get(key)
+            if answer is None and model in state.reacted:  # it reacted on an earlier turn (docs/ai.md choice 17)
+                draft.add("token", f"{name} holds a reaction token: it does not react again until it discards it.", "Reaction", model)
+                continue
             if answer is None:
                 return Plan(hero, tuple(draft.steps), question=question, choices=tuple(draft.choices))
             if answer != YES:

@@ -289,6 +289,26 @@ def test_first_edition_reaction_when_a_hero_overtakes_an_enemy_token() -> None:
     roundtrip(state)
 
 
+def test_a_model_holding_a_reaction_token_does_not_react_again() -> None:
+    """First edition "Reaction" and docs/ai.md choice 17: it reacts again only once it has discarded its token."""
+    state = table(
+        "classic",
+        (hero("scum", threat=6, swiftness=6), hero("novice", threat=7, swiftness=5)),
+        (enemy("guards", swiftness=4, models=1, control_area=3),),
+        (("scum", 1, "hero"), ("novice", 1, "hero"), ("guards", 2, "enemy")),
+    )
+    state = apply(state, {"type": "spend_ap", "ap": 2, "action": "move"})  # the Scum overtakes the Guards
+    state = answer(state, ("in_area", "yes"), ("in_area", "no"), ("reach", "more"))
+    assert state.reacted == ("guards/1",)
+    state = run(state, {"type": "end_activation"})
+    assert state.active == "novice"
+    state = apply(state, {"type": "spend_ap", "ap": 2, "action": "move"})  # the Novice overtakes them too
+    assert state.reactions == ("guards",)
+    p = plan(state)
+    assert p.question is None and p.attack is None
+    assert texts(p) == ["Guards holds a reaction token: it does not react again until it discards it."]
+
+
 def test_a_reacting_model_is_not_asked_the_same_control_area_fact_twice() -> None:
     """First edition "Reaction": "is the Hero in the Ca" is asked once; its goal asks only about the other Heroes."""
     state = table(
