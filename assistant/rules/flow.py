@@ -81,7 +81,7 @@ def start_activation(state: GameState, token: Token) -> GameState:
         spec = state.hero_spec(token.id)
         ap = 0 if hero.ko else spec.swiftness
         note = f"{spec.name} draws an Injury card" if hero.ko else f"{spec.name} activates with {ap} AP"
-        return replace(state, turn=Turn(token.id, ap, ap, token.sector), notes=state.notes + (note,))
+        return replace(state, turn=Turn(token.id, ap, ap, token.sector, heroes=state.heroes), notes=state.notes + (note,))
     group = state.group_spec(token.id)
     ap = group.swiftness
     if is_prey(state, token.id):

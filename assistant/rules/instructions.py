@@ -254,7 +254,8 @@ def _mission(state: GameState, spec: EnemyGroupSpec) -> MissionGoal | None:
 
 
 def _facts(state: GameState) -> dict[str, HeroFacts]:
-    """The Heroes as the AI decides on them: as they are now, less what this activation's attacks did.
+    """The Heroes as the AI decides on them: as they are now, less what this activation's attacks did
+    (in a Hero's activation, the attacks of the models reacting to it: first edition "Reaction").
 
     The plan replays those attacks in order (`_suffered`), so each model decides on the Heroes as
     they stood when it chose, while whatever else the table changed meanwhile is seen at once.
@@ -266,11 +267,14 @@ def _facts(state: GameState) -> dict[str, HeroFacts]:
         sheet = state.scenario.hero(hero.id)
         facts[hero.id] = HeroFacts(hero.id, sheet.name, hero.threat, hero.wounds, hero.ko, sheet.health, sheet.mind, sheet.physique)
     turn = state.turn
-    if turn is None or state.side_of(turn.token) is not Side.ENEMY:
+    if turn is None:
         return facts
+    enemy = state.side_of(turn.token) is Side.ENEMY
     before = {h.id: h for h in turn.heroes}
     for made in reversed(turn.attacks):
         seen = facts.get(made.hero)
+        if not enemy and f"{made.group}/{made.model}" not in state.reacted:
+            continue
         if seen is None:
             continue
         if made.ko and seen.ko:
@@ -646,6 +650,7 @@ def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
     assert state.turn is not None
     answers = state.turn.answer_map()
     hero_name = state.hero_spec(hero).name
+    facts = _facts(state)
     for group_id in state.reactions:
         if not any(g.id == group_id for g in state.groups):
             continue
@@ -666,7 +671,6 @@ def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
                 continue
             draft.add("react", f"{name} reacts: it activates now, then places a reaction token.", "Reaction", model)
             made = [a for a in state.turn.attacks if a.group == group_id and a.model == number]
-            facts = _facts(state)
             view = _view(state, spec, model, name, _mission(state, spec), "react:", facts)
             same = in_area_question(view, facts[hero])  # its goal asks the same fact when its Ca is the one in force
             known = {same.key: answer, **answers} if same.squares == question.squares else answers

@@ -82,7 +82,7 @@ class Turn:
     moved: int = 0  # sectors its token has moved since
     answers: tuple[Answer, ...] = ()  # what the table told the Enemy AI during this activation
     attacks: tuple[AttackMade, ...] = ()  # Enemy attacks resolved during this activation
-    heroes: tuple[HeroState, ...] = ()  # an Enemy activation: the Heroes as they stood when it began
+    heroes: tuple[HeroState, ...] = ()  # the Heroes as they stood when the activation began
     move: DeclaredMove | None = None  # a Hero's declared Move, until its AP are spent (`declare_move`)
 
     def answer_map(self) -> dict[str, tuple[str, ...]]:

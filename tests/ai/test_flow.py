@@ -309,6 +309,33 @@ def test_a_model_holding_a_reaction_token_does_not_react_again() -> None:
     assert texts(p) == ["Guards holds a reaction token: it does not react again until it discards it."]
 
 
+def test_a_reacting_model_that_ko_s_its_goal_goes_on_with_the_ap_left() -> None:
+    """First edition "Reaction" and docs/ai.md choices 13 and 22: the plan replays the reaction's own attack
+    (its goal stays the one it attacked) and, the goal KO, chooses again with the AP left."""
+    state = table(
+        "classic",
+        (hero("scum", threat=6, swiftness=6), hero("novice", threat=8, swiftness=5, health=1)),
+        (enemy("guards", swiftness=7, models=1, control_area=3),),
+        (("scum", 1, "hero"), ("novice", 1, "hero"), ("guards", 2, "enemy")),
+    )
+    state = apply(state, {"type": "spend_ap", "ap": 2, "action": "move"})  # the Scum overtakes the Guards
+    state = answer(state, ("in_area", "yes"), ("in_area", "yes"), ("reach", 0))
+    p = plan(state)
+    assert p.attack is not None and p.attack.hero == "novice"
+    state = apply(state, p.attack.event([1]))
+    assert state.hero("novice").ko and state.active == "scum"
+    steps = texts(plan(state))
+    assert steps[1:] == ["Guards goes for Novice (TV 8): in the Control Area; the highest TV.", "Halberd on Novice: 2 wounds; Novice is KO."]
+    state = answer(state, ("in_area", "yes"))
+    question = plan(state).question
+    assert question is not None and question.key == "react:r2:guards/1:reach:scum:Halberd"
+    assert question.options == ("0", "1", "2", "3", "4", "more")  # 7 AP less the Halberd's 3
+    state = answer(state, ("reach", 0))
+    p = plan(state)
+    assert p.attack is not None and p.attack.hero == "scum"
+    assert texts(p)[3] == "Guards goes for Scum (TV 6): in the Control Area; the highest TV."
+
+
 def test_a_reacting_model_is_not_asked_the_same_control_area_fact_twice() -> None:
     """First edition "Reaction": "is the Hero in the Ca" is asked once; its goal asks only about the other Heroes."""
     state = table(
