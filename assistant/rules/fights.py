@@ -12,6 +12,7 @@ from assistant.rules.combat import (
     hero_psychic_attack,
 )
 from assistant.rules.dice import Astro
+from assistant.rules.edition import Edition
 from assistant.rules.equipment import (
     Placed,
     discard_wounds,
@@ -127,8 +128,8 @@ def knock_out(state: GameState, hero: HeroState) -> GameState:
     state = state.with_hero(replace(hero, ko=True, threat=adjust(hero.threat, KO_THREAT)))
     if state.has_token(hero.id):
         state = state.with_token(replace(state.token(hero.id), ko=True))
-    if state.active == hero.id:
-        state = finish_turn(state)
+    if state.active == hero.id and not (state.edition is Edition.CLASSIC and state.reactions):
+        state = finish_turn(state)  # first edition: the models reacting to the Hero finish their activation first
     knocked = sum(1 for h in state.heroes if h.ko or h.removed)
     if knocked >= min(KO_ENDS_MISSION, len(state.heroes)):
         state = replace(state, over="defeat: heroes KO")

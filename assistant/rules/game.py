@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from assistant.rules.draft import place_draft
+from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.fights import damage, discard_at_end, enemy_attack, equipment_wounds, heal, hero_attack
@@ -121,6 +122,8 @@ def _end_activation(state: GameState, f: Fields) -> GameState:
     turn = state.turn
     if state.side_of(turn.token) is Side.HERO:
         hero = state.hero(turn.token)
+        if hero.ko and state.edition is Edition.CLASSIC:  # put out of action by a model reacting to them
+            return finish_turn(state, f"{state.name(hero.id)} is out of action: the activation ends")
         if hero.ko:
             raise RuleError("type", f"{state.name(hero.id)} is KO: they draw an Injury (event 'injury')")
         token = state.token(turn.token)

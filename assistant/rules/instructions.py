@@ -173,6 +173,12 @@ def _hero_plan(state: GameState) -> Plan:
     hero = state.hero(state.turn.token)
     name = state.hero_spec(hero.id).name
     draft = _Draft()
+    if hero.ko and state.edition is Edition.CLASSIC:  # out of action by a reaction: it goes on (docs/ai.md 13)
+        reacting = _reactions_plan(state, hero.id, draft)
+        if reacting.question is not None or reacting.attack is not None:
+            return reacting
+        draft.add("done", f"{name} is out of action: end the activation.", "Characters out of action")
+        return Plan(hero.id, tuple(draft.steps), choices=reacting.choices)
     if hero.ko:
         draft.add("injury", f"{name} is KO: draw an Injury Card instead of activating; draw again if {name} already has it.",
                   "Injury Cards")  # fmt: skip
@@ -345,7 +351,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         if goal.mission:
             assert mission is not None
             draft.add("goal", f"{name} pursues the mission goal: {mission.text}", rule, model)
-            draft.add("move", f"{name} moves up to {ap_left} squares toward it.", "Playing the Enemies: goals set by Missions take priority",
+            draft.add("move", f"{name} moves up to {ap_left} square{'s' if ap_left != 1 else ''} toward it.", "Playing the Enemies: goals set by Missions take priority",
                       model, squares=ap_left, toward="mission")  # fmt: skip
             return _end_adjacent(name, model, prefix, answers) if hidden == NO else None
         if goal.hero is None:
@@ -422,7 +428,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     model = f"{spec.id}/{number}"
     usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
     if not usable:
-        draft.add("move", f"{name} moves up to {ap_left} squares toward {hero_name}; it has too few AP to attack.", "Action Points",
+        draft.add("move", f"{name} moves up to {ap_left} square{'s' if ap_left != 1 else ''} toward {hero_name}; it has too few AP to attack.", "Action Points",
                   model, squares=ap_left, toward=hero)  # fmt: skip
         return 0, 0
     preferred = sorted(usable, key=lambda a: (-_damage(a), -a.range_max, spec.attacks.index(a)))

@@ -15,6 +15,7 @@ from itertools import permutations
 from typing import Any
 
 from assistant.rules.draft import draft_deck
+from assistant.rules.edition import Edition
 from assistant.rules.horologium import Side
 from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
@@ -180,6 +181,8 @@ def _table_items(state: GameState, drafted: Collection[str] = ()) -> list[Item]:
 def _hero_items(state: GameState) -> list[Item]:
     turn = state.turn
     assert turn is not None
+    if state.hero(turn.token).ko and state.edition is Edition.CLASSIC:  # out of action by a reacting model
+        return [Item("End activation", "e", {"type": "end_activation"}, detail=f"{name_of(state, turn.token)} is out of action")]
     if state.hero(turn.token).ko:
         return [Item("Draw an Injury", "i", form="injury", detail=f"{name_of(state, turn.token)} is KO")]
     has_ap = turn.ap_left > 0

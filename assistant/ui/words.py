@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from assistant.rules.edition import Edition
 from assistant.rules.horologium import ROMAN, Side
 from assistant.rules.scenario import Scenario
 from assistant.rules.state import GameState
@@ -88,7 +89,7 @@ def headline(state: GameState) -> tuple[str, str]:
         who = name_of(state, turn.token)
         if state.side_of(turn.token) is Side.HERO:
             if state.hero(turn.token).ko:
-                return who, "KO: draws an Injury"
+                return who, "out of action" if state.edition is Edition.CLASSIC else "KO: draws an Injury"
             return who, f"{turn.ap_left} of {turn.ap} AP left"
         return who, f"{turn.ap} AP"
     head = state.up_next

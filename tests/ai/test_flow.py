@@ -336,6 +336,35 @@ def test_a_reacting_model_that_ko_s_its_goal_goes_on_with_the_ap_left() -> None:
     assert texts(p)[3] == "Guards goes for Scum (TV 6): in the Control Area; the highest TV."
 
 
+def test_a_reacting_model_that_puts_the_active_hero_out_of_action_finishes_its_activation() -> None:
+    """First edition "Reaction" (the models "are activated in response") and docs/ai.md choice 13: the Hero's
+    activation waits for the reacting model's AP left; then the table ends it (no forced Wait, no Injury)."""
+    state = table(
+        "classic",
+        (hero("scum", threat=8, swiftness=6, health=1), hero("novice", threat=7, swiftness=5)),
+        (enemy("guards", swiftness=7, models=1, control_area=3),),
+        (("scum", 1, "hero"), ("novice", 1, "hero"), ("guards", 2, "enemy")),
+    )
+    state = apply(state, {"type": "spend_ap", "ap": 2, "action": "move"})  # the Scum overtakes the Guards
+    state = answer(state, ("in_area", "yes"), ("reach", 0))
+    p = plan(state)
+    assert p.attack is not None and p.attack.hero == "scum"
+    state = apply(state, p.attack.event([1]))
+    assert state.hero("scum").ko and state.active == "scum" and state.hero("scum").threat == 6
+    with pytest.raises(RuleError, match="^hero: 'scum' is KO"):
+        apply(state, {"type": "spend_ap", "ap": 1})
+    state = answer(state, ("in_area", "yes"), ("reach", 1))
+    p = plan(state)
+    assert p.attack is not None and p.attack.hero == "novice"  # 4 AP left: one square, then the Halberd
+    state = apply(state, p.attack.event([6, 6, 6]))
+    p = plan(state)
+    assert p.question is None and p.attack is None
+    assert texts(p)[-1] == "Scum is out of action: end the activation."
+    state = apply(state, {"type": "end_activation"})
+    assert state.active == "novice" and state.reacted == ("guards/1",) and state.token("scum").ko
+    assert "Scum is out of action: the activation ends" in state.notes
+
+
 def test_a_reacting_model_is_not_asked_the_same_control_area_fact_twice() -> None:
     """First edition "Reaction": "is the Hero in the Ca" is asked once; its goal asks only about the other Heroes."""
     state = table(

@@ -10,8 +10,10 @@ from assistant.rules import game as rules
 from assistant.rules.instructions import plan
 from assistant.ui import theme
 from assistant.ui.table import MemoryGame
+from assistant.ui.words import headline
 from tests.ui.conftest import key, make_app, play
 from tests.ui.missions import mission
+from tests.ui.pixels import find_text
 from tests.ui.test_reactions import advice, labels, tap
 from tests.ui.test_render import count
 
@@ -53,6 +55,32 @@ def test_an_overtaken_enemy_reacts_in_the_heros_activation(shots: Path) -> None:
     assert any("Guards reacts" in step for step in advice(app).steps)
     play(app, key("u"))  # undo takes the reaction's attack back: the roll is awaited again
     assert labels(app)[0] == "Defence roll"
+
+
+def test_a_hero_put_out_of_action_by_a_reaction_ends_the_activation_once_the_reaction_is_over(shots: Path) -> None:
+    """First edition: the reacting Guards KO Ada (1 Health left) and go on; then the menu offers End activation, not an Injury."""
+    game = MemoryGame(mission("classic"))
+    game.apply({"type": "damage", "hero": "ada", "wounds": 5})
+    app = make_app(game=game)
+    play(app, key("m"), key("3"), key("return"), key("return"))
+    play(app, tap(app, "Yes"))  # Ada is in the Guards' Ca
+    play(app, tap(app, "0"))  # they attack from where they stand
+    order = plan(app.game.state).attack
+    assert order is not None and order.hero == "ada"
+    play(app, key("d"), *[key("1")] * order.dice, key("return"))
+    state = app.game.state
+    assert state.hero("ada").ko and state.active == "ada" and headline(state) == ("Ada", "out of action")
+    question = plan(state).question
+    assert question is not None and question.key == "react:r2:guards/1:in_area:bea:4"  # a new goal with the AP left
+    assert labels(app)[:2] == ["Yes", "No"] and "Draw an Injury" not in labels(app)
+    play(app, tap(app, "Yes"))
+    assert labels(app)[0] == "End activation"
+    assert advice(app).steps[-1] == "Ada is out of action: end the activation."
+    app.draw()
+    pygame.image.save(app.surface, shots / "classic-out-of-action-800x480.png")
+    assert find_text(app.surface, app.layout.panel, "out of action", app.layout.px(24), theme.TEXT, app.fonts) is not None
+    play(app, key("e"))
+    assert app.game.state.active == "guards" and app.game.state.hero("ada").ko
 
 
 def test_dice_read_for_a_d8_hero_are_asked_again_when_the_attack_is_on_a_d6_hero() -> None:
