@@ -594,11 +594,11 @@ def reaction_question(state: GameState, hero: str) -> Question:
     return Question(
         key=f"reaction:{hero}",
         kind="adjacent_models",
-        text=f"{name} moves away: which Enemies are adjacent to {name} now? (none: tap none)",
+        text=f"{name} moves: which Enemies are adjacent to {name} now? Nobody if the Move keeps {name} beside every one.",
         options=tuple(models) + ("none",),
         about=(hero,),
         several=True,
-        why="Reaction Attacks: every adjacent Enemy with a Range 1 attack attacks before the Hero moves",
+        why="Reaction Attacks: a Move away from an adjacent Enemy: every adjacent Enemy with a Range 1 attack attacks first",
     )
 
 

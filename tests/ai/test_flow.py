@@ -254,6 +254,8 @@ def test_renaissance_reaction_attacks_when_a_hero_leaves_adjacent_enemies() -> N
     )
     question = reaction_question(state, "sofia")
     assert question.options == ("guards/1", "guards/2", "none")  # the Slingers have no Range 1 attack
+    # "a Movement Action that will result in the Hero no longer being adjacent to that Enemy": staying beside is no trigger
+    assert question.text.endswith("Nobody if the Move keeps Sofia beside every one.")
     steps = reaction_attacks(state, "sofia", ["guards/1", "guards/2"])
     orders = [s.attack for s in steps if s.attack is not None]
     assert [(o.model, o.hits, o.reaction) for o in orders] == [(1, 2, True), (2, 2, True)]
