@@ -13,7 +13,7 @@ from assistant.rules.combat import (
     hero_physical_attack,
     hero_psychic_attack,
 )
-from assistant.rules.dice import DEFAULT_THRESHOLD, Astro, astro, check_dice, successes
+from assistant.rules.dice import DEFAULT_THRESHOLD, astro, check_dice, successes
 from assistant.rules.edition import Edition
 from assistant.rules.equipment import effects_apply, equipment_takes, place_wounds
 from assistant.rules.errors import RuleError
@@ -45,15 +45,6 @@ def _target(f: Fields) -> Target:
     return result
 
 
-def _astro_wounds(f: Fields) -> dict[Astro, int]:
-    table = f.object("astro_wounds", None)
-    if table is None:
-        return {}
-    result = {symbol: table.integer(symbol.value, 0, low=0) for symbol in Astro}
-    table.finish()
-    return result
-
-
 def answer_hero_attack(f: Fields) -> dict[str, Any]:
     edition = f.edition()
     kind = f.choice("kind", ("physical", "psychic"))
@@ -64,7 +55,7 @@ def answer_hero_attack(f: Fields) -> dict[str, Any]:
     bonus = f.integer("bonus_successes", 0, low=0)
     unblockable = f.flag("unblockable", False)
     if kind == "physical":
-        result = hero_physical_attack(edition, dice, defense, target, modifier, bonus, unblockable=unblockable)
+        result = hero_physical_attack(edition, dice, defense, target, modifier, bonus, unblockable, f.astro("astro_before"))
     else:
         result = hero_psychic_attack(
             edition,
@@ -75,8 +66,9 @@ def answer_hero_attack(f: Fields) -> dict[str, Any]:
             target=target,
             modifier=modifier,
             bonus_successes=bonus,
-            astro_wounds=_astro_wounds(f),
+            astro_wounds=f.astro("astro_wounds"),
             unblockable=unblockable,
+            astro_before=f.astro("astro_before"),
         )
     return {
         "successes": result.successes,

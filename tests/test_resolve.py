@@ -56,6 +56,10 @@ def test_psychic_hero_attack_all_or_nothing() -> None:
     missed, hit = resolve({**base, "dice": [7, 4, 1, 1]}, {**base, "dice": [7, 5, 1, 1]})
     assert missed == {"successes": 1, "wounds": 0, "critical": False, "defeated": False, "threat": 0}
     assert hit == {"successes": 2, "wounds": 3, "critical": False, "defeated": True, "threat": 2}
+    # the same Moons printed before the Attack symbol: they wound whatever the successes
+    early = {k: v for k, v in base.items() if k != "astro_wounds"} | {"astro_before": {"moon": 1}, "target": {"health": 4}}
+    (missed,) = resolve({**early, "dice": [7, 4, 1, 1]})
+    assert missed == {"successes": 1, "wounds": 2, "critical": False, "defeated": False, "threat": 1}
 
 
 def test_enemy_attack_splits_the_wounds_between_the_hero_and_the_equipment() -> None:

@@ -39,6 +39,12 @@ class HeroAttackResult:
     threat: int  # Threat Level the attacking Hero gains
 
 
+def astro_extra(edition: Edition, dice: Sequence[int], per_symbol: Mapping[Astro, int] | None) -> int:
+    """Wounds an Effect adds for each Astro Symbol rolled (Renaissance "Astro Symbols": "for each Astro Symbol")."""
+    symbols = astro(dice, edition)
+    return sum(per * symbols.of(symbol) for symbol, per in (per_symbol or {}).items())
+
+
 def hero_physical_attack(
     edition: Edition,
     dice: Sequence[int],
@@ -47,19 +53,23 @@ def hero_physical_attack(
     modifier: int = 0,
     bonus_successes: int = 0,
     unblockable: bool = False,
+    astro_before: Mapping[Astro, int] | None = None,
 ) -> HeroAttackResult:
     """Renaissance "Heroes Attacks / Physical Attack" and "Critical"; first edition "Physical attack".
 
     Each success against the target's Physical Defense is a wound. Renaissance: 3 or more wounds
     are a Critical: one more wound (not against an Enemy immune to Critical) and +1 Threat
-    either way. `bonus_successes` are successes gained without dice (e.g. Stealth).
+    either way. `bonus_successes` are successes gained without dice (e.g. Stealth). `astro_before`:
+    wounds per symbol of an Effect printed before the Attack symbol, which "applies regardless of the
+    number of Successes obtained" ("Astro Symbols"); they count for the Threat, not for the Critical.
     """
     hits = successes(edition, dice, defense, modifier) + bonus_successes
     critical = edition is Edition.RENAISSANCE and hits >= CRITICAL_AT
-    wounds = hits + (1 if critical and not target.immune_to_critical else 0)
+    tested = hits + (1 if critical and not target.immune_to_critical else 0)
+    wounds = tested + astro_extra(edition, dice, astro_before)
     defeated = target.wounds + wounds >= target.health
     causes = ThreatCauses(wounds=wounds, unblockable=unblockable, critical=critical, defeated=int(defeated))
-    return HeroAttackResult(hits, wounds > 0, wounds, critical, defeated, threat_gain(edition, causes))
+    return HeroAttackResult(hits, tested > 0, wounds, critical, defeated, threat_gain(edition, causes))
 
 
 def hero_psychic_attack(
@@ -73,22 +83,23 @@ def hero_psychic_attack(
     bonus_successes: int = 0,
     astro_wounds: Mapping[Astro, int] | None = None,
     unblockable: bool = False,
+    astro_before: Mapping[Astro, int] | None = None,
 ) -> HeroAttackResult:
     """Renaissance "Heroes Attacks / Psychic Attack"; first edition "Mental attack" (spells).
 
-    All the required successes against the target's Psychic Defense, or no effect at all (not even
-    the wounds an Astro Symbol would add: Renaissance "Astro Symbols", Rebecca's Arcane Arrow).
-    Unblockable wounds raise the Threat as a physical attack's do (Renaissance "Threat Level": "one or
-    more Unblockable Wounds with a single Action").
+    All the required successes against the target's Psychic Defense, or no effect at all: not even
+    the wounds an Astro Symbol would add after the Attack symbol (`astro_wounds`: Renaissance "Astro
+    Symbols", Rebecca's Arcane Arrow). Those of an Effect printed before it (`astro_before`) apply
+    "regardless of the number of Successes obtained". Unblockable wounds raise the Threat as a
+    physical attack's do (Renaissance "Threat Level": "one or more Unblockable Wounds with a single Action").
     """
     if required < 1:
         raise RuleError("required", f"must be at least 1, not {required}")
     hits = successes(edition, dice, defense, modifier) + bonus_successes
     succeeded = hits >= required
-    wounds = 0
+    wounds = astro_extra(edition, dice, astro_before)
     if succeeded:
-        symbols = astro(dice, edition)
-        wounds = effect_wounds + sum(per * symbols.of(symbol) for symbol, per in (astro_wounds or {}).items())
+        wounds += effect_wounds + astro_extra(edition, dice, astro_wounds)
     defeated = target.wounds + wounds >= target.health
     causes = ThreatCauses(wounds=wounds, unblockable=unblockable, defeated=int(defeated))
     return HeroAttackResult(hits, succeeded, wounds, False, defeated, threat_gain(edition, causes))

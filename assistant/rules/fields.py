@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from assistant.rules.dice import check_dice
+from assistant.rules.dice import Astro, check_dice
 from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.horologium import check_sector
@@ -90,6 +90,15 @@ class Fields:
             if not isinstance(value, dict):
                 raise RuleError(f"{self.name(key)}[{index}]", f"must be an object, not {value!r}")
         return [Fields(value, f"{self.name(key)}[{index}].") for index, value in enumerate(values)]
+
+    def astro(self, key: str) -> dict[Astro, int]:
+        """Wounds per Astro Symbol, e.g. {"moon": 1}; {} when the field is absent."""
+        table = self.object(key, None)
+        if table is None:
+            return {}
+        result = {symbol: table.integer(symbol.value, 0, low=0) for symbol in Astro}
+        table.finish()
+        return result
 
     def edition(self) -> Edition:
         return Edition.parse(self.raw("edition", "renaissance"), self.name("edition"))

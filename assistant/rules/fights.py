@@ -11,7 +11,6 @@ from assistant.rules.combat import (
     hero_physical_attack,
     hero_psychic_attack,
 )
-from assistant.rules.dice import Astro
 from assistant.rules.edition import Edition
 from assistant.rules.equipment import (
     Placed,
@@ -91,13 +90,10 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
         if f"{group.id}/{number}" not in state.attacked:
             state = replace(state, attacked=state.attacked + (f"{group.id}/{number}",))
     unblockable = f.flag("unblockable", False)
+    before = f.astro("astro_before")
     if kind == "physical":
-        result = hero_physical_attack(state.edition, dice, defense, target, modifier, bonus, unblockable)
+        result = hero_physical_attack(state.edition, dice, defense, target, modifier, bonus, unblockable, before)
     else:
-        astro_table = f.object("astro_wounds", None)
-        per_symbol = {s: astro_table.integer(s.value, 0, low=0) for s in Astro} if astro_table else {}
-        if astro_table:
-            astro_table.finish()
         result = hero_psychic_attack(
             state.edition,
             dice,
@@ -107,8 +103,9 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
             target,
             modifier,
             bonus,
-            per_symbol,
+            f.astro("astro_wounds"),
             unblockable,
+            before,
         )
     if ap:
         state = move_active(state, ap)

@@ -83,6 +83,24 @@ def test_rebeccas_arcane_arrow_fails_and_its_moons_do_nothing() -> None:
     assert (hit.succeeded, hit.wounds, hit.defeated, hit.threat) == (True, 3, False, 1)
 
 
+def test_an_astro_effect_before_the_attack_symbol_applies_whatever_the_successes() -> None:
+    """Renaissance "Astro Symbols": "If you perform an Attack Test and the additional Effect comes before the
+    Attack symbol, it applies regardless of the number of Successes obtained." Rebecca's roll, such a card."""
+    early = {Astro.MOON: 1}
+    missed = hero_psychic_attack(REN, (7, 4, 1, 1), defense=5, required=2, effect_wounds=1, target=Target(health=4),
+                                 astro_before=early)  # fmt: skip
+    assert (missed.succeeded, missed.wounds, missed.defeated, missed.threat) == (False, 2, False, 1)
+    hit = hero_psychic_attack(REN, (7, 5, 1, 1), defense=5, required=2, effect_wounds=1, target=Target(health=4),
+                              astro_before=early, astro_wounds={Astro.STAR: 1})  # fmt: skip
+    assert (hit.succeeded, hit.wounds, hit.defeated, hit.threat) == (True, 5, True, 2)  # 1 + 2 Moons + 2 Stars
+    # physical: the Moons' wounds on a miss; a Critical still counts the Test's own wounds (3 successes here)
+    blow = hero_physical_attack(REN, (1, 2, 3), defense=5, target=Target(health=4), astro_before=early)
+    assert (blow.succeeded, blow.wounds, blow.critical, blow.threat) == (False, 1, False, 1)
+    crit = hero_physical_attack(REN, (6, 6, 7, 1), defense=5, target=Target(health=9), astro_before=early)
+    assert (crit.successes, crit.critical, crit.wounds, crit.threat) == (3, True, 5, 2)
+    assert hero_physical_attack(CLASSIC, (1, 2, 3), defense=5, target=Target(health=4), astro_before=early).wounds == 0
+
+
 def test_psychic_attacks_have_no_critical() -> None:
     result = hero_psychic_attack(REN, (8, 8, 8), defense=5, required=1, effect_wounds=4, target=Target(health=4))
     assert (result.critical, result.wounds, result.defeated, result.threat) == (False, 4, True, 2)

@@ -147,6 +147,16 @@ def test_the_hero_attack_wounds_defeats_and_raises_the_perilium() -> None:
     assert state.hero("valerio").threat == 3 + 1 + 2
 
 
+def test_an_astro_effect_before_the_attack_symbol_wounds_on_a_failed_spell() -> None:
+    """Renaissance "Astro Symbols": an Effect before the Attack symbol applies whatever the successes."""
+    event = {"type": "hero_attack", "group": "guards", "kind": "psychic", "dice": [7, 4, 1, 1], "required": 2, "effect_wounds": 1}
+    assert apply(table(), {**event, "astro_wounds": {"moon": 1}}).group("guards").models[0].wounds == 0
+    state = apply(table(), {**event, "astro_before": {"moon": 1}})
+    assert state.group("guards").models[0].wounds == 2 and state.hero("valerio").threat == 1
+    with pytest.raises(RuleError, match=r"^astro_before\.comet: unknown field"):
+        apply(table(), {**event, "astro_before": {"comet": 1}})
+
+
 def test_a_threat_event_beyond_the_dial_is_refused_and_the_dial_stops_at_its_top() -> None:
     """A Threat change of 10**26 (a knob or `session apply` gone wild) is refused; 98 and 5 more stop at 99."""
     with pytest.raises(RuleError, match="delta: must be at most 99"):
