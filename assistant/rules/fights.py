@@ -27,7 +27,7 @@ from assistant.rules.flow import active_hero, finish_turn, move_active
 from assistant.rules.horologium import step
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gain
-from assistant.rules.prey import cards_left, is_prey
+from assistant.rules.prey import cards_left, current_card, is_prey
 from assistant.rules.reactions import settle_reaction
 from assistant.rules.scenario import AttackSpec
 from assistant.rules.state import AttackMade, GameState, GroupState, HeroState, ModelState
@@ -159,8 +159,17 @@ def _effects_words(state: GameState, attack: AttackSpec, placed: Placed) -> str:
     return f"; every wound is on {equipment_word(state.edition)}: the attack's Effects do not apply"
 
 
-def attack_spec(state: GameState, group_id: str, f: Fields) -> AttackSpec:
+def attacks_of(state: GameState, group_id: str) -> tuple[AttackSpec, ...]:
+    """The group's attacks, and the Prey's Action Card's own while it holds one (Renaissance "Hunt Missions")."""
     attacks = state.scenario.enemy(group_id).attacks
+    card = current_card(state)
+    if card is not None and card.attack is not None and is_prey(state, group_id):
+        return (*attacks, card.attack)
+    return attacks
+
+
+def attack_spec(state: GameState, group_id: str, f: Fields) -> AttackSpec:
+    attacks = attacks_of(state, group_id)
     if not attacks:
         raise RuleError("group", f"{group_id!r} has no attack")
     name = f.text("attack", attacks[0].name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.rules.equipment import equipment_word
+from assistant.rules.fights import attacks_of
 from assistant.rules.state import GameState
 from assistant.rules.stealth import stealth_active
 from assistant.ui.ai_forms import MAX_DICE
@@ -102,8 +103,9 @@ def enemy_attack_form(state: GameState) -> Form:
         if not group.standing:
             continue
         spec = state.scenario.enemy(group.id)
-        for attack in spec.attacks:  # "Papal Guard" for a group with one attack, "PG: Halberd" with several
-            words = spec.name if len(spec.attacks) == 1 else f"{token_label(state, group.id)}: {attack.name}"
+        own = attacks_of(state, group.id)
+        for attack in own:  # "Papal Guard" for a group with one attack, "PG: Halberd" with several
+            words = spec.name if len(own) == 1 else f"{token_label(state, group.id)}: {attack.name}"
             attacks.append(((group.id, attack.name), words))
     heroes = [h for h in state.heroes if not h.ko and not h.removed]
     by_threat = sorted(heroes, key=lambda h: -h.threat)
@@ -130,7 +132,7 @@ def enemy_attack_form(state: GameState) -> Form:
         assert isinstance(count, Number) and isinstance(dice, Dice)
         if picked is not None and hero_id is not None:
             group_id, name = picked
-            attack = next(a for a in state.scenario.enemy(group_id).attacks if a.name == name)
+            attack = next(a for a in attacks_of(state, group_id) if a.name == name)
             hero = state.scenario.hero(hero_id)
             dice.roll_sides(hero.die)
             if not count.touched:

@@ -128,6 +128,18 @@ def test_a_card_with_its_own_target_ignores_the_control_area() -> None:
     assert plan(state).attack is not None and plan(state).attack.hero == "sofia"  # type: ignore[union-attr]
 
 
+def test_the_card_s_own_attack_is_the_one_the_defence_roll_resolves() -> None:
+    gore = AttackSpec("Gore", "physical", ap=0, range_min=1, range_max=1, threshold=4, defended_with="physique", hits=2)
+    deck = (PreyCard(1, 2, "Gore the farthest Hero.", target="farthest", attack=gore), PreyCard(2, 9, "Sleep.", target="none"))
+    state = answer(hunt(deck), ("farthest", ["sofia"]))
+    order = plan(state).attack
+    assert order is not None and order.attack == "Gore" and order.hits == 2 and order.threshold == 4
+    state = apply(state, order.event([4, 1]))  # one success cancels one of the two hits
+    assert state.hero("sofia").wounds == 1
+    with pytest.raises(RuleError, match="no attack 'Gore'"):  # the card's attack is the Prey's only while it holds the card
+        apply(apply(state, {"type": "end_activation"}), {"type": "enemy_attack", "group": "bear", "attack": "Gore", "hero": "sofia", "dice": [1]})
+
+
 def test_the_hunt_ends_when_the_prey_has_no_card_left_or_is_defeated() -> None:
     state = hunt((PreyCard(1, 1, "Sniff.", target="none"),))
     state = run(state, {"type": "end_activation"})  # the Bear: I -> II, where it activates again with no card left

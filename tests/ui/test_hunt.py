@@ -9,12 +9,15 @@ import pytest
 
 from assistant.rules import game as rules
 from assistant.ui import theme
+from assistant.ui.action_forms import enemy_attack_form
 from assistant.ui.app import App
 from assistant.ui.mission_panel import prey_words
 from assistant.ui.table import MemoryGame
+from assistant.rules.instructions import plan
 from tests.ui.conftest import key, make_app, play
 from tests.ui.missions import mission
 from tests.ui.pixels import find_text
+from tests.ui.test_reactions import advice, tap
 
 
 def shows(app: App, words: str, size: float, color: tuple[int, int, int], area: pygame.Rect | None = None) -> bool:
@@ -78,3 +81,33 @@ def test_a_mission_ended_by_its_cards_says_so(result: str) -> None:
     assert app.game.state == rules.apply(start, {"type": "end_mission", "result": result})
     assert shows(app, result.capitalize(), 36, theme.GOOD if result == "victory" else theme.DANGER)
     assert shows(app, "As the mission cards say", 24, theme.TEXT, app.layout.dial)
+
+
+def test_the_defence_roll_against_the_prey_card_s_own_attack_is_resolved() -> None:
+    """Card 2 charges with its own attack ("Charge", not the boar's "Tusks"): the Defence roll the screen offers lands."""
+    app = make_app(game=MemoryGame(mission("hunt")))
+    for _ in range(8):
+        if app.game.state.prey_drawn == 2:
+            break
+        play(app, key("e"))
+    question = plan(app.game.state).question
+    assert app.game.state.active == "boar" and question is not None and question.kind == "farthest"
+    assert app.act({"type": "ai_answer", "question": question.key, "answer": question.options[0]})
+    order = advice(app).attack
+    assert order is not None and order.attack == "Charge" and order.hits == 2
+    before = app.game.state
+    play(app, tap(app, "Defence roll"), *(key("8") for _ in range(order.dice)), key("return"))
+    assert app.form is None and app.error == ""
+    assert app.game.state == rules.apply(before, order.event([8] * order.dice))
+    assert app.game.state.hero(order.hero).wounds == before.hero(order.hero).wounds  # both hits cancelled
+
+
+def test_other_attack_offers_the_prey_card_s_attack_while_it_holds_the_card() -> None:
+    app = make_app(game=MemoryGame(mission("hunt")))
+    first = [words for _, words in enemy_attack_form(app.game.state).get("attack").options]  # type: ignore[union-attr]
+    for _ in range(8):
+        if app.game.state.prey_drawn == 2:
+            break
+        play(app, key("e"))
+    second = [value for value, _ in enemy_attack_form(app.game.state).get("attack").options]  # type: ignore[union-attr]
+    assert first == ["Great Boar"] and second == [("boar", "Tusks"), ("boar", "Charge")]
