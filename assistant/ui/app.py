@@ -79,24 +79,25 @@ class App:
         self._mirror()
         return True
 
-    def command(self, name: str) -> None:
-        """Undo, redo, or (once the mission is over) play it again."""
+    def command(self, name: str) -> bool:
+        """Undo, redo, or (once the mission is over) play it again; True when the game changed."""
         if name == "undo" and self.asking:
             self.asking = False  # nothing journaled yet: undo drops the question
             self.error = ""
-            return
+            return False
         before = self.game.state
         try:
             {"undo": self.game.undo, "redo": self.game.redo, "restart": self.game.restart}[name]()
         except Refused as refused:
             self.error = str(refused)
-            return
+            return False
         self.error = ""
         self.moves += 1
         after = self.game.state
         # undoing a declared Move asks again who is adjacent (as it was before the answer)
         self.asking = name == "undo" and _declared(before) and not _declared(after) and after.active == before.active
         self._mirror()
+        return True
 
     def keep_dice(self, reading: Reading) -> None:
         """The camera's dice, for a form opened before the game changes (`fresh_dice`)."""
@@ -148,7 +149,10 @@ class App:
         if action.kind == "quit":
             self.running = False
         elif action.kind in ("undo", "redo"):
-            self.command(action.kind)
+            if self.command(action.kind) and self.form is not None:  # the open form was made for the game before
+                self.form = None
+                self.tray(False)
+                self.machine.go(self, "table")
         elif action.kind == "knob":
             hero, delta = action.value
             self._knobs[hero] = self._knobs.get(hero, 0) + delta

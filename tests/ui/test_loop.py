@@ -57,6 +57,24 @@ def test_undo_and_redo_keys() -> None:
     assert app.game.state == after
 
 
+def test_undo_with_a_form_open_closes_the_form() -> None:
+    """The form was made for the game before the undo (Sofia's attack); applied after it, it would act for Valerio."""
+    app = make_app()
+    start = app.game.state
+    play(app, key("a"), key("z", pygame.KMOD_CTRL))  # nothing to undo yet: the game and the form stay
+    assert app.game.state == start and app.form is not None and app.form.title == "Valerio attacks"
+    play(app, key("backspace"), key("e"), key("a"))
+    assert app.machine.current.name == "form" and app.form is not None and app.form.title == "Sofia attacks"
+    play(app, key("z", pygame.KMOD_CTRL))
+    assert app.game.state == start and app.form is None and app.machine.current.name == "table"
+    play(app, key("z", pygame.KMOD_CTRL))  # nothing left to undo: refused, nothing else changes
+    assert app.game.state == start and app.machine.current.name == "table"
+    play(app, key("a"))
+    assert app.form is not None and app.form.title == "Valerio attacks"
+    play(app, key("y", pygame.KMOD_CTRL))  # redo changes the game too: the form goes
+    assert app.game.state.active == "sofia" and app.form is None and app.machine.current.name == "table"
+
+
 def test_a_hero_attack_with_dice_typed_by_hand() -> None:
     app = make_app()
     start = app.game.state
