@@ -35,6 +35,7 @@ from assistant.rules.questions import (
     Answers,
     Oracle,
     Question,
+    counted,
     die_faces,
     die_legend,
     die_pick,
@@ -150,7 +151,7 @@ def in_area_question(view: GoalView, hero: HeroFacts) -> Question:
     return Question(
         key=_key(view, "in_area", hero.id, str(view.area)),
         kind="in_area",
-        text=f"Is {hero.name} within {view.area} square{'s' if view.area != 1 else ''} of {view.name}?",
+        text=f"Is {hero.name} within {counted(view.area, 'square')} of {view.name}?",
         options=YES_NO,
         model=view.model,
         about=(hero.id,),

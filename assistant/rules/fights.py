@@ -28,6 +28,7 @@ from assistant.rules.horologium import step
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gain
 from assistant.rules.prey import cards_left, current_card, is_prey
+from assistant.rules.questions import counted
 from assistant.rules.reactions import settle_reaction
 from assistant.rules.scenario import AttackSpec
 from assistant.rules.state import AttackMade, GameState, GroupState, HeroState, ModelState
@@ -112,7 +113,7 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
     state, _ = wound_model(state, group, number, result.wounds)
     hero = state.hero(hero.id)
     state = state.with_hero(replace(hero, threat=adjust(hero.threat, result.threat)))
-    words = f"{state.name(hero.id)} attacks {spec.name} {number}: {result.successes} successes, {result.wounds} wounds"
+    words = f"{state.name(hero.id)} attacks {spec.name} {number}: {counted(result.successes, 'success', 'successes')}, {counted(result.wounds, 'wound')}"
     if result.critical:
         words += ", Critical"
     if result.defeated:
@@ -201,12 +202,12 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     if attack.kind == "physical":
         hits = f.integer("hits", attack.hits if attack.hits is not None else 1, low=0)
         result = enemy_physical_attack(state.edition, hits, threshold, dice, modifier)
-        words = f"{attack.name} on {state.name(hero.id)}: {hits} hits, {result.successes} saved, {result.wounds} wounds"
+        words = f"{attack.name} on {state.name(hero.id)}: {counted(hits, 'hit')}, {result.successes} saved, {counted(result.wounds, 'wound')}"
     else:
         contrast = f.integer("contrast", attack.contrast if attack.contrast is not None else 1, low=0)
         effect = f.integer("effect_wounds", attack.effect_wounds, low=0)
         result = enemy_psychic_attack(state.edition, contrast, threshold, dice, effect, modifier)
-        outcome = "resisted" if result.resisted else f"{result.wounds} wounds"
+        outcome = "resisted" if result.resisted else counted(result.wounds, "wound")
         words = f"{attack.name} on {state.name(hero.id)}: {result.successes} of {contrast} needed, {outcome}"
     turn = state.turn
     if reaction:  # Renaissance "Reaction Attacks": this model's attack is rolled
@@ -237,7 +238,7 @@ def damage(state: GameState, f: Fields) -> GameState:
             raise RuleError("hero", f"{hero.id!r} is {_out(hero)}: a KO Hero suffers no game effect")
         equipment = f.flag("equipment", equipment_takes(state.edition, physical=False))
         state, placed = wound_hero(state, hero.id, wounds, equipment)
-        return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {wounds} wounds{on_equipment_words(state.edition, placed.equipment)}",))
+        return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {counted(wounds, 'wound')}{on_equipment_words(state.edition, placed.equipment)}",))
     group, number = model_at(state, f)
     by = acting_hero(state, f)
     state, defeated = wound_model(state, group, number, wounds)
@@ -246,7 +247,7 @@ def damage(state: GameState, f: Fields) -> GameState:
         gain = threat_gain(state.edition, ThreatCauses(wounds=wounds, defeated=int(defeated)))
         state = state.with_hero(replace(hero, threat=adjust(hero.threat, gain)))
     name = state.scenario.enemy(group.id).name
-    return replace(state, notes=state.notes + (f"{name} {number} suffers {wounds} wounds" + (", defeated" if defeated else ""),))
+    return replace(state, notes=state.notes + (f"{name} {number} suffers {counted(wounds, 'wound')}" + (", defeated" if defeated else ""),))
 
 
 def heal(state: GameState, f: Fields) -> GameState:
@@ -277,7 +278,7 @@ def heal(state: GameState, f: Fields) -> GameState:
         healer = state.hero(by)
         gain = threat_gain(state.edition, ThreatCauses(healed=True))
         state = state.with_hero(replace(healer, threat=adjust(healer.threat, gain)))
-    return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {discarded.total} wounds{on_equipment_words(state.edition, discarded.equipment)}",))
+    return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {counted(discarded.total, 'wound')}{on_equipment_words(state.edition, discarded.equipment)}",))
 
 
 def heal_model(state: GameState, f: Fields, wounds: int) -> GameState:
@@ -294,7 +295,7 @@ def heal_model(state: GameState, f: Fields, wounds: int) -> GameState:
     models = list(group.models)
     models[number - 1] = replace(model, wounds=model.wounds - gone)
     state = state.with_group(replace(group, models=tuple(models)))
-    return replace(state, notes=state.notes + (f"{name} {number} discards {gone} wounds",))
+    return replace(state, notes=state.notes + (f"{name} {number} discards {counted(gone, 'wound')}",))
 
 
 def acting_hero(state: GameState, f: Fields) -> str | None:

@@ -22,7 +22,7 @@ from assistant.rules.horologium import Side
 from assistant.rules.perilium import KO_THREAT, adjust
 from assistant.rules.prey import cards_left, current_card
 from assistant.rules.draft import draft_deck
-from assistant.rules.questions import MORE, NO, YES, YES_NO, Answers, Question, answered, listing
+from assistant.rules.questions import MORE, NO, YES, YES_NO, Answers, Question, answered, counted, listing
 from assistant.rules.scenario import AttackSpec, EnemyGroupSpec, MissionGoal, PreyCard
 from assistant.rules.state import AttackMade, DeclaredMove, GameState
 from assistant.rules.stealth import needed, stealth_active
@@ -505,12 +505,12 @@ def _order(state: GameState, spec: EnemyGroupSpec, number: int, hero: str, attac
 
 
 def _attack_text(state: GameState, name: str, hero_name: str, order: AttackOrder, attack: AttackSpec) -> str:
-    test = f"{hero_name} rolls {order.dice} dice on {order.defended_with.title()}, {order.threshold}+"
+    test = f"{hero_name} rolls {counted(order.dice, 'die', 'dice')} on {order.defended_with.title()}, {order.threshold}+"
     if attack.kind == "physical":
-        text = f"{name} attacks {hero_name} with {attack.name}: {order.hits} hit{'s' if order.hits != 1 else ''}. {test}: each success cancels a hit."
+        text = f"{name} attacks {hero_name} with {attack.name}: {counted(order.hits or 0, 'hit')}. {test}: each success cancels a hit."
     else:
-        effect = f"{attack.effect_wounds} wounds" if attack.effect_wounds else "its effect"
-        text = f"{name} attacks {hero_name} with {attack.name}. {test}: {order.contrast} successes resist it, else {effect}."
+        effect = counted(attack.effect_wounds, "wound") if attack.effect_wounds else "its effect"
+        text = f"{name} attacks {hero_name} with {attack.name}. {test}: {counted(order.contrast or 0, 'success', 'successes')} {'resists' if order.contrast == 1 else 'resist'} it, else {effect}."
     if attack.traits:
         text += f" Traits: {', '.join(attack.traits)}."
     return text
@@ -665,7 +665,7 @@ def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
             model = f"{group_id}/{number}"
             name = _model_name(state, spec, number)
             key = f"react:{model}:in_area:{hero}"
-            question = Question(key, "in_area", f"Is {hero_name} within {spec.control_area} squares (Ca) of {name}?",
+            question = Question(key, "in_area", f"Is {hero_name} within {counted(spec.control_area, 'square')} (Ca) of {name}?",
                                 YES_NO, model, (hero,), spec.control_area, why="Reaction: the Hero's token overtook theirs")  # fmt: skip
             answer = answers.get(key)
             if answer is None and model in state.reacted:  # it reacted on an earlier turn (docs/ai.md choice 17)

@@ -104,6 +104,11 @@ def listing(names: Sequence[str], last: str = "and") -> str:
     return ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
+def counted(number: int, noun: str, nouns: str = "") -> str:
+    """'1 wound', '2 wounds', '0 wounds'; `nouns` where the plural is not the noun and an s ('successes')."""
+    return f"{number} {noun if number == 1 else nouns or noun + 's'}"
+
+
 def die_faces(count: int) -> int:
     """The die a first-edition tie is rolled on: a d6, or a d8 for 7 or 8 candidates."""
     return 6 if count <= 6 else 8

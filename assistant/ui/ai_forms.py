@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.rules.instructions import AttackOrder
-from assistant.rules.questions import Question
+from assistant.rules.questions import Question, counted
 from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
@@ -24,7 +24,8 @@ def defence_form(state: GameState, order: AttackOrder, name: str = "ai_defence")
     hero = state.scenario.hero(order.hero)
     fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
     title = f"{hero.name}: {order.defended_with.capitalize()} {order.threshold}+"
-    effect = f"{order.hits} hits, each success cancels one" if order.kind == "physical" else f"{order.contrast} successes resist"
+    effect = (f"{counted(order.hits or 0, 'hit')}, each success cancels one" if order.kind == "physical"
+              else f"{counted(order.contrast or 0, 'success', 'successes')} {'resists' if order.contrast == 1 else 'resist'}")
     note = f"{'Reaction Attack: ' if order.reaction else ''}{model_name(state, f'{order.group}/{order.model}')}, {order.attack}: {effect}."
     return Form(name, title, fields, lambda form: dict(order.event(form.value("dice"))),
                 lambda form: link_dice_count(form), apply_label="Resolve", start="dice", note=note)  # fmt: skip

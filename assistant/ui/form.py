@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from assistant.rules.questions import counted
+
 
 @dataclass
 class Choice:
@@ -198,7 +200,7 @@ class Form:
         dice = self.dice()
         if dice is not None and not dice.complete:
             missing = sum(1 for v in dice.values if v is None)
-            raise Incomplete(f"{dice.label}: {missing} of {len(dice.values)} dice still to read or type")
+            raise Incomplete(f"{dice.label}: {missing} of {counted(len(dice.values), 'die', 'dice')} still to read or type")
         return self._build(self)
 
     # -- changing ------------------------------------------------------------------------------
@@ -281,11 +283,11 @@ class Form:
                 return (f"Camera: {len(values)} dice seen, and a roll here takes at most {count.high}: is something "
                         "else on the tray? Tap the dice to set them.")
             if len(values) < count.value:  # a die hidden or not found is asked for, not dropped from the roll
-                told.append(f"{len(values)} {'die' if len(values) == 1 else 'dice'} seen, this roll takes "
+                told.append(f"{counted(len(values), 'die', 'dice')} seen, this roll takes "
                             f"{count.value} (or lower Dice)")
                 values += [None] * (count.value - len(values))
             elif len(values) > count.value:  # bonus dice, or a die of another roll left on the tray: said
-                told.append(f"{len(values)} dice seen, this roll took {count.value}: Dice raised (lower it if a "
+                told.append(f"{counted(len(values), 'die', 'dice')} seen, this roll took {count.value}: Dice raised (lower it if a "
                             "die is not this roll's)")
             count.set(len(values))
         kind = f"d{dice.sides}"

@@ -17,6 +17,7 @@ from typing import Any
 from assistant.rules.draft import draft_deck
 from assistant.rules.edition import Edition
 from assistant.rules.horologium import Side
+from assistant.rules.questions import counted
 from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
 from assistant.rules.stealth import needed, stealth_active
@@ -99,7 +100,7 @@ def _advised_items(state: GameState, advice: Advice) -> list[Item]:
         return _answer_items(state, advice.question) + [end]
     if advice.attack is not None:
         hero = name_of(state, advice.attack.hero)
-        return [Item("Defence roll", "d", form="ai_defence", detail=f"{hero}, {advice.attack.dice} dice"),
+        return [Item("Defence roll", "d", form="ai_defence", detail=f"{hero}, {counted(advice.attack.dice, 'die', 'dice')}"),
                 Item("Other attack", "a", form="enemy_attack"), end]  # fmt: skip
     return [end, Item("Enemy attack", "a", form="enemy_attack")]
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from assistant.rules.draft import available, draft_deck
 from assistant.rules.horologium import step
+from assistant.rules.questions import counted
 from assistant.rules.scenario import DraftOrder, EnemyGroupSpec
 from assistant.rules.state import GameState
 from assistant.rules.stealth import needed
@@ -60,7 +61,7 @@ def event_draft_form(state: GameState, event_id: str) -> Form:
     deck = draft_deck(state, order)
     fields = _cards_fields(state, deck, lambda form: order.squares)
     where = f" at {order.place}" if order.place else ""
-    note = f"{order.faction} {order.rank} deck, {order.squares} squares{where}. Pick each card drawn (models left)."
+    note = f"{order.faction} {order.rank} deck, {counted(order.squares, 'square')}{where}. Pick each card drawn (models left)."
     build = lambda form: {"type": "draft", "event": event_id, "cards": drawn(form)}  # noqa: E731
     return Form("draft", f"Enemy Draft: {name_of(state, event_id)}", fields, build, apply_label="Place", note=note)
 

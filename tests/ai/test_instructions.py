@@ -101,6 +101,21 @@ def test_when_the_goal_is_ko_the_model_chooses_again_with_the_ap_left() -> None:
     assert any(step.text.startswith("Slingers goes for Vincenzo") for step in plan(state).steps)
 
 
+def test_one_die_one_hit_one_success_one_wound_and_one_square_are_said_in_the_singular() -> None:
+    jab = AttackSpec("Jab", "physical", ap=2, range_min=1, range_max=1, threshold=5, defended_with="physique", hits=1)
+    hex_ = AttackSpec("Hex", "psychic", ap=2, range_min=1, range_max=1, threshold=3, defended_with="mind", contrast=1, effect_wounds=1)
+    for attack, words in ((jab, "Imp attacks Sofia with Jab: 1 hit. Sofia rolls 1 die on Physique, 5+: each success cancels a hit."),
+                          (hex_, "Imp attacks Sofia with Hex. Sofia rolls 1 die on Mind, 3+: 1 success resists it, else 1 wound.")):
+        state = table(
+            "renaissance",
+            (hero("sofia", physique=1, mind=1),),
+            (enemy("imp", swiftness=4, control_area=1, attacks=(attack,)),),
+            (("imp", 1, "enemy"), ("sofia", 3, "hero")),
+        )
+        assert plan(state).question.text == "Is Sofia within 1 square of Imp?"  # type: ignore[union-attr]
+        assert texts(plan(answer(state, ("in_area", "yes"), ("reach", 0))))[-1] == words
+
+
 def test_two_attacks_the_ai_takes_the_most_harmful_it_can_make_and_the_table_may_override() -> None:
     bite = AttackSpec("Bite", "physical", ap=2, range_min=1, range_max=1, threshold=5, defended_with="physique", hits=4)
     state = table(

@@ -71,7 +71,7 @@ def test_first_edition_healing_takes_the_hero_sheet_wounds_first_then_the_armour
     assert wounds(state) == (0, 1)
     state = apply(state, {"type": "heal", "hero": "squire", "wounds": 1})
     assert wounds(state) == (0, 0)
-    assert "Squire discards 1 wounds (1 on the armour)" in state.notes
+    assert "Squire discards 1 wound (1 on the armour)" in state.notes
     with pytest.raises(RuleError, match="hero: 'squire' has no wound to discard"):
         apply(state, {"type": "heal", "hero": "squire", "wounds": 1})
     healed_at_once = run(table("classic", resistance=1), halberd(3), {"type": "heal", "hero": "squire", "wounds": 5})

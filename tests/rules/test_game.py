@@ -141,6 +141,7 @@ def test_the_hero_attack_wounds_defeats_and_raises_the_perilium() -> None:
     assert sectors(state)["valerio"] == 3
     state = apply(state, {"type": "hero_attack", "group": "guards", "dice": [5, 2, 2]})
     assert state.group("guards").models[1].wounds == 1
+    assert state.notes[-1] == "Valerio attacks Guards 2: 1 success, 1 wound; Threat +1"  # one of each, in the singular
     state = apply(state, {"type": "hero_attack", "group": "guards", "dice": [5, 5]})
     assert state.group("guards").standing == ()
     assert not state.has_token("guards")  # the last of their type: the token leaves the Horologium
