@@ -184,25 +184,38 @@ def _advance_class(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSh
     upgrade = _text(event, "upgrade")
     if upgrade not in CHARACTERISTICS:
         raise CampaignError(f"upgrade: expected one of {', '.join(CHARACTERISTICS)}, got {upgrade!r}")
-    bond = event.get("bond")
-    if bond is not None and not isinstance(bond, str):
-        raise CampaignError(f"bond: expected text, got {bond!r}")
+    bond = _text(event, "bond")  # step 4: "The Hero immediately gains the Bound Equipment" of the new Class
     return _with_hero(sheet, replace(hero, advanced_class=_text(event, "class"), bond=bond, upgrade=upgrade))
 
 
 def _resolve_destiny(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
+    """"Destiny Cards": Card 1, then 2 (the Basic Class's), then the pair 3-4 or 5-6 of the Advanced Class, in order."""
     hero = sheet.hero(_text(event, "hero"))
     card = _number(event, "card", 1)
+    resolved = hero.destiny_resolved
     if card > 6:
         raise CampaignError(f"card: each hero has 6 Destiny Cards, got {card}")
-    if card in hero.destiny_resolved:
+    if card in resolved:
         raise CampaignError(f"card: {hero.name} has already resolved Destiny Card {card}")
+    if card > 2 and hero.advanced_class is None:
+        raise CampaignError(f"card: Destiny Cards 3 to 6 belong to the Advanced Classes; {hero.name} has none yet")
+    before = card - 1 if card in (2, 4, 6) else 2 if card in (3, 5) else None
+    if before is not None and before not in resolved:
+        raise CampaignError(f"card: {hero.name} gains Destiny Card {card} after resolving Card {before}")
+    other_pair = (5, 6) if card in (3, 4) else (3, 4) if card in (5, 6) else ()
+    if any(n in resolved for n in other_pair):
+        mine = " and ".join(str(n) for n in other_pair)
+        raise CampaignError(f"card: {hero.name}'s Advanced Class gives Destiny Cards {mine}, not {card} (four cards in all)")
     return _with_hero(sheet, replace(hero, destiny_resolved=tuple(sorted(hero.destiny_resolved + (card,)))))
 
 
 def _injury(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
+    """"Injury Cards": an Injury the Hero already has is discarded and another drawn."""
     hero = sheet.hero(_text(event, "hero"))
-    return _with_hero(sheet, replace(hero, injuries=hero.injuries + (_text(event, "injury"),)))
+    injury = _text(event, "injury")
+    if injury in hero.injuries:
+        raise CampaignError(f"injury: {hero.name} already has '{injury}': discard it and draw another")
+    return _with_hero(sheet, replace(hero, injuries=hero.injuries + (injury,)))
 
 
 def _heal(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
