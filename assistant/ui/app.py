@@ -149,10 +149,8 @@ class App:
         if action.kind == "quit":
             self.running = False
         elif action.kind in ("undo", "redo"):
-            if self.command(action.kind) and self.form is not None:  # the open form was made for the game before
-                self.form = None
-                self.tray(False)
-                self.machine.go(self, "table")
+            if self.command(action.kind):
+                self._close_form()
         elif action.kind == "knob":
             hero, delta = action.value
             self._knobs[hero] = self._knobs.get(hero, 0) + delta
@@ -162,6 +160,15 @@ class App:
                 self.error = str(action.value)
         else:
             self.machine.go(self, self.machine.current.handle(self, action))
+
+    def _close_form(self) -> bool:
+        """Close the open form after the game changed under it: it was made for the game before (True if one was open)."""
+        if self.form is None:
+            return False
+        self.form = None
+        self.tray(False)
+        self.machine.go(self, "table")
+        return True
 
     def _apply_knobs(self) -> None:
         """Knob turns of one loop pass, summed per hero into one Threat event each."""
@@ -212,10 +219,12 @@ class App:
         events = [first] if first.type != pygame.NOEVENT else []
         events += pygame.event.get()
         if self.game.state is not self._shown:  # changed by another process on the state file (`session apply`):
-            self.dirty = True  # shown anew, and a tap aimed at the screen before is not taken for one on it
+            self.dirty = True  # shown anew, and a tap or Enter aimed at the screen before is not taken for one on it
             self.moves += 1
             self._mirror()
-            events = [event for event in events if event.type != pygame.MOUSEBUTTONDOWN]
+            events = [event for event in events if not _aimed(event)]
+            if self._close_form():
+                self.error = "The game was changed elsewhere: the form is closed"
         read = False  # the camera's dice came in this pass: the form changed under a finger lifted to tap it
         for event in events:
             if read and _aimed(event):

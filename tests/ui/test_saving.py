@@ -55,3 +55,20 @@ def test_a_game_changed_by_another_process_is_shown_before_a_tap_is_taken(tmp_pa
     feed(app, click(attack.center))  # the tap made on what is shown now
     assert app.form is not None and app.form.title.startswith(app.game.state.hero_spec(app.game.state.active).name)
     app.close()
+
+
+def test_a_form_open_when_another_process_changes_the_game_is_closed(tmp_path: Path) -> None:
+    """Valerio's attack form is open when `session apply` ends his activation: applied now it would attack for Sofia."""
+    from assistant.session.games import StateFile
+
+    path = tmp_path / "table.db"
+    app = make_app(game=open_saved_game(path, None, new=False))  # type: ignore[arg-type]
+    feed(app, key("a"))
+    assert app.form is not None and app.form.title == "Valerio attacks"
+    with StateFile(path) as other:
+        other.journal().append({"type": "end_activation"})
+    feed(app, key("return"))  # the Enter that would have gone on in the form: the form is gone first
+    assert app.form is None and app.machine.current.name == "table" and app.game.state.active == "sofia"
+    assert app.error == "The game was changed elsewhere: the form is closed"
+    assert app.game.state.count == 1  # nothing applied for Sofia
+    app.close()
