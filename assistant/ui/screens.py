@@ -221,14 +221,15 @@ def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width:
     would not fit above `floor`'s), its heroes' rows (their columns, 0: left out) and the words its buttons give
     up height for, with `above` the room between the header and the bottom strip.
 
-    What the table must read is whole at the smallest readable type: the AI's question (or the roll it waits for)
-    and a refusal; then, where they can be, the AI's newest sentence, then all it says. The buttons give up height
+    What the table must read is whole at the smallest readable type: the AI's question (or the roll it waits for),
+    or on a Hero's own turn their newest note, and a refusal; then, where they can be, the AI's newest sentence, then all it says. The buttons give up height
     for them, to their least; then the heroes' rows go to two columns, and are left out (the dial shows their
     tokens): for what is asked, and while the AI waits on the table (a question, a roll) for as much of what it
     says as can be whole."""
     state, lay, fonts = app.game.state, app.layout, app.fonts
-    must = [app.error, waiting_words(advice) if advice is not None else ""]  # a refusal; its question, or a roll
-    said = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else [app.error]
+    # a refusal; the AI's question or the roll it waits for, or on a Hero's own turn what their last action did
+    must = [app.error, waiting_words(advice) if advice is not None else "".join(state.notes[-1:])]
+    said = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else must
     before = [text for text in said if text not in must]  # its sentences and what just happened, the newest last
     tiers = [(words, lines_height(words, width, fonts.MIN_READABLE, lay, fonts))
              for words in (said, before[-1:] + must, must)]

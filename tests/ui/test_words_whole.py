@@ -78,3 +78,28 @@ def test_all_the_ai_says_is_drawn_whole_through_the_mission(name: str, drawn_lin
             except Refused:
                 continue
     assert talked >= 8  # the walk met the AI talking, not only heroes' turns
+
+
+def test_the_newest_note_of_a_hero_s_turn_is_drawn_whole(drawn_lines: list[str]) -> None:
+    """Valerio's attack defeats the Alchemist: the note wraps over three lines at 800x480, and its last
+    ("defeated; Threat +3", the Perilium's change) was cut by the buttons. The heroes' rows give up height."""
+    game = MemoryGame(demo_scenario())
+    events: list[dict[str, Any]] = [
+        {"type": "declare_move", "adjacent": []}, {"type": "spend_ap", "action": "move", "ap": 1},
+        {"type": "spend_ap", "action": "other action", "ap": 1}, {"type": "declare_move", "adjacent": []},
+        {"type": "spend_ap", "action": "move", "ap": 2}, {"type": "declare_move", "adjacent": ["alchemist/1"]},
+        {"type": "enemy_attack", "group": "alchemist", "model": 1, "hero": "valerio", "attack": "Quicksilver Mist",
+         "dice": [8, 8], "reaction": True},
+        {"type": "spend_ap", "action": "move", "ap": 1},
+        {"type": "hero_attack", "group": "papal_guard", "model": 1, "kind": "physical", "ap": 0, "dice": [8, 8, 2, 3]},
+        {"type": "hero_attack", "group": "alchemist", "model": 1, "kind": "physical", "ap": 0, "dice": [8, 4, 5, 5]},
+    ]  # fmt: skip
+    for event in events:
+        game.apply(event)
+    newest = game.state.notes[-1]
+    assert newest == "Valerio attacks Venetian Alchemist 1: 4 successes, 5 wounds, Critical, defeated; Threat +3"
+    for size in ((800, 480), (1024, 600), (1280, 800), (720, 1280)):
+        app = make_app(size, game)
+        app.fonts.squeezed.clear()
+        app.draw()
+        assert drawn_lines[:1] == [newest] and app.fonts.squeezed == [], (size, drawn_lines, app.fonts.squeezed)
