@@ -18,6 +18,8 @@ import threading
 import time
 from typing import Any
 
+from serial import SerialException, SerialTimeoutException
+
 
 MAX_KNOBS = 8
 MAX_SECONDS = 86400.0
@@ -114,8 +116,6 @@ def _print_message(message: object) -> None:
 
 def _open(port: str) -> Any:
     """The link to the board on `port`, printing what it sends; None (and why, on stderr) if it cannot open."""
-    from serial import SerialException
-
     from assistant.hardware.board import BoardLink
 
     try:
@@ -135,6 +135,8 @@ def _monitor(args: argparse.Namespace) -> int:
         end = None if args.seconds is None else time.monotonic() + args.seconds
         while not stop.is_set() and link.connected and (end is None or time.monotonic() < end):
             stop.wait(0.1)
+    except (SerialException, OSError) as error:
+        return _lost(args.port, error)
     finally:
         link.close()
     return 0
@@ -162,9 +164,18 @@ def _send(args: argparse.Namespace) -> int:
         for message in messages:
             link.send(message)
         time.sleep(args.wait)
+    except (SerialException, OSError) as error:
+        return _lost(args.port, error)
     finally:
         link.close()
     return 0
+
+
+def _lost(port: str, error: Exception) -> int:
+    """A board that stops reading (a write timed out) or is pulled out while written to: said, exit status 1."""
+    why = "the board stopped reading (a write timed out)" if isinstance(error, SerialTimeoutException) else str(error)
+    print(f"nova-table: board {port}: {why}", file=sys.stderr)
+    return 1
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,7 +40,8 @@ from typing import Any
 from assistant.reading import beyond_python
 
 ENVIRON = "NOVA_TABLE_HARDWARE"
-SEARCH = (Path("/etc/nova-table/hardware.toml"), Path.home() / ".config" / "nova-table" / "hardware.toml")
+SEARCH = (Path("/etc/nova-table/hardware.toml"),
+          Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "nova-table" / "hardware.toml")  # fmt: skip
 
 
 class ConfigError(ValueError):

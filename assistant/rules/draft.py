@@ -13,7 +13,11 @@ from assistant.rules.state import GameState, GroupState, ModelState
 
 def draft_deck(state: GameState, order: DraftOrder) -> tuple[EnemyGroupSpec, ...]:
     """"Enemy Draft" step 1: the Draft Cards of the faction and rank, less the excluded enemies and skills."""
-    cards = state.scenario.enemies + state.scenario.reserves
+    return deck_of(state.scenario.enemies + state.scenario.reserves, order)
+
+
+def deck_of(cards: Sequence[EnemyGroupSpec], order: DraftOrder) -> tuple[EnemyGroupSpec, ...]:
+    """The cards of `cards` an Enemy Draft's deck takes (`draft_deck`)."""
     return tuple(
         card
         for card in cards

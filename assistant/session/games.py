@@ -8,7 +8,7 @@ from types import TracebackType
 from typing import Any
 
 from assistant.session.database import open_state_file, writing
-from assistant.session.errors import NoSuchGame, ScenarioError, Problem
+from assistant.session.errors import NoSuchGame
 from assistant.session.fold import Fold, FoldFactory, default_folds
 from assistant.session.journal import SNAPSHOT_EVERY, Journal, now
 
@@ -78,11 +78,7 @@ class StateFile:
 
     def new_game(self, scenario_text: str, source: str) -> GameInfo:
         """Start a mission from a scenario's text (checked whole first) and make it the current game."""
-        fold = self.folds("mission", scenario_text, source)
-        try:
-            fold.initial()
-        except ValueError as error:
-            raise ScenarioError(source, [Problem(None, "", f"the rules cannot set up this scenario: {error}")]) from None
+        fold = self.folds("mission", scenario_text, source)  # its reader has had the rules set it up (`parse_scenario`)
         title, edition = title_and_edition(fold, source)
         source = source.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # a file name not in UTF-8
         with writing(self.db):

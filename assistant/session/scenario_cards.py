@@ -25,7 +25,7 @@ from assistant.rules.scenario import (
     Rank,
 )
 from assistant.session.toml_lines import Path as KeyPath
-from assistant.session.toml_reader import TomlReader, show
+from assistant.session.toml_reader import TomlReader, dotted, show
 
 # Hero and enemy fields as each edition's cards name them -> the HeroSpec / EnemyGroupSpec field.
 HERO_FIELDS: dict[Edition, dict[str, str]] = {
@@ -167,12 +167,13 @@ def read_enemy(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str
     values = {field: r.integer(data, path, name, 1, 50 if field == "health" else 12) for name, field in fields.items()}
     attacks: tuple[AttackSpec, ...] = ()
     attack_tables = data.get("attacks")
-    if attack_tables is None:
+    if attack_tables is None or attack_tables == []:
         r.problem(path, f"missing [[{path[0]}.attacks]]: an enemy needs at least one attack")
     elif not isinstance(attack_tables, list) or not all(isinstance(a, dict) for a in attack_tables):
         r.problem(path + ("attacks",), f"expected [[{path[0]}.attacks]] tables, got {show(attack_tables)}")
     else:
         attacks = tuple(read_attack(r, edition, path + ("attacks", i), a) for i, a in enumerate(attack_tables))
+        unique_names(r, [(path + ("attacks", i), a.name) for i, a in enumerate(attacks)])
     priority = r.texts(data, path, "target_priority") or ("standard",)
     unknown = [index for index, factor in enumerate(priority) if not known_factor(r, path + ("target_priority", index), factor)]
     if not unknown and (priority[-1] != "standard" or priority.count("standard") != 1):
@@ -198,20 +199,34 @@ def read_enemy(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str
     )
 
 
+def unique_names(r: TomlReader, named: Sequence[tuple[KeyPath, str]]) -> None:
+    """Attacks are told apart by name (the AI orders one, the event names it): each name once."""
+    seen: dict[str, KeyPath] = {}
+    for path, name in named:
+        if name in seen:
+            r.problem(path + ("name",), f'"{name}" is already the name of {dotted(seen[name])}: each attack needs its own name')
+        elif name:
+            seen[name] = path
+
+
 PREY_TARGETS = ("target_hero", "none")
 
 
-def read_prey(r: TomlReader, edition: Edition, data: Mapping[str, Any], enemy_ids: Sequence[str]) -> PreySpec | None:
-    """The `[prey]` table of a Hunt: the enemy group that is the Prey, and its Action deck, card 1 on top."""
+def read_prey(r: TomlReader, edition: Edition, data: Mapping[str, Any], enemies: Sequence[tuple[KeyPath, EnemyGroupSpec]]) -> PreySpec | None:
+    """The `[prey]` table of a Hunt: the enemy group that is the Prey (one model), and its Action deck, card 1 on top."""
     table = r.get(data, (), "prey", dict, required=False)
     if table is None:
         return None
     path: KeyPath = ("prey",)
     r.table(table, path, ("group", "deck"))
     group = r.text(table, path, "group")
-    if group and group not in enemy_ids:
-        hint = difflib.get_close_matches(group, list(enemy_ids), n=1)
+    found = [(enemy_path, enemy) for enemy_path, enemy in enemies if enemy.id == group]
+    if group and not found:
+        hint = difflib.get_close_matches(group, [enemy.id for _, enemy in enemies], n=1)
         r.problem(path + ("group",), "no [[enemies]] has this id" + (f"; did you mean '{hint[0]}'?" if hint else ""))
+    for enemy_path, enemy in found:
+        if enemy.models != 1:  # "Hunt Missions": the Prey is one creature, its one Prey Token
+            r.problem(enemy_path + ("models",), f"the Prey is one model, got {enemy.models}")
     cards: list[PreyCard] = []
     for card_path, card in r.tables(table, "deck", path):
         r.table(card, card_path, ("number", "ap", "text", "target", "attack"))
@@ -225,6 +240,12 @@ def read_prey(r: TomlReader, edition: Edition, data: Mapping[str, Any], enemy_id
             known_factor(r, card_path + ("target",), target)
         attack_table = r.get(card, card_path, "attack", dict, required=False)
         attack = read_attack(r, edition, card_path + ("attack",), attack_table, ap_default=0) if attack_table else None
+        if attack is not None and target == "none":
+            r.problem(card_path + ("attack",), 'a card with target "none" attacks nobody: give it a target or no attack')
+        same = [enemy_path + ("attacks", i) for enemy_path, enemy in found for i, a in enumerate(enemy.attacks)
+                if attack is not None and a.name == attack.name]  # fmt: skip
+        if attack is not None and same:  # the card's attack is named beside the Prey's own (`fights.attacks_of`)
+            r.problem(card_path + ("attack", "name"), f'"{attack.name}" is already the name of {dotted(same[0])}: each attack needs its own name')
         cards.append(PreyCard(number=number, ap=r.integer(card, card_path, "ap", 0, 12), text=r.text(card, card_path, "text"),
                               target=target, attack=attack))  # fmt: skip
     if not cards:

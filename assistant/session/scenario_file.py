@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from assistant.reading import beyond_python
+from assistant.rules.draft import deck_of
+from assistant.rules.errors import RuleError
+from assistant.rules.game import new_game
 from assistant.rules.horologium import Clock
 from assistant.rules.scenario import (
     RANKS,
@@ -136,8 +139,9 @@ def _draft(r: TomlReader, path: KeyPath, data: Mapping[str, Any], cards: Sequenc
     )
 
 
-def _events(r: TomlReader, data: Mapping[str, Any], cards: Sequence[str]) -> tuple[TimedEvent, ...]:
-    """`[[events]]`: instructions at a time, each with an optional Enemy Draft."""
+def _events(r: TomlReader, data: Mapping[str, Any], cards: Sequence[str], seen: dict[str, KeyPath]) -> tuple[TimedEvent, ...]:
+    """`[[events]]`: instructions at a time, each with an optional Enemy Draft; an event's id is its token's, unique
+    among the heroes' and enemies' (`seen`)."""
     tables = r.tables(data, "events")
     events = []
     for path, item in tables:
@@ -148,7 +152,7 @@ def _events(r: TomlReader, data: Mapping[str, Any], cards: Sequence[str]) -> tup
             minute=r.integer(item, path, "minute", 1, 12), text=r.text(item, path, "text"),
             draft=_draft(r, path + ("draft",), draft_table, cards) if draft_table is not None else None,
         ))  # fmt: skip
-    _unique(r, [(p, e.id) for (p, _), e in zip(tables, events)], "event", {})
+    _unique(r, [(p, e.id) for (p, _), e in zip(tables, events)], "event", seen)
     return tuple(events)
 
 
@@ -175,7 +179,7 @@ def _stealth(r: TomlReader, data: Mapping[str, Any]) -> tuple[int, ...]:
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Parse scenario TOML text; raise ScenarioError listing every problem with its line."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))  # a byte-order mark, as some editors save UTF-8: not TOML's, passed over
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         found = re.search(r"\(at line (\d+), column (\d+)\)", message)
@@ -211,7 +215,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         enemies=enemies,
         horologium=_horologium(r, data, heroes, enemies, [e.id for e in reserves]),
         goals=_goals(r, data, enemy_paths),
-        events=_events(r, data, cards),
+        events=_events(r, data, cards, seen),
         end=_end(r, data),
         victory=r.texts(data, (), "victory"),
         defeat=r.texts(data, (), "defeat"),
@@ -219,20 +223,48 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         description=r.text(data, (), "description", default=""),
         reserves=reserves,
         stealth=_stealth(r, data),
-        prey=read_prey(r, edition, data, [e.id for e in enemies]),
+        prey=read_prey(r, edition, data, [(p, e) for (p, _), e in zip(enemy_tables, enemies)]),
     )
-    start, end = scenario.horologium, scenario.end
-    if end is not None and not r.problems and Clock(end.hour, end.minute).absolute <= Clock(start.hour, start.minute).absolute:
-        r.problem(("end",), f"the mission would be over before it starts: the hands start at hour {start.hour}, "
-                            f"sector {start.minute} (\"End of a Mission\": it ends when the hands reach this time)")
+    if not r.problems:
+        _check_times(r, scenario)
+    if not r.problems:
+        try:
+            new_game(scenario)  # what the rules check as they set it up, for every way a scenario arrives
+        except RuleError as error:
+            r.problem((), f"the rules cannot set up this scenario: {error}")
     if r.problems:
         raise ScenarioError(source, r.problems)
     return scenario
 
 
+def _check_times(r: TomlReader, scenario: Scenario) -> None:
+    """The end after the start, each timed event within the mission, and each Enemy Draft with a deck to draw from."""
+    start, end = scenario.horologium, scenario.end
+    begins = Clock(start.hour, start.minute).absolute
+    ends = Clock(end.hour, end.minute).absolute if end is not None else None
+    if ends is not None and ends <= begins:
+        r.problem(("end",), f"the mission would be over before it starts: the hands start at hour {start.hour}, "
+                            f"sector {start.minute} (\"End of a Mission\": it ends when the hands reach this time)")
+        return
+    for index, event in enumerate(scenario.events):
+        at = Clock(event.hour, event.minute).absolute
+        if at < begins:
+            r.problem(("events", index), f"at hour {event.hour}, sector {event.minute}: before the hands' start "
+                                         f"(hour {start.hour}, sector {start.minute}): it would be due at once")
+        elif end is not None and ends is not None and at >= ends:
+            r.problem(("events", index), f"at hour {event.hour}, sector {event.minute}: the mission ends first "
+                                         f"([end] at hour {end.hour}, sector {end.minute})")
+        if event.draft is not None and not deck_of(scenario.enemies + scenario.reserves, event.draft):
+            order = event.draft
+            r.problem(("events", index, "draft"), f'no [[enemies]] or [[reserves]] card is of faction "{order.faction}" '
+                                                  f'and rank "{order.rank}" (less those excluded): the Draft would have no card')
+
+
 def read_scenario_text(path: str | Path) -> str:
     """The text of a scenario file; ScenarioError if it cannot be read or is not UTF-8."""
     source = str(path)
+    if not source:
+        raise ScenarioError("''", [Problem(None, "", "no file named (the path is empty)")])
     try:
         raw = Path(path).read_bytes()
     except OSError as error:

@@ -110,7 +110,7 @@ def key_lines(text: str) -> dict[Path, int]:
                 path = path + (arrays_of_tables[path] - 1,)
         return path
 
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate((line.removesuffix("\r") for line in text.split("\n")), start=1):  # TOML's line ends only
         if value is not None:
             for element in value.feed(raw):
                 lines.setdefault(value_path + (element,), number)

@@ -12,6 +12,8 @@ from assistant.session.toml_lines import Path as KeyPath
 from assistant.session.toml_lines import key_lines, line_of
 
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
+MYSTERY_ID = re.compile(r"^mystery-[0-9]+$")  # the ids the reader gives the Mystery tokens ("mystery-1", ...)
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # no screen can draw them (a NUL stops pygame); tab and line ends pass
 T = TypeVar("T")
 
 
@@ -73,12 +75,21 @@ class TomlReader:
             return ""
         if not value.strip() and default is None:
             self.problem(path + (key,), "expected some text, got an empty string")
+        self._printable(path + (key,), value)
         return value
+
+    def _printable(self, path: KeyPath, value: str) -> None:
+        found = CONTROL.search(value)
+        if found:
+            self.problem(path, f"a control character (U+{ord(found.group()):04X}) at character {found.start() + 1}: "
+                               "the screen cannot show it")  # fmt: skip
 
     def identifier(self, data: Mapping[str, Any], path: KeyPath, key: str = "id") -> str:
         value = self.text(data, path, key)
         if value and not ID_PATTERN.match(value):
             self.problem(path + (key,), f"expected an id of lower-case letters, digits, '_' or '-', got {show(value)}")
+        elif MYSTERY_ID.match(value):
+            self.problem(path + (key,), f"{show(value)} is the id of a Mystery token ([horologium] mystery): choose another")
         return value
 
     def choice(self, data: Mapping[str, Any], path: KeyPath, key: str, options: Sequence[str],
@@ -96,6 +107,7 @@ class TomlReader:
         for index, item in enumerate(value):
             if isinstance(item, str) and item.strip():
                 good.append(item)
+                self._printable(path + (key, index), item)
             else:
                 self.problem(path + (key, index), f"expected some text, got {show(item)}")
         return tuple(good)

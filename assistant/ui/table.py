@@ -182,8 +182,11 @@ def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool) -> 
     """
     from assistant.session.errors import NoSuchGame
     from assistant.session.games import StateFile
-    from assistant.session.scenario_file import read_scenario_text
+    from assistant.session.scenario_file import parse_scenario, read_scenario_text
 
+    named = None if scenario_path is None else read_scenario_text(scenario_path)
+    if named is not None:
+        parse_scenario(named, str(scenario_path))  # a wrong file is said before the state file is made
     state_file = StateFile(state_path, create=True)
     try:
         start = new or scenario_path is not None
@@ -194,7 +197,7 @@ def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool) -> 
                 start = True
         if start:
             source = scenario_path or demo_path()
-            state_file.new_game(read_scenario_text(source), str(source))
+            state_file.new_game(named if named is not None else read_scenario_text(source), str(source))
         return SavedGame(state_file, state_file.journal(None))
     except BaseException:
         state_file.close()

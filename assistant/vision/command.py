@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the reader's modules load inside each action (`nova-table -
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="dice_command", metavar="ACTION", required=True)
     read = sub.add_parser("read", help="read the dice in pictures, one JSON line per picture")
-    read.add_argument("images", nargs="+", metavar="IMAGE", help="picture files (or folders of them)")
+    read.add_argument("images", nargs="+", metavar="IMAGE", type=_named, help="picture files (or folders of them)")
     read.add_argument("--kind", choices=("auto", "d6", "d8"), default="auto", help="the dice to expect")
     read.add_argument("--profile", type=Path, help="a dice profile made by `dice learn`")
     learn = sub.add_parser("learn", help="learn a dice profile from labelled photos (a manifest)")
@@ -111,6 +111,13 @@ def at_least(low: int, text: str) -> int:
     if number < low:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {low} or more")
     return number
+
+
+def _named(name: str) -> str:
+    """A picture's name as given; an empty one is refused (as a path it is the current folder, read whole)."""
+    if not name:
+        raise argparse.ArgumentTypeError("an empty name is no picture")
+    return name
 
 
 def expand(paths: list[str]) -> list[Path]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import signal
 import subprocess
@@ -106,6 +107,15 @@ def test_monitor_of_a_port_that_is_not_there_says_so() -> None:
     _, err = process.communicate(timeout=20)
     assert process.returncode == 1
     assert "/dev/ttyACM-not-there" in err
+
+
+def test_send_to_a_board_that_stops_reading_says_so() -> None:
+    """pyserial's loop:// takes no more once its buffer is full, as a hung board: the write times out."""
+    big = '{"t":"note","text":"' + "x" * 100_000 + '"}'
+    done = subprocess.run([sys.executable, "-m", "assistant", "board", "send", "loop://", big], cwd=ROOT,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr == "nova-table: board loop://: the board stopped reading (a write timed out)\n"
 
 
 def board(*args: str) -> subprocess.CompletedProcess[str]:
@@ -250,3 +260,14 @@ def test_the_file_named_in_the_environment_comes_before_the_search(tmp_path: Pat
     monkeypatch.setenv("NOVA_TABLE_HARDWARE", str(tmp_path / "gone.toml"))
     with pytest.raises(ConfigError, match=f"^NOVA_TABLE_HARDWARE={tmp_path / 'gone.toml'}: no such settings file$"):
         load_config()
+
+
+def test_the_home_folder_s_settings_follow_xdg_config_home(tmp_path: Path) -> None:
+    """$XDG_CONFIG_HOME, where it is set, is the home folder's settings place (it was ~/.config whatever it said)."""
+    code = "from assistant.hardware.config import SEARCH; print(SEARCH[1])"
+    env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
+    home = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert home.stdout.strip() == str(Path.home() / ".config" / "nova-table" / "hardware.toml")
+    env["XDG_CONFIG_HOME"] = str(tmp_path)
+    xdg = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert xdg.stdout.strip() == str(tmp_path / "nova-table" / "hardware.toml")

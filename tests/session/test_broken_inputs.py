@@ -201,6 +201,13 @@ def test_lines_python_cannot_read_as_numbers_or_nesting_are_refused_line_by_line
     answers = [json.loads(line) for line in out.splitlines()]
     assert answers == [{"line": 1, "error": "not JSON (a lone surrogate ('\\ud800') in a string: not text); not stored"},
                        {"line": 2, "seq": 2, "type": "spend_ap"}]  # fmt: skip
+    # a Latin-1 byte (stdin is read with "surrogateescape"), and a key given twice (json kept the last: a guess)
+    latin = '{"type": "end_activation", "note": "caf\udce9"}'
+    twice = '{"type": "spend_ap", "ap": 1, "action": "move", "ap": 3}'
+    code, out, _ = nova("session", "apply", "--state", state_path, stdin=latin + "\n" + twice + "\n")
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {"line": 1, "error": "not JSON (not UTF-8 text (a byte 0xE9 at column 40)); not stored"},
+        {"line": 2, "error": 'not JSON (the key "ap" twice in one object (which value is meant?)); not stored'}]
 
     exported = state_path.with_suffix(".jsonl")
     nova.json("session", "export", "--state", state_path, "--out", exported)
@@ -231,7 +238,12 @@ def test_a_scenario_over_before_it_starts_is_refused_at_its_end_line(nova: Nova,
     scenario.write_text("".join(lines))
     code, _, err = nova("session", "new", "--scenario", scenario, "--state", tmp_path / "games.db")
     assert code == 1 and f"{scenario}:{at + 1}: end: the mission would be over before it starts" in err
-    lines[at + 1] = f"hour = {hour + 1}\n"  # an hour later: a mission of one hour
+    lines[at + 1] = f"hour = {hour + 1}\n"  # an hour later: a mission of one hour, over before its bells ring
+    scenario.write_text("".join(lines))
+    code, _, err = nova("session", "new", "--scenario", scenario, "--state", tmp_path / "games.db")
+    event = lines.index('id = "bells"\n')  # the line of its [[events]] header is the one before
+    assert code == 1 and f"{scenario}:{event}: events[1]: at hour 2, sector 6: the mission ends first ([end] at hour 2, sector 12)" in err
+    lines[at + 1] = f"hour = {hour + 2}\n"  # two hours: the bells ring within it
     scenario.write_text("".join(lines))
     assert nova.json("session", "new", "--scenario", scenario, "--state", tmp_path / "games.db")[0]["game"] == 1
 

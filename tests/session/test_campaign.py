@@ -45,7 +45,7 @@ def destiny(*cards: int) -> list[dict[str, Any]]:
     return [{"type": "resolve_destiny", "hero": "valerio", "card": n} for n in cards]
 
 
-ADVANCED = [
+ADVANCED: list[dict[str, Any]] = [
     {"type": "gain_experience", "xp": 5},
     *({"type": "acquire_skill", "hero": "valerio", "skill": f"Skill {n}", "cost": 1} for n in range(3)),
     {"type": "advance_class", "hero": "valerio", "class": "Knight", "bond": "Lance", "upgrade": "physique"},

@@ -146,6 +146,14 @@ WRONG: list[tuple[str, str, str, str, str]] = [
     ('health = 6\nthreat = 0', 'health = 6\nthreat = 0\nresistance = 21', "heroes[1].resistance", "expected a number from 0 to 20, got 21", "resistance = 21"),
     ('health = 6\nthreat = 0', 'health = 6\nthreat = 0\nresistance = "1"', "heroes[1].resistance", 'expected a whole number, got "1"', "resistance ="),
     ('health = 6\nthreat = 0', 'health = 6\nthreat = 0\narmour = 1', "heroes[1].armour", "unknown field; expected one of id, name, class, swiftness, dexterity, physique, mind, health, threat, resistance", "armour = 1"),
+    # text the screen cannot draw (a NUL stopped pygame mid-game), a Mystery token's id, two attacks of one name
+    ('name = "Valerio"', 'name = "Val\\u0000erio"', "heroes[1].name", "a control character (U+0000) at character 4", 'name = "Val'),
+    ('name = "Sling"', 'name = "Sli\\u0007ng"', "enemies[2].attacks[1].name", "a control character (U+0007) at character 4", 'Sli\\u0007'),
+    ('valerio = 1', 'valerio = 1\n"mystery-1" = 5', "horologium.tokens.mystery-1", "no hero or enemy group has this id", '"mystery-1" = 5'),
+    ('[[goals]]', '[[enemies.attacks]]\nname = "Quicksilver Mist"\nkind = "physical"\nap = 1\nrange = 1\nhits = 1\nthreshold = 5\n\n[[goals]]',
+     "enemies[3].attacks[2].name", '"Quicksilver Mist" is already the name of enemies[3].attacks[1]', 'name = "Quicksilver Mist"\nkind = "physical"'),
+    ('id = "bells"', 'id = "sofia"', "events[1].id", "event id 'sofia' is already used at heroes[2]", 'id = "sofia"\nhour'),
+    ('hour = 2\nminute = 6', 'hour = 3\nminute = 12', "events[1]", "at hour 3, sector 12: the mission ends first ([end] at hour 3, sector 12)", "[[events]]"),
 ]
 
 
@@ -169,6 +177,27 @@ def test_a_duplicate_id_is_reported_where_it_is_written_twice() -> None:
     assert f"twice.toml:{duplicate}: heroes[2].id: hero id 'valerio' is already used at heroes[1]" in str(caught.value)
     # and Sofia's token now names nobody
     assert f"twice.toml:{line_number(text, 'sofia = 2')}: horologium.tokens.sofia: no hero or enemy group" in str(caught.value)
+
+
+def test_an_id_of_a_mystery_token_is_refused_where_it_is_written() -> None:
+    """The reader names the Mystery tokens "mystery-1", ...: a hero of that id met one on the Horologium (a traceback)."""
+    text = demo_text().replace("valerio", "mystery-1")
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "mystery.toml")
+    line = line_number(text, 'id = "mystery-1"')
+    assert str(caught.value) == (f"mystery.toml:{line}: heroes[1].id: "
+                                 '"mystery-1" is the id of a Mystery token ([horologium] mystery): choose another')
+
+
+def test_timed_events_are_within_the_mission() -> None:
+    """An event before the hands' start would be due at once; one at or after the end would never come."""
+    late = demo_text().replace("hour = 1        # the hour hand", "hour = 3        # the hour hand")
+    late = late.replace("[end]\nhour = 3", "[end]\nhour = 5")
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(late, "late.toml")
+    assert str(caught.value) == (f"late.toml:{line_number(late, '[[events]]')}: events[1]: at hour 2, sector 6: "
+                                 "before the hands' start (hour 3, sector 12): it would be due at once")
+    assert parse_scenario(late.replace("hour = 2\nminute = 6", "hour = 3\nminute = 12"), "late.toml").events[0].hour == 3
 
 
 def test_every_problem_is_listed_not_only_the_first() -> None:
@@ -316,6 +345,12 @@ HUNT_WRONG: list[tuple[str, str, str, str, str]] = [
     ("stealth = [4, 5, 6]", "stealth = [4, 9, 6]", "stealth[2]", "expected a die result from 1 to 8, got 9", "stealth = [4, 9, 6]"),
     ("alchemist = 6", "alchemist = 6\nbravi = 7", "horologium.tokens.bravi", "enters through an Enemy Draft", "bravi = 7"),
     ("hits = 1\nthreshold = 4", "hits = 1\nthreshhold = 4", "reserves[1].attacks[1].threshhold", "did you mean 'threshold'?", "threshhold"),
+    ('faction = "Rome"\nrank = "troop"\nsquares', 'faction = "Genoa"\nrank = "troop"\nsquares', "events[1].draft",
+     'no [[enemies]] or [[reserves]] card is of faction "Genoa" and rank "troop"', "[events.draft]"),
+    ('target = "farthest"', 'target = "none"\n\n[prey.deck.attack]\nname = "Kick"\nkind = "physical"\nrange = 1\nhits = 1\nthreshold = 5',
+     "prey.deck[2].attack", 'a card with target "none" attacks nobody', "[prey.deck.attack]\nname = \"Kick\""),
+    ('name = "Flask"', 'name = "Quicksilver Mist"', "prey.deck[1].attack.name", '"Quicksilver Mist" is already the name of enemies[3].attacks[1]', 'name = "Quicksilver Mist"\nkind = "physical"'),
+    ('group = "alchemist"', 'group = "slingers"', "enemies[2].models", "the Prey is one model, got 3", "models = 3"),
 ]
 
 
@@ -329,3 +364,17 @@ def test_a_wrong_hunt_draft_or_stealth_field_is_reported_with_its_line(old: str,
     prefix = f"hunt.toml:{line_number(text, where)}: {field}: "
     assert [line for line in str(caught.value).splitlines() if line.startswith(prefix) and words in line], str(caught.value)
     assert len(caught.value.problems) == 1, str(caught.value)
+
+
+def test_a_byte_order_mark_and_unicode_line_separators_in_strings_do_not_move_the_lines(tmp_path: Path) -> None:
+    """Some editors start UTF-8 with a byte-order mark (tomllib: "Invalid statement"); U+2028 and U+2029
+    are no line ends in TOML, and a problem after them was reported some lines too far down."""
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + demo_text().encode())
+    assert load_scenario(path)[0].title == parse_scenario(demo_text()).title
+    text = mutate('Ponte Sisto"', 'Ponte Sisto \u2028 \u2029"').replace("health = 6\nthreat = 0", "health = 0\nthreat = 0")
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "lines.toml")
+    assert str(caught.value) == f"lines.toml:{line_number(text, 'health = 0')}: heroes[1].health: expected a number from 1 to 20, got 0"
+    with pytest.raises(ScenarioError, match="^'': no file named"):
+        load_scenario("")

@@ -69,7 +69,7 @@ def test_a_missing_scenario_file_is_named_and_nothing_starts(tmp_path: Path) -> 
     _, err = process.communicate(timeout=30)
     assert process.returncode == 1
     assert "nope.toml" in err
-    assert not (tmp_path / "x.png").exists()
+    assert not (tmp_path / "x.png").exists() and not state.exists()
 
 
 def test_a_broken_state_file_is_named_and_left_as_it_was(tmp_path: Path) -> None:
@@ -179,6 +179,7 @@ def test_a_scenario_with_a_typo_is_refused_with_its_line(tmp_path: Path) -> None
     assert process.returncode == 1
     assert f"typo.toml:{line}" in err and "swiftnes" in err
     assert not (tmp_path / "x.png").exists()
+    assert not (tmp_path / "t.db").exists()  # no state file made for a game that does not start
 
 
 def test_play_again_after_the_mission_ends_starts_a_new_saved_game(tmp_path: Path) -> None:

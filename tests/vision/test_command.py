@@ -310,6 +310,14 @@ def test_a_picture_name_too_long_for_the_system_is_no_such_file(tmp_path: Path) 
     assert "Traceback" not in done.stderr
 
 
+def test_an_empty_picture_name_is_refused_not_read_as_the_current_folder(tmp_path: Path, rendered_pips: Path) -> None:
+    """Path("") is the current folder: `dice read ''` read every picture there (a screenshot read as a 5)."""
+    done = subprocess.run([sys.executable, "-m", "assistant", "dice", "read", ""], capture_output=True, text=True,
+                          timeout=120, cwd=rendered_pips.parent)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.endswith("nova-table dice read: error: argument IMAGE: an empty name is no picture\n")
+
+
 def test_the_dice_command_does_not_load_opencv_for_help() -> None:
     probe = "import sys, assistant.cli as c; c.build_parser(); print('cv2' in sys.modules, 'numpy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
