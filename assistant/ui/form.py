@@ -122,17 +122,22 @@ class Incomplete(Exception):
 
 @dataclass(frozen=True)
 class Stop:
-    """A place the focus can be: field `field` (die `die` of a dice field), or Apply (field -1)."""
+    """A place the focus can be: field `field` (die `die` of a dice field), Apply (field -1) or Back (-2)."""
 
     field: int
     die: int = 0
 
     @property
     def is_apply(self) -> bool:
-        return self.field < 0
+        return self.field == -1
+
+    @property
+    def is_back(self) -> bool:
+        return self.field == -2
 
 
 APPLY = Stop(-1)
+BACK = Stop(-2)  # the knob's way out of a form at once: a turn on Apply reaches it (a hold steps back one stop)
 
 
 class Form:
@@ -152,7 +157,7 @@ class Form:
         self.told = ""  # what the camera said of the dice it filled last (`fill`): an edit by hand answers it
         self.refresh()
         stops = self.stops()
-        keyed = [stop for stop in stops if not stop.is_apply and self.fields[stop.field].key == start]
+        keyed = [stop for stop in stops if stop.field >= 0 and self.fields[stop.field].key == start]
         self.focus = keyed[0] if keyed else stops[0]
 
     # -- reading -------------------------------------------------------------------------------
@@ -168,7 +173,7 @@ class Form:
                 out.extend(Stop(index, die) for die in range(len(item.values)))
             else:
                 out.append(Stop(index))
-        out.append(APPLY)
+        out += [APPLY, BACK]
         return out
 
     def get(self, key: str) -> Field:
@@ -215,8 +220,9 @@ class Form:
             self.focus = same_field[-1] if same_field else APPLY
 
     def turn(self, delta: int) -> None:
-        """The encoder (or an arrow key) turned on the focused stop."""
-        if self.focus.is_apply:
+        """The encoder (or an arrow key) turned on the focused stop: on Apply and Back, from one to the other."""
+        if self.focus.is_apply or self.focus.is_back:
+            self.focus = BACK if delta > 0 else APPLY
             return
         item = self.fields[self.focus.field]
         if isinstance(item, Dice):
@@ -226,11 +232,11 @@ class Form:
         self.refresh()
 
     def next(self) -> bool:
-        """Press: the next stop; True when the focus was already on Apply (apply now)."""
+        """Press: the next stop; True when the focus was already on Apply (apply now). (A press on Back is the screen's.)"""
         stops = self.stops()
         at = stops.index(self.focus)
-        if self.focus.is_apply:
-            return True
+        if self.focus.is_apply or self.focus.is_back:
+            return self.focus.is_apply
         self.focus = stops[at + 1]
         return False
 
@@ -245,7 +251,7 @@ class Form:
 
     def type_digit(self, digit: int) -> None:
         """A number key: a die's value (then the next stop), or a number field's value."""
-        if self.focus.is_apply:
+        if self.focus.is_apply or self.focus.is_back:
             return
         item = self.fields[self.focus.field]
         if isinstance(item, Dice):

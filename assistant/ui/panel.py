@@ -12,7 +12,7 @@ from assistant.rules.scenario import HeroSpec
 from assistant.rules.state import GameState, HeroState
 from assistant.ui import theme
 from assistant.ui.dial import token_colors
-from assistant.ui.form import APPLY, Dice, Form, Number, Stop
+from assistant.ui.form import APPLY, BACK, Dice, Form, Number, Stop
 from assistant.ui.advice import Advice
 from assistant.ui.intents import Item
 from assistant.ui.layout import Layout
@@ -366,7 +366,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     if words is not None:  # under the rows, above the buttons
         room = bottom.top - lay.px(4) - (y + lay.px(2))
         surface.blit(words, (area.left, y + lay.px(2)), pygame.Rect(0, 0, area.width, max(0, room)))
-    _button(surface, back, lay, fonts, "Back", theme.BUTTON_COMMAND, False, key="esc")
+    _button(surface, back, lay, fonts, "Back", theme.BUTTON_COMMAND, form.focus == BACK, key="esc")
     _button(surface, apply, lay, fonts, form.apply_label, theme.BUTTON_ORDER, form.focus == APPLY, key="enter")
     return hits
 

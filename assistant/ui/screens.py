@@ -76,12 +76,16 @@ class TableScreen:
         self._adjacency: object = None  # and the question who is adjacent, while the screen asks it
         self.drafted: set[str] = set()  # due events whose Enemy Draft is journaled
         self._drafted_for: object = None
+        self._moment: object = None  # the activation and the AI's question the focus was set for
 
     def enter(self, app: App) -> None:
         self.refresh(app)
 
     def refresh(self, app: App) -> None:
-        """The menu for the current state; the focus goes back to the first intent that is open."""
+        """The menu for the current state; the focus goes back to the first intent that is open when the menu
+        changes, an activation starts or the AI asks anew (a second press of End activation, or of an answer,
+        would end the next turn too, or answer the next question alike). Once the mission is over it starts on
+        Undo, where a press more than meant takes nothing away (Play again ends the finished game)."""
         previous = [i.label for i in self.items]
         state = app.game.state
         adjacency = app.adjacency()
@@ -91,9 +95,14 @@ class TableScreen:
         if self._advised is not self._drafted_for:
             self.drafted, self._drafted_for = drafted(app), self._advised
         self.items = menu(state, app.game.can_undo() or app.asking, app.game.can_redo(), self.advice, self.drafted)
+        question = self.advice.question if self.advice is not None else None
+        moment = (state.clock, state.active, state.turn and state.turn.start, question and question.key, state.over)
         stale = self.focus >= len(self.items) or not self.items[self.focus].enabled
-        if [i.label for i in self.items] != previous or stale:
-            self.focus = next((n for n, item in enumerate(self.items) if item.enabled), 0)
+        if [i.label for i in self.items] != previous or stale or moment != self._moment:
+            open_ = [n for n, item in enumerate(self.items) if item.enabled]
+            safe = [n for n in open_ if self.items[n].command != "restart"] if state.over is not None else open_
+            self.focus = (safe or open_ or [0])[0]
+        self._moment = moment
 
     def handle(self, app: App, action: Action) -> str | None:
         self.refresh(app)  # the menu of the state now (inputs of one loop pass come before its frame)
@@ -283,6 +292,8 @@ class FormScreen:
         if kind == "turn":
             form.turn(int(action.value))
         elif kind == "confirm":
+            if form.focus.is_back:  # turned past Apply to Back: the knob's way out at once
+                return self.leave(app)
             if form.next():
                 return self.apply(app, form)
         elif kind == "back":
