@@ -33,7 +33,7 @@ from assistant.ui.action_forms import (
 )
 from assistant.ui.ai_forms import choice_words, current_answer, defence_form, override_form, several_form
 from assistant.ui.form import Form
-from assistant.ui.mission_forms import draft_order, event_draft_form, stealth_form
+from assistant.ui.mission_forms import draft_order, event_draft_form, order_form, stealth_form
 from assistant.ui.reactions import adjacency_question
 from assistant.ui.words import model_name, name_of, option_words, token_label
 
@@ -157,6 +157,8 @@ def _table_items(state: GameState, drafted: Collection[str] = ()) -> list[Item]:
     head = state.up_next
     if state.turn is None and head is not None:
         tie = next((group for group in state.ties if head in group), None)
+        if tie is not None and len(tie) > 3:  # 24 orders or more: a place at a time
+            return [Item("Order the tie", "o", form="order", kind="order", detail=f"{len(tie)} tokens")]
         if tie is not None:
             return [
                 Item(_order_words(state, order), "", {"type": "order", "ids": list(order)}, kind="order")
@@ -225,5 +227,6 @@ def make_form(name: str, state: GameState, advice: Advice | None = None, extra: 
         "injury": injury_form,
         "fix": fix_form,
         "stealth": stealth_form,
+        "order": order_form,
     }
     return builders[name](state)

@@ -1,6 +1,7 @@
-"""Forms for the mission rules: the Enemy Draft (an event's, or one a mission card calls for) and the Stealth roll.
+"""Forms for the mission rules: the Enemy Draft (an event's, or one a mission card calls for), the Stealth roll,
+and the order of a tie of many tokens.
 
-Pure (no pygame). Events: `draft` and `stealth_roll` (`assistant.rules.game`).
+Pure (no pygame). Events: `draft`, `stealth_roll` and `order` (`assistant.rules.game`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from assistant.rules.draft import available, draft_deck
 from assistant.rules.horologium import step
-from assistant.rules.questions import counted
+from assistant.rules.questions import counted, listing
 from assistant.rules.scenario import DraftOrder, EnemyGroupSpec
 from assistant.rules.state import GameState
 from assistant.rules.stealth import needed
@@ -104,3 +105,32 @@ def stealth_form(state: GameState) -> Form:
         return {"type": "stealth_roll", "hero": hero_id, "ap": len(dice) - 1, "dice": dice}
 
     return Form("stealth", f"{spec.name}: Stealth roll", fields, build, update, apply_label="Roll", start="dice")
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th", "11th", "12th")
+
+
+def order_form(state: GameState) -> Form:
+    """"Models Activation": the players order a tie, one place after another, each from the tokens not yet
+    placed (a tie of four or more has too many orders for a button each: 24 for four, 120 for five)."""
+    head = state.up_next
+    tie = next(group for group in state.ties if head in group)
+    names = {token: name_of(state, token) for token in tie}
+    places = [Choice(f"place{n}", ORDINALS[n] if n < len(ORDINALS) else f"{n + 1}th", [(t, names[t]) for t in tie])
+              for n in range(len(tie))]  # fmt: skip
+    for n, place in enumerate(places):
+        place.index = n  # the order they stand in now
+
+    def update(form: Form) -> None:
+        placed: list[str] = []
+        for place in places:  # each place offers the tokens the places before it left
+            left = [token for token in tie if token not in placed]
+            chosen = place.value if place.value in left else left[0]
+            place.options, place.index = [(token, names[token]) for token in left], left.index(chosen)
+            placed.append(chosen)
+
+    def build(form: Form) -> dict[str, Any]:
+        return {"type": "order", "ids": [place.value for place in places]}
+
+    note = f"{listing(list(names.values()))} tie: who acts first? Turn each place; the last is who is left."
+    return Form("order", "Order the tie", places, build, update, apply_label="Order", note=note)

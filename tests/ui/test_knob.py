@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from assistant.rules import game as rules
 from assistant.rules.instructions import plan
+from assistant.session.scenario_file import parse_scenario
 from assistant.ui.app import App
-from assistant.ui.table import MemoryGame
+from assistant.ui.form import Choice
+from assistant.ui.table import MemoryGame, demo_path
 from tests.ui.conftest import make_app, play
 from tests.ui.missions import mission
 from tests.ui.test_reactions import encoder, labels
@@ -89,3 +91,37 @@ def test_the_knob_leaves_a_form_at_once_from_apply_by_turning_to_back() -> None:
     assert form.focus.is_apply and app.form is form
     play(app, encoder("turn", 1), encoder("confirm"))
     assert app.form is None and app.machine.current.name == "table" and app.game.state == start
+
+
+def four_tied() -> MemoryGame:
+    """The demo with its four Heroes in sector I, all of Swiftness 5: one tie of four to order."""
+    text = demo_path().read_text()
+    for old, new in (("sofia = 2", "sofia = 1"), ("vincenzo = 3", "vincenzo = 1"), ("eleonora = 4", "eleonora = 1")):
+        text = text.replace(old, new, 1)
+    text = text.replace("swiftness = 6", "swiftness = 5", 1).replace("swiftness = 4\ndexterity", "swiftness = 5\ndexterity", 1)
+    return MemoryGame(parse_scenario(text, "tied.toml"))
+
+
+def test_a_tie_of_four_is_ordered_a_place_at_a_time() -> None:
+    """Every order a button was 24 buttons of 16 px for four (120 of 4 px for five): now one form, a place per field,
+    each offering the tokens the places before it left."""
+    app = make_app(game=four_tied())
+    start = app.game.state
+    (tie,) = start.ties
+    assert sorted(tie) == ["eleonora", "sofia", "valerio", "vincenzo"] and start.turn is None
+    assert labels(app)[0] == "Order the tie" and focused(app) == "Order the tie"
+    play(app, encoder("confirm"))
+    form = app.form
+    assert form is not None and form.name == "order"
+    places = [f for _, f in form.visible() if isinstance(f, Choice)]
+    assert [f.words for f in places] == ["Valerio", "Sofia", "Vincenzo", "Eleonora"]  # as they stand
+    play(app, encoder("turn", 1))  # 1st: the next one, Sofia; the 2nd place then offers who is left
+    assert [f.words for f in places] == ["Sofia", "Valerio", "Vincenzo", "Eleonora"]
+    assert [len(f.options) for f in places] == [4, 3, 2, 1]
+    play(app, encoder("confirm"), encoder("turn", 2), encoder("confirm"), encoder("confirm"), encoder("confirm"))
+    assert form.focus.is_apply
+    play(app, encoder("confirm"))
+    assert app.form is None
+    # 2nd turned twice: Eleonora; the 3rd kept Vincenzo, still left; the 4th is who is left
+    assert app.game.state == rules.apply(start, {"type": "order", "ids": ["sofia", "eleonora", "vincenzo", "valerio"]})
+    assert app.game.state.active == "sofia"
