@@ -106,7 +106,7 @@ def main() -> int:
               f"(a proxy, PIP_INDEX_URL)? {VENV} is left as it was")
         return 1
     print("bootstrap: onnxruntime cannot be installed here (no wheel for this system?); "
-          "OpenCV will run the dice reader's networks, about 1.5 times slower")
+          "OpenCV will run the dice reader's networks, about 2 times slower")
     return 0 if install(f".[{','.join(extras)}]" if extras else ".").returncode == 0 else 1
 
 

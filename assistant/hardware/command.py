@@ -1,4 +1,4 @@
-"""Talk to the RP2040 board: simulate one on a pty, or monitor a port.
+"""Talk to the RP2040 board: simulate one on a pty, monitor a port, or send it messages.
 
 `simulate` runs the firmware's own logic on a pseudo-terminal and prints its path, then each line
 it gets and its LED ring (type "knob HERO DELTA" to turn a Perilium knob, "reset" for a soft reset). `monitor PORT` says
@@ -77,6 +77,8 @@ def _simulate(args: argparse.Namespace) -> int:
         seen = 0
         shown = ""
         while not stop.is_set():
+            if sys.stdin.closed:  # its input ended (< /dev/null, a script): wait as select did, not spin
+                stop.wait(0.1)
             readable, _, _ = select.select([sys.stdin], [], [], 0.1) if not sys.stdin.closed else ([], [], [])
             if readable:
                 line = sys.stdin.readline()

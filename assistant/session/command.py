@@ -1,4 +1,4 @@
-"""Saved games: start, play (events as JSON lines), undo, redo, show, list, archive, delete, export, import.
+"""Saved games: start, play (events as JSON lines), undo, redo, show, list, resume, archive, delete, export, import.
 
 Every game lives in one SQLite state file (--state), beside the Renaissance campaign sheet
 (--game campaign). Examples:

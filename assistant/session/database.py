@@ -60,7 +60,7 @@ def _check_header(path: Path, create: bool) -> None:
             except OSError as error:
                 raise StateFileError(f"{path}: cannot make its folder {path.parent} ({error.strerror or error})") from error
             return
-        raise StateFileError(f"{path}: no such state file (start a game with: nova-table session new --state {path})")
+        raise StateFileError(f"{path}: no such state file (start a game with: nova-table session new --scenario FILE --state {path})")
     if not path.is_file():
         raise StateFileError(f"{path} is not a file")
     size = path.stat().st_size

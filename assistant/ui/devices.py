@@ -140,7 +140,7 @@ def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thre
                 continue
             current[0].close()  # (again, if it was: closing a closed link does nothing)
             if not lost:
-                post_board_message(f"{current[0]!r} lost: looking for it every {AGAIN_SECONDS:g} s")
+                post_board_message(f"board on {current[0].port.port} lost: looking for it every {AGAIN_SECONDS:g} s")
                 post_notice("Board lost (unplugged?): set Threat on the screen.")
                 lost = True
             try:

@@ -271,3 +271,35 @@ def test_the_home_folder_s_settings_follow_xdg_config_home(tmp_path: Path) -> No
     env["XDG_CONFIG_HOME"] = str(tmp_path)
     xdg = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert xdg.stdout.strip() == str(tmp_path / "nova-table" / "hardware.toml")
+
+
+def test_simulate_with_its_input_ended_waits_instead_of_spinning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`board simulate < /dev/null` (or started from a script) took 60 % of a core once its stdin had ended: the
+    loop's only wait was select() on stdin. Now it waits 0.1 s a pass: here the stop comes at its third wait."""
+    import argparse
+    import io
+
+    from assistant.hardware import command
+
+    class Counted(threading.Event):
+        waits = 0
+
+        def wait(self, timeout: float | None = None) -> bool:
+            Counted.waits += 1
+            if Counted.waits >= 3:
+                self.set()
+            return super().wait(0)
+
+    stop = Counted()
+    monkeypatch.setattr(command, "_stop_on_signals", lambda: stop)
+    ended = io.StringIO("")
+    ended.close()
+    monkeypatch.setattr(sys, "stdin", ended)
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    done: list[int] = []
+    runner = threading.Thread(target=lambda: done.append(command._simulate(argparse.Namespace(knobs=2, quiet=True))), daemon=True)
+    runner.start()
+    runner.join(10)
+    stop.set()  # (before the fix the loop never waited, so never stopped: set it here so the thread ends)
+    runner.join(10)
+    assert Counted.waits >= 3 and done == [0]
