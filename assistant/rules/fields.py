@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from assistant.rules.dice import Astro, check_dice
+from assistant.rules.dice import Astro, AstroCount, check_dice
 from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.horologium import check_sector
@@ -91,13 +91,19 @@ class Fields:
                 raise RuleError(f"{self.name(key)}[{index}]", f"must be an object, not {value!r}")
         return [Fields(value, f"{self.name(key)}[{index}].") for index, value in enumerate(values)]
 
-    def astro(self, key: str) -> dict[Astro, int]:
-        """Wounds per Astro Symbol, e.g. {"moon": 1}; {} when the field is absent."""
+    def astro(self, key: str) -> dict[Astro | AstroCount, int]:
+        """Wounds per Astro Symbol, or per combination of them joined by "+" ("sun+star", "moon+moon": Renaissance
+        "Astro Symbols", applied once per complete set rolled), e.g. {"moon": 1}; {} when the field is absent."""
         table = self.object(key, None)
         if table is None:
             return {}
-        result = {symbol: table.integer(symbol.value, 0, low=0) for symbol in Astro}
-        table.finish()
+        result: dict[Astro | AstroCount, int] = {}
+        for name in table.data:
+            parts = name.split("+")
+            if not all(part in {symbol.value for symbol in Astro} for part in parts):
+                raise RuleError(table.name(name), "unknown field (expected: sun, star, moon, or symbols joined by +: sun+star)")
+            needed = AstroCount(**{symbol.value: parts.count(symbol.value) for symbol in Astro})
+            result[needed] = result.get(needed, 0) + table.integer(name, 0, low=0)  # "star+sun" is "sun+star"
         return result
 
     def edition(self) -> Edition:

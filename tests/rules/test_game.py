@@ -158,6 +158,18 @@ def test_an_astro_effect_before_the_attack_symbol_wounds_on_a_failed_spell() -> 
         apply(table(), {**event, "astro_before": {"comet": 1}})
 
 
+def test_an_astro_effect_needing_a_combination_of_symbols_applies_once_per_complete_set() -> None:
+    """Renaissance "Astro Symbols": "a Sun and a Star, or two Moons": the roll must hold them all; "for each
+    Astro Symbol(s)": once per complete set. 8, 6 (two Suns), 5 (a Star), 1, 1, 1 (three Moons)."""
+    event = {"type": "hero_attack", "group": "guards", "kind": "psychic", "dice": [8, 6, 5, 1, 1, 1], "required": 1, "effect_wounds": 0}
+    assert apply(table(), {**event, "astro_wounds": {"sun+star": 1}}).group("guards").models[0].wounds == 1  # one Star: one set
+    assert apply(table(), {**event, "astro_wounds": {"moon+moon": 1}}).group("guards").models[0].wounds == 1  # one pair of three
+    assert apply(table(), {**event, "astro_wounds": {"star+sun": 1, "sun": 1}}).group("guards").models[0].wounds == 3  # a Sun in both
+    assert apply(table(), {**event, "astro_wounds": {"moon+star+star": 1}}).group("guards").models[0].wounds == 0  # one Star only
+    with pytest.raises(RuleError, match=r"^astro_wounds\.sun\+comet: unknown field"):
+        apply(table(), {**event, "astro_wounds": {"sun+comet": 1}})
+
+
 def test_a_threat_event_beyond_the_dial_is_refused_and_the_dial_stops_at_its_top() -> None:
     """A Threat change of 10**26 (a knob or `session apply` gone wild) is refused; 98 and 5 more stop at 99."""
     with pytest.raises(RuleError, match="delta: must be at most 99"):
