@@ -13,7 +13,7 @@ from assistant.rules.combat import (
     hero_physical_attack,
     hero_psychic_attack,
 )
-from assistant.rules.dice import Astro
+from assistant.rules.dice import Astro, AstroCount
 from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.perilium import KO_THREAT, MAX_THREAT, ThreatCauses, adjust, threat_gain
@@ -86,7 +86,7 @@ def test_rebeccas_arcane_arrow_fails_and_its_moons_do_nothing() -> None:
 def test_an_astro_effect_before_the_attack_symbol_applies_whatever_the_successes() -> None:
     """Renaissance "Astro Symbols": "If you perform an Attack Test and the additional Effect comes before the
     Attack symbol, it applies regardless of the number of Successes obtained." Rebecca's roll, such a card."""
-    early = {Astro.MOON: 1}
+    early: dict[Astro | AstroCount, int] = {Astro.MOON: 1}
     missed = hero_psychic_attack(REN, (7, 4, 1, 1), defense=5, required=2, effect_wounds=1, target=Target(health=4),
                                  astro_before=early)  # fmt: skip
     assert (missed.succeeded, missed.wounds, missed.defeated, missed.threat) == (False, 2, False, 1)
