@@ -56,6 +56,7 @@ class Journal(Generic[S]):
         self._head = 0
         self._length = 0
         self._state: S | None = None
+        self._passed: list[tuple[int, S]] = []  # states a replay folded through at a snapshot's place, none stored there
         self._sync()
 
     # -- reading -------------------------------------------------------------------------------
@@ -126,6 +127,7 @@ class Journal(Generic[S]):
                 raise NothingToUndo("nothing to undo: the game is at its start")
             undone = self._event(self._head)
             state = self._state_at(self._head - 1)
+            self._store_passed()  # a long replay (snapshots of an older Nova Table) is not paid for at the next undo
             self._move_head(self._head - 1)
         self._state, self._head = state, self._head - 1
         return undone
@@ -199,6 +201,7 @@ class Journal(Generic[S]):
             (revision,) = self._db.execute("SELECT revision FROM games WHERE id = ?", (self.game_id,)).fetchone()
             if revision == self._revision and self._head > 0:
                 assert self._state is not None
+                self._store_passed()  # and where the replay passed the snapshots' places, for undo
                 self._store_snapshot(self._head, self._state)
             self._db.execute("COMMIT")
         except sqlite3.Error:  # a full card: skipped, the next resume replays again
@@ -229,6 +232,7 @@ class Journal(Generic[S]):
             (self.game_id, start, head),
         )
         expected = start + 1
+        self._passed = []
         for seq, body in rows:
             if seq != expected:
                 break
@@ -240,11 +244,18 @@ class Journal(Generic[S]):
                     f"game {self.game_id}: stored event {seq} is refused by this version of the rules ({error});"
                     " the journal was left as it is"
                 ) from None
+            if seq % self.snapshot_every == 0:  # (the nearest this fold wrote is `start`: none after it here)
+                self._passed.append((seq, state))
             expected += 1
         if expected <= head:
             raise SessionError(f"game {self.game_id}: event {expected} is missing from the journal (damaged?);"
                                " the journal was left as it is")
         return state, head - start
+
+    def _store_passed(self) -> None:
+        for seq, state in self._passed:
+            self._store_snapshot(seq, state)
+        self._passed = []
 
     def _store_snapshot(self, seq: int, state: S) -> None:
         self._db.execute(

@@ -133,8 +133,16 @@ def test_snapshots_of_another_version_are_not_trusted(state_path: Path) -> None:
     assert len(applied) == 120  # replayed from the first event
     applied.clear()
     with StateFile(state_path, folds=counting(applied), snapshot_every=50) as games:  # the replay left a snapshot at 120
-        assert games.journal().fold.dump(games.journal().state) == fold_state(endless_text(), events)
-    assert len(applied) == 0
+        journal = games.journal()
+        assert journal.fold.dump(journal.state) == fold_state(endless_text(), events)
+        assert len(applied) == 0
+        # and at 50 and 100, which it passed: an undo folds from 100 (19 events), not from the start (119) each time
+        journal.undo()
+        assert len(applied) == 19 and journal.fold.dump(journal.state) == fold_state(endless_text(), events[:119])
+        journal.undo()
+        assert len(applied) == 19 + 18
+    with closing(sqlite3.connect(state_path)) as db:
+        assert [row[0] for row in db.execute("SELECT seq FROM snapshots WHERE fold != 'nova-table 0.0.1 rules' ORDER BY seq")] == [50, 100, 120]
 
 
 def test_a_second_process_view_follows_the_changes_of_the_first(state_path: Path) -> None:
