@@ -24,7 +24,7 @@ from assistant.rules.equipment import (
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.flow import active_hero, finish_turn, move_active
-from assistant.rules.horologium import step
+from assistant.rules.horologium import roman, step
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gain
 from assistant.rules.prey import cards_left, current_card, is_prey
@@ -59,12 +59,17 @@ def wound_model(state: GameState, group: GroupState, number: int, wounds: int) -
     group = replace(group, models=tuple(models))
     state = state.with_group(group)
     if defeated:
-        state = replace(settle_reaction(state, f"{group.id}/{number}"), loot=state.loot + spec.loot)
+        state = settle_reaction(state, f"{group.id}/{number}")
+        if state.edition is Edition.CLASSIC:  # first edition "Loot bag": dropped where it fell, drawn when collected
+            state = replace(state, notes=state.notes + (f"Put a loot bag token where {spec.name} {number} fell",))
+        else:  # Renaissance "Defeated Enemies": its Reagent Cards go to the Loot
+            state = replace(state, loot=state.loot + spec.loot)
         if is_prey(state, group.id):  # Renaissance "Hunt Missions": the Hunt ends when the Prey is defeated
             state = replace(state, over="victory: the Prey is defeated", notes=state.notes + (
                 f"The Prey is defeated with {cards_left(state)} Action Cards unrevealed",))  # fmt: skip
-        if not group.standing and state.has_token(group.id):
+        if not group.standing and state.has_token(group.id):  # Renaissance "Defeated Enemies": the last of their type
             state = state.without_token(group.id)
+            state = replace(state, notes=state.notes + (f"Remove the {spec.name} activation token: none of them stands",))
             if state.active == group.id:
                 state = finish_turn(state)
     return state, defeated
@@ -110,6 +115,7 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
         )
     if ap:
         state = move_active(state, ap)
+    earlier = state.notes
     state, _ = wound_model(state, group, number, result.wounds)
     hero = state.hero(hero.id)
     state = state.with_hero(replace(hero, threat=adjust(hero.threat, result.threat)))
@@ -118,7 +124,7 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
         words += ", Critical"
     if result.defeated:
         words += ", defeated"
-    return replace(state, notes=state.notes + (f"{words}; Threat +{result.threat}",))
+    return said_first(earlier, state, f"{words}; Threat +{result.threat}")
 
 
 def knock_out(state: GameState, hero: HeroState) -> GameState:
@@ -130,7 +136,7 @@ def knock_out(state: GameState, hero: HeroState) -> GameState:
         state = finish_turn(state)  # first edition: the models reacting to the Hero finish their activation first
     knocked = sum(1 for h in state.heroes if h.ko or h.removed)
     if knocked >= min(KO_ENDS_MISSION, len(state.heroes)):
-        state = replace(state, over="defeat: heroes KO")
+        state = replace(state, over="defeat: heroes KO", notes=state.notes + (f"The mission ends: {counted(knocked, 'Hero', 'Heroes')} KO",))
     return state
 
 
@@ -213,6 +219,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     if reaction:  # Renaissance "Reaction Attacks": this model's attack is rolled
         state = settle_reaction(state, f"{group.id}/{model}")
     equipment = equipment_takes(state.edition, attack.kind == "physical", unblockable)
+    earlier = state.notes
     state, placed = wound_hero(state, hero.id, result.wounds, equipment)
     words += on_equipment_words(state.edition, placed.equipment) + _effects_words(state, attack, placed)
     ko = state.hero(hero.id).ko
@@ -221,7 +228,13 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     if turn is not None and not reaction and state.turn is not None:
         made = AttackMade(group.id, model, hero.id, attack.name, placed.hero, ko, placed.equipment)
         state = replace(state, turn=replace(state.turn, attacks=state.turn.attacks + (made,)))
-    return replace(state, notes=state.notes + (("Reaction Attack: " if reaction else "") + words,))
+    return said_first(earlier, state, ("Reaction Attack: " if reaction else "") + words)
+
+
+def said_first(earlier: tuple[str, ...], state: GameState, words: str) -> GameState:
+    """`words` (what the event did) before the notes of what it caused (a KO's end of the turn or of the mission,
+    the last of a type's token removed, a loot bag); `earlier`: the notes before it."""
+    return replace(state, notes=earlier + (words,) + state.notes[len(earlier):])
 
 
 def damage(state: GameState, f: Fields) -> GameState:
@@ -237,17 +250,20 @@ def damage(state: GameState, f: Fields) -> GameState:
         if hero.ko or hero.removed:
             raise RuleError("hero", f"{hero.id!r} is {_out(hero)}: a KO Hero suffers no game effect")
         equipment = f.flag("equipment", equipment_takes(state.edition, physical=False))
+        earlier = state.notes
         state, placed = wound_hero(state, hero.id, wounds, equipment)
-        return replace(state, notes=state.notes + (f"{state.name(hero.id)} suffers {counted(wounds, 'wound')}{on_equipment_words(state.edition, placed.equipment)}",))
+        words = f"{state.name(hero.id)} suffers {counted(wounds, 'wound')}{on_equipment_words(state.edition, placed.equipment)}"
+        return said_first(earlier, state, words + (f"; {state.name(hero.id)} is KO" if state.hero(hero.id).ko else ""))
     group, number = model_at(state, f)
     by = acting_hero(state, f)
+    earlier = state.notes
     state, defeated = wound_model(state, group, number, wounds)
     if by is not None:  # wounds from a Status Token count for nobody ("Status Tokens")
         hero = state.hero(by)
         gain = threat_gain(state.edition, ThreatCauses(wounds=wounds, defeated=int(defeated)))
         state = state.with_hero(replace(hero, threat=adjust(hero.threat, gain)))
     name = state.scenario.enemy(group.id).name
-    return replace(state, notes=state.notes + (f"{name} {number} suffers {counted(wounds, 'wound')}" + (", defeated" if defeated else ""),))
+    return said_first(earlier, state, f"{name} {number} suffers {counted(wounds, 'wound')}" + (", defeated" if defeated else ""))
 
 
 def heal(state: GameState, f: Fields) -> GameState:
@@ -268,17 +284,22 @@ def heal(state: GameState, f: Fields) -> GameState:
         kept = f" ({target.equipment_wounds} on the Equipment: only an effect that says so discards them, event equipment_wounds)"
         raise RuleError("hero", f"{target.id!r} has no wound to discard" + (kept if target.equipment_wounds else ""))
     healed = replace(target, wounds=target.wounds - discarded.hero, equipment_wounds=target.equipment_wounds - discarded.equipment)
-    if target.ko:  # no longer KO: the token is placed one sector ahead of the active model's
+    placed_words = ""
+    if target.ko:  # no longer KO: Renaissance "KO Hero": the token goes one sector ahead of the active model's
         healed = replace(healed, ko=False)
         anchor = state.token(state.active).sector if state.active else state.clock.minute
-        if state.has_token(target.id):
+        if state.has_token(target.id) and state.edition is Edition.CLASSIC:  # "treated": it stays (nothing said)
+            state = state.placed(replace(state.token(target.id), ko=False))
+        elif state.has_token(target.id):
             state = state.placed(replace(state.token(target.id), ko=False, sector=step(anchor, 1)))
+            placed_words = f"; {state.name(target.id)}'s token goes to sector {roman(step(anchor, 1))}"
     state = state.with_hero(healed)
     if by is not None:
         healer = state.hero(by)
         gain = threat_gain(state.edition, ThreatCauses(healed=True))
         state = state.with_hero(replace(healer, threat=adjust(healer.threat, gain)))
-    return replace(state, notes=state.notes + (f"{state.name(target.id)} discards {counted(discarded.total, 'wound')}{on_equipment_words(state.edition, discarded.equipment)}",))
+    words = f"{state.name(target.id)} discards {counted(discarded.total, 'wound')}{on_equipment_words(state.edition, discarded.equipment)}"
+    return replace(state, notes=state.notes + (words + placed_words,))
 
 
 def heal_model(state: GameState, f: Fields, wounds: int) -> GameState:

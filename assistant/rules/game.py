@@ -72,7 +72,10 @@ def apply(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise RuleError("type", f"the mission is over ({state.over}); {kind!r} can no longer happen")
     after = handler(replace(state, notes=()), fields)
     fields.finish()
-    return discard_at_end(run_clock(replace(after, count=state.count + 1)))
+    done = discard_at_end(run_clock(replace(after, count=state.count + 1)))
+    if done.over is not None:  # "the Mission ends immediately": nobody is active any more, nothing waits its turn
+        done = replace(done, turn=None, queue=(), ties=(), due=(), reactions=())
+    return done
 
 
 def _order(state: GameState, f: Fields) -> GameState:

@@ -237,7 +237,7 @@ def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width:
     says as can be whole."""
     state, lay, fonts = app.game.state, app.layout, app.fonts
     # a refusal; the AI's question or the roll it waits for, or on a Hero's own turn what their last action did
-    must = [app.error, waiting_words(advice) if advice is not None else "".join(state.notes[-1:])]
+    must = [app.error, waiting_words(advice)] if advice is not None else [app.error, *state.notes]
     said = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else must
     before = [text for text in said if text not in must]  # its sentences and what just happened, the newest last
     tiers = [(words, lines_height(words, width, fonts.MIN_READABLE, lay, fonts))

@@ -170,6 +170,44 @@ def test_an_astro_effect_needing_a_combination_of_symbols_applies_once_per_compl
         apply(table(), {**event, "astro_wounds": {"sun+comet": 1}})
 
 
+@pytest.mark.parametrize(("edition", "sector", "words"), [
+    ("renaissance", 4, "Rebecca discards 1 wound; Rebecca's token goes to sector IV"),  # one ahead of the active model's
+    ("classic", 2, "Rebecca discards 1 wound"),  # first edition: "treated", the book moves no token
+])  # fmt: skip
+def test_a_healed_ko_hero_s_token_and_the_note_that_says_where(edition: str, sector: int, words: str) -> None:
+    """Renaissance "KO Hero": "placed one Sector ahead of where the Active Model's Activation Token is"; the first
+    edition's out of action hero, treated before their next activation, acts at their token as it stands."""
+    state = run(table(edition), {"type": "damage", "hero": "rebecca", "wounds": 4})  # Rebecca's token in II
+    assert state.notes == ("Rebecca suffers 4 wounds; Rebecca is KO",)
+    state = run(state, {"type": "spend_ap", "ap": 3}, {"type": "heal", "hero": "rebecca", "wounds": 1, "by": "sofia"})
+    assert state.token("valerio").sector == 3 and state.token("rebecca").sector == sector
+    assert state.notes == (words,) and not state.token("rebecca").ko
+
+
+def test_a_defeated_enemy_s_loot_renaissance_and_loot_bag_first_edition() -> None:
+    """Renaissance "Defeated Enemies": its Reagent Cards go to the Loot. First edition "Loot bag": a token is left where
+    it fell, and a card is drawn only when a hero collects it: nothing is counted at the defeat."""
+    attack = {"type": "hero_attack", "group": "gipsy", "ap": 3, "dice": [8, 8, 8, 8, 6, 6]}
+    renaissance = run(table(), attack)
+    classic = run(table("classic"), {**attack, "dice": [6, 6, 6, 6]})
+    assert renaissance.loot == ("elementum",) and classic.loot == ()
+    assert classic.notes[0].startswith("Valerio attacks Gipsy 1:") and classic.notes[1:] == (
+        "Put a loot bag token where Gipsy 1 fell", "Remove the Gipsy activation token: none of them stands")
+
+
+def test_a_mission_that_ends_on_a_ko_leaves_nobody_active_and_says_so() -> None:
+    """Renaissance "End of a Mission": it ends immediately. The third KO during the Gipsy's own activation left its
+    turn and the queue in the state (the board's ring still lit its token), and no note said the mission ended."""
+    state = table(placements=(("valerio", 3, "hero"), ("sofia", 3, "hero"), ("rebecca", 4, "hero"),
+                              ("guards", 12, "enemy"), ("gipsy", 12, "enemy")))  # fmt: skip
+    state = run(state, {"type": "damage", "hero": "sofia", "wounds": 5}, {"type": "damage", "hero": "rebecca", "wounds": 4})
+    assert state.active in ("guards", "gipsy")
+    attack = {"type": "enemy_attack", "group": state.active, "hero": "valerio", "dice": [1, 1, 1]}
+    state = apply(state, {**attack, "hits": 5} if state.active == "guards" else {**attack, "effect_wounds": 5})
+    assert state.over == "defeat: heroes KO" and state.active is None and state.turn is None and state.queue == ()
+    assert state.notes[-1] == "The mission ends: 3 Heroes KO" and state.notes[0].endswith("; Valerio is KO")
+
+
 def test_a_threat_event_beyond_the_dial_is_refused_and_the_dial_stops_at_its_top() -> None:
     """A Threat change of 10**26 (a knob or `session apply` gone wild) is refused; 98 and 5 more stop at 99."""
     with pytest.raises(RuleError, match="delta: must be at most 99"):
