@@ -68,7 +68,8 @@ def apply(state: GameState, event: Mapping[str, Any]) -> GameState:
     handler = EVENTS.get(kind)
     if handler is None:
         raise RuleError("type", f"unknown event {kind!r} (one of {', '.join(EVENTS)})")
-    if state.over is not None:
+    settles = kind == "end_mission" and state.over in UNDECIDED  # the mission card says what the time's end is
+    if state.over is not None and not settles:
         raise RuleError("type", f"the mission is over ({state.over}); {kind!r} can no longer happen")
     after = handler(replace(state, notes=()), fields)
     fields.finish()
@@ -225,9 +226,16 @@ def _alarm(state: GameState, f: Fields) -> GameState:
     return raise_alarm(state, f.text("cause", "the table raises the alarm"))
 
 
+UNDECIDED = {"time": "time is up", "empty": "no token left"}  # ends whose result the mission cards give
+
+
 def _end_mission(state: GameState, f: Fields) -> GameState:
+    """Renaissance "End of a Mission": a Victory or Defeat condition met, or (after the time's end, or with no token
+    left) which of them that end is, as the mission card says."""
     result = f.choice("result", ("victory", "defeat"))
-    return replace(state, over=result, turn=None, queue=(), notes=state.notes + (f"The mission ends: {result}",))
+    why = UNDECIDED.get(state.over or "")
+    over = f"{result}: {why}" if why else result
+    return replace(state, over=over, turn=None, queue=(), notes=state.notes + (f"The mission ends: {over}",))
 
 
 EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {

@@ -16,6 +16,7 @@ from typing import Any
 
 from assistant.rules.draft import draft_deck
 from assistant.rules.edition import Edition
+from assistant.rules.game import UNDECIDED
 from assistant.rules.horologium import Side
 from assistant.rules.questions import counted
 from assistant.rules.reactions import NOBODY
@@ -65,7 +66,10 @@ def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None
             items.append(_override_item(state, advice))
         items.append(Item("Fix", "f", form="fix", kind="command"))
     else:
-        items.append(Item("Play again", "n", command="restart", detail="a new game of this mission"))
+        if state.over in UNDECIDED:  # the time is up (or no token is left): the mission card says which it is
+            items += [Item("Victory", "v", {"type": "end_mission", "result": "victory"}, kind="event"),
+                      Item("Defeat", "d", {"type": "end_mission", "result": "defeat"}, kind="event")]
+        items.append(Item("Play again", "n", command="restart", detail="this mission anew"))
     items.append(Item("Undo", "u", command="undo", enabled=can_undo, kind="command"))
     items.append(Item("Redo", "y", command="redo", enabled=can_redo, kind="command"))
     return items

@@ -8,6 +8,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from assistant.rules.errors import RuleError
 from assistant.rules.scenario import EndTime
 from assistant.ui import theme
 from assistant.ui.table import MemoryGame
@@ -31,6 +32,27 @@ def test_time_running_out_is_said_with_the_time(size: tuple[int, int], shots: Pa
     assert shows(app, reason, 24, theme.TEXT, app.layout.dial)
     pygame.image.save(app.surface, shots / f"mission-over-time-{size[0]}x{size[1]}.png")
     assert app.fonts.squeezed == []
+
+
+def test_after_the_time_is_up_the_table_records_what_the_mission_card_makes_it() -> None:
+    """Renaissance "End of a Mission": the time is one of the conditions, and its card says victory or defeat. The
+    screen said "Time is up" in red whatever the card said, and end_mission was refused once the time was up."""
+    from assistant.rules import game as rules
+    from tests.ui.test_reactions import labels
+
+    app = make_app(game=MemoryGame(replace(demo_scenario(), end=EndTime(1, 2))))
+    play(app, key("e"))
+    ended = app.game.state
+    assert ended.over == "time" and labels(app)[:3] == ["Victory", "Defeat", "Play again"]
+    play(app, key("v"))
+    state = app.game.state
+    assert state == rules.apply(ended, {"type": "end_mission", "result": "victory"})
+    assert state.over == "victory: time is up" and over_words(state) == ("Victory", "Time is up")
+    assert shows(app, "Victory", 36, theme.GOOD) and labels(app) == ["Play again", "Undo", "Redo"]
+    with pytest.raises(RuleError, match="the mission is over"):  # once said, it is said (undo changes it)
+        rules.apply(state, {"type": "end_mission", "result": "defeat"})
+    play(app, key("u"), key("d"))
+    assert app.game.state.over == "defeat: time is up" and over_words(app.game.state) == ("Defeat", "Time is up")
 
 
 def test_three_heroes_ko_is_a_defeat_said_so(shots: Path) -> None:
