@@ -297,7 +297,7 @@ def decide_goal(view: GoalView, answers: Answers) -> Question | Goal:
     if found:
         why = f"in the Control Area{threat}"
         if profile:
-            why += f", Profile Card priority {', '.join(profile)}"
+            why += f", Profile Card priority {', '.join(factor.replace('_', ' ') for factor in profile)}"
         return _break_ties(view, found, ties, answers, why, ("area",))
     if mission is not None:
         return Goal(

@@ -70,5 +70,5 @@ def place_draft(state: GameState, cards: Sequence[str], squares: int, sector: in
             where = f"; its activation token goes in sector {at}"
         placed.append(f"{count} {card.name}{where}")
     if left:
-        raise RuleError("cards", f"{left} square{'s' if left > 1 else ''} still need a model: draw another Draft Card")
+        raise RuleError("cards", f"{left} square{'s still need' if left > 1 else ' still needs'} a model: draw another Draft Card")
     return replace(state, notes=state.notes + ("Enemy Draft: " + "; ".join(placed),))

@@ -66,7 +66,7 @@ def wound_model(state: GameState, group: GroupState, number: int, wounds: int) -
             state = replace(state, loot=state.loot + spec.loot)
         if is_prey(state, group.id):  # Renaissance "Hunt Missions": the Hunt ends when the Prey is defeated
             state = replace(state, over="victory: the Prey is defeated", notes=state.notes + (
-                f"The Prey is defeated with {cards_left(state)} Action Cards unrevealed",))  # fmt: skip
+                f"The Prey is defeated with {counted(cards_left(state), 'Action Card')} unrevealed",))  # fmt: skip
         if not group.standing and state.has_token(group.id):  # Renaissance "Defeated Enemies": the last of their type
             state = state.without_token(group.id)
             state = replace(state, notes=state.notes + (f"Remove the {spec.name} activation token: none of them stands",))

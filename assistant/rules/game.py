@@ -88,7 +88,7 @@ def _order(state: GameState, f: Fields) -> GameState:
             at = min(queue.index(i) for i in group)
             queue[at : at + len(group)] = ids
             ties = tuple(g for g in state.ties if g != group)
-            return replace(state, queue=tuple(queue), ties=ties, notes=state.notes + ("Order: " + ", ".join(ids),))
+            return replace(state, queue=tuple(queue), ties=ties, notes=state.notes + ("Order: " + ", ".join(map(state.name, ids)),))
     open_ties = "; ".join(", ".join(g) for g in state.ties) or "none"
     raise RuleError("ids", f"must be one of the ties to order, in order (ties: {open_ties})")
 
@@ -148,7 +148,7 @@ def _injury(state: GameState, f: Fields) -> GameState:
     if card in hero.injuries:
         raise RuleError("card", f"{state.name(hero.id)} already has {card!r}: draw another")
     state = state.with_hero(replace(hero, injuries=hero.injuries + (card,)))
-    return finish_turn(state, f"{state.name(hero.id)} draws the Injury {card}")
+    return finish_turn(state, f"{state.name(hero.id)} draws an Injury: {card}")
 
 
 def _threat(state: GameState, f: Fields) -> GameState:
@@ -184,9 +184,10 @@ def _ai_answer(state: GameState, f: Fields) -> GameState:
     value = check_answer(question, f.raw("answer"))
     turn = state.turn
     answers = tuple(a for a in turn.answers if a.key != key) + (Answer(key, value),)
-    state = replace(state, turn=replace(turn, answers=answers), notes=state.notes + (f"{question.text} {', '.join(value)}",))
+    words = ", ".join(_option_words(state, option) for option in value)
+    state = replace(state, turn=replace(turn, answers=answers), notes=state.notes + (f"{question.text} {words}",))
     if question.kind == "adjacent" and value == YES:
-        state = raise_alarm(state, f"an Enemy is adjacent to a Hero ({question.model})")
+        state = raise_alarm(state, f"an Enemy is adjacent to a Hero ({_option_words(state, question.model)})")
     if key.startswith("react:") and value == YES and question.model not in state.reacted:
         state = replace(state, reacted=state.reacted + (question.model,))
     return state
@@ -227,6 +228,16 @@ def _alarm(state: GameState, f: Fields) -> GameState:
 
 
 UNDECIDED = {"time": "time is up", "empty": "no token left"}  # ends whose result the mission cards give
+
+
+def _option_words(state: GameState, option: str) -> str:
+    """An answer, or a model, as the table says it: Yes, No, More, Nobody, a Hero's name, "Guards 1", a number."""
+    if option in ("yes", "no", "more"):
+        return option.capitalize()
+    if option == "none":
+        return "Nobody"
+    group, _, number = option.partition("/")
+    return f"{state.name(group)} {number}" if number else state.name(option)
 
 
 def _end_mission(state: GameState, f: Fields) -> GameState:

@@ -106,7 +106,9 @@ class _Draft:
 def plan(state: GameState) -> Plan:
     """The instructions for whatever the table does now (see the module docstring)."""
     if state.over is not None:
-        return Plan(None, (Instruction("done", f"The mission is over: {state.over}.", "End of a Mission"),), done=True)
+        result, _, reason = state.over.partition(": ")
+        said = {"time": "the time is up", "empty": "no token is left"}.get(result, result) + (f" ({reason})" if reason else "")
+        return Plan(None, (Instruction("done", f"The mission is over: {said}.", "End of a Mission"),), done=True)
     if state.due:
         return _events_plan(state)
     turn = state.turn

@@ -119,7 +119,7 @@ def over_words(state: GameState) -> tuple[str, str]:
     if over == "empty":
         return "Mission over", "No token left to act"
     reasons = {
-        "heroes KO": f"{sum(1 for h in state.heroes if h.ko or h.removed)} Heroes are KO",
+        "heroes KO": _are_ko(sum(1 for h in state.heroes if h.ko or h.removed)),
         "the Prey is defeated": "The Prey is defeated",
         "the Prey has no Action Card left": "No Prey Action Card left",
     }
@@ -128,6 +128,10 @@ def over_words(state: GameState) -> tuple[str, str]:
         said = said or "As the mission cards say"
         return result.capitalize(), said
     return "Mission over", over[:1].upper() + over[1:]
+
+
+def _are_ko(count: int) -> str:
+    return f"{count} Hero is KO" if count == 1 else f"{count} Heroes are KO"
 
 
 def over_is_good(state: GameState) -> bool:

@@ -391,6 +391,7 @@ def test_a_reacting_model_is_not_asked_the_same_control_area_fact_twice() -> Non
     asked = plan(state).question
     assert asked is not None and asked.key == "react:guards/1:in_area:scum"
     state = apply(state, {"type": "ai_answer", "question": asked.key, "answer": "yes"})
+    assert state.notes[-1] == f"{asked.text} Yes"  # the answer as the button said it (the note said "yes")
     # the goal asks about the Novice (TV 7, first on the priority), never again about the Scum
     asked = plan(state).question
     assert asked is not None and asked.key == "react:guards/1:in_area:novice:3"

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from assistant.rules.errors import RuleError
 from assistant.rules.game import apply, new_game
 from assistant.rules.horologium import Clock
+from assistant.rules.instructions import plan
 from assistant.rules.scenario import EndTime, TimedEvent
 from assistant.rules.state import GameState
 from tests.rules.scenarios import SOULFIRE, group, hero, skirmish
@@ -104,6 +105,7 @@ def test_a_tie_among_heroes_waits_for_the_players() -> None:
     state = apply(state, {"type": "order", "ids": ["sofia", "valerio"]})
     assert state.active == "sofia"
     assert state.queue == ("sofia", "valerio")
+    assert state.notes[0] == "Order: Sofia, Valerio"  # names, as the table says them (it said "sofia, valerio")
 
 
 def test_timed_events_and_event_tokens_resolve_before_anyone_acts() -> None:
@@ -206,6 +208,7 @@ def test_a_mission_that_ends_on_a_ko_leaves_nobody_active_and_says_so() -> None:
     state = apply(state, {**attack, "hits": 5} if state.active == "guards" else {**attack, "effect_wounds": 5})
     assert state.over == "defeat: heroes KO" and state.active is None and state.turn is None and state.queue == ()
     assert state.notes[-1] == "The mission ends: 3 Heroes KO" and state.notes[0].endswith("; Valerio is KO")
+    assert [step.text for step in plan(state).steps] == ["The mission is over: defeat (heroes KO)."]  # not "defeat: heroes KO"
 
 
 def test_a_threat_event_beyond_the_dial_is_refused_and_the_dial_stops_at_its_top() -> None:
@@ -238,6 +241,7 @@ def test_ko_lowers_the_perilium_turns_the_token_and_costs_an_injury() -> None:
         apply(state, {"type": "spend_ap", "ap": 1})
     state = apply(state, {"type": "injury", "card": "Broken arm"})
     assert state.hero("rebecca").injuries == ("Broken arm",)
+    assert state.notes[0] == "Rebecca draws an Injury: Broken arm"  # ("draws the Injury Injury 1" for the screen's own)
     assert sectors(state)["rebecca"] == 2  # the KO token never leaves its sector
     assert state.active == "valerio"
 
