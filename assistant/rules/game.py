@@ -20,6 +20,7 @@ from assistant.rules.fields import Fields
 from assistant.rules.fights import damage, discard_at_end, enemy_attack, equipment_wounds, heal, hero_attack
 from assistant.rules.flow import active_hero, finish_turn, move_active, run_clock
 from assistant.rules.horologium import Clock, Side, Token, forced_wait
+from assistant.rules.names import model_name, option_words
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import MAX_THREAT, adjust
 from assistant.rules.questions import YES, check_answer
@@ -184,10 +185,10 @@ def _ai_answer(state: GameState, f: Fields) -> GameState:
     value = check_answer(question, f.raw("answer"))
     turn = state.turn
     answers = tuple(a for a in turn.answers if a.key != key) + (Answer(key, value),)
-    words = ", ".join(_option_words(state, option) for option in value)
+    words = ", ".join(option_words(state, option) for option in value)
     state = replace(state, turn=replace(turn, answers=answers), notes=state.notes + (f"{question.text} {words}",))
     if question.kind == "adjacent" and value == YES:
-        state = raise_alarm(state, f"an Enemy is adjacent to a Hero ({_option_words(state, question.model)})")
+        state = raise_alarm(state, f"an Enemy is adjacent to a Hero ({model_name(state, question.model)})")
     if key.startswith("react:") and value == YES and question.model not in state.reacted:
         state = replace(state, reacted=state.reacted + (question.model,))
     return state
@@ -228,16 +229,6 @@ def _alarm(state: GameState, f: Fields) -> GameState:
 
 
 UNDECIDED = {"time": "time is up", "empty": "no token left"}  # ends whose result the mission cards give
-
-
-def _option_words(state: GameState, option: str) -> str:
-    """An answer, or a model, as the table says it: Yes, No, More, Nobody, a Hero's name, "Guards 1", a number."""
-    if option in ("yes", "no", "more"):
-        return option.capitalize()
-    if option == "none":
-        return "Nobody"
-    group, _, number = option.partition("/")
-    return f"{state.name(group)} {number}" if number else state.name(option)
 
 
 def _end_mission(state: GameState, f: Fields) -> GameState:

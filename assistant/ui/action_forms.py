@@ -9,12 +9,13 @@ from typing import Any
 
 from assistant.rules.equipment import equipment_word
 from assistant.rules.fights import attacks_of
+from assistant.rules.names import name_of
 from assistant.rules.state import GameState
 from assistant.rules.stealth import stealth_active
 from assistant.ui.ai_forms import MAX_DICE
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
 from assistant.ui.mission_forms import can_draft, manual_draft_event, manual_draft_fields
-from assistant.ui.words import name_of, token_label
+from assistant.ui.words import token_label
 
 ACTIONS = ("Skill", "Interact", "Use item", "Prayer", "Spell", "Other action")
 INJURY_CARDS = 40

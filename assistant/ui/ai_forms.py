@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.rules.instructions import AttackOrder
+from assistant.rules.names import model_name, option_words
 from assistant.rules.questions import Question, counted
 from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
 from assistant.ui.reactions import declare_event
-from assistant.ui.words import model_name, option_words
+
 
 MAX_DICE = 12
 

@@ -18,6 +18,7 @@ from assistant.rules.draft import draft_deck
 from assistant.rules.edition import Edition
 from assistant.rules.game import UNDECIDED
 from assistant.rules.horologium import Side
+from assistant.rules.names import model_name, name_of, option_words
 from assistant.rules.questions import counted
 from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
@@ -36,7 +37,7 @@ from assistant.ui.ai_forms import choice_words, current_answer, defence_form, ov
 from assistant.ui.form import Form
 from assistant.ui.mission_forms import draft_order, event_draft_form, order_form, stealth_form
 from assistant.ui.reactions import adjacency_question
-from assistant.ui.words import model_name, name_of, option_words, token_label
+from assistant.ui.words import token_label
 
 @dataclass(frozen=True)
 class Item:

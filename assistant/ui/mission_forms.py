@@ -11,12 +11,13 @@ from typing import Any
 
 from assistant.rules.draft import available, draft_deck
 from assistant.rules.horologium import step
+from assistant.rules.names import name_of
 from assistant.rules.questions import counted, listing
 from assistant.rules.scenario import DraftOrder, EnemyGroupSpec
 from assistant.rules.state import GameState
 from assistant.rules.stealth import needed
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
-from assistant.ui.words import name_of, roman
+from assistant.ui.words import roman
 
 MAX_CARDS = 4
 
