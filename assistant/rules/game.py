@@ -20,7 +20,7 @@ from assistant.rules.fields import Fields
 from assistant.rules.fights import damage, discard_at_end, enemy_attack, equipment_wounds, heal, hero_attack
 from assistant.rules.flow import active_hero, finish_turn, move_active, run_clock
 from assistant.rules.horologium import Clock, Side, Token, forced_wait
-from assistant.rules.names import model_name, option_words
+from assistant.rules.names import model_name, name_of, option_words
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import MAX_THREAT, adjust
 from assistant.rules.questions import YES, check_answer
@@ -99,11 +99,11 @@ def _resolve_event(state: GameState, f: Fields) -> GameState:
     event_id = f.text("event")
     keep = f.flag("keep", False)
     if event_id in state.due:
-        return replace(state, due=tuple(e for e in state.due if e != event_id), notes=state.notes + (f"Event {event_id} resolved",))
+        return replace(state, due=tuple(e for e in state.due if e != event_id), notes=state.notes + (f"Event {name_of(state, event_id)} resolved",))
     if state.queue and state.queue[0] == event_id and state.token(event_id).side is Side.EVENT:
         if keep:
-            return replace(state, queue=state.queue[1:], acted=state.acted + (event_id,), notes=state.notes + (f"{event_id} resolved",))
-        return replace(state.without_token(event_id), notes=state.notes + (f"Event {event_id} resolved and removed",))
+            return replace(state, queue=state.queue[1:], acted=state.acted + (event_id,), notes=state.notes + (f"{name_of(state, event_id)} resolved",))
+        return replace(state.without_token(event_id), notes=state.notes + (f"Event {name_of(state, event_id)} resolved and removed",))
     waiting = list(state.due) + [q for q in state.queue[:1] if state.token(q).side is Side.EVENT]
     raise RuleError("event", f"{event_id!r} is not an event due now (due: {', '.join(waiting) or 'none'})")
 

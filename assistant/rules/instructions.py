@@ -19,6 +19,7 @@ from assistant.rules.ai import Goal, GoalView, HeroFacts, decide_goal, distance_
 from assistant.rules.edition import Edition
 from assistant.rules.equipment import on_equipment_words
 from assistant.rules.horologium import Side
+from assistant.rules.names import name_of
 from assistant.rules.perilium import KO_THREAT, adjust
 from assistant.rules.prey import cards_left, current_card
 from assistant.rules.draft import draft_deck
@@ -128,7 +129,7 @@ def _events_plan(state: GameState) -> Plan:
     for event in state.scenario.events:
         if event.id not in state.due:
             continue
-        draft.add("event", f"Event {event.id}: {event.text}", "Horologium: events resolve before any activation")
+        draft.add("event", f"Event {name_of(state, event.id)}: {event.text}", "Horologium: events resolve before any activation")
         order = event.draft
         if order is not None:
             deck = draft_deck(state, order)
@@ -160,7 +161,7 @@ def _next_sector(state: GameState) -> int:
 def _stop_plan(state: GameState) -> Plan:
     draft = _Draft()
     if state.queue and state.queue[0] in {t.id for t in state.tokens if t.side is Side.EVENT}:
-        draft.add("event", f"Resolve the {state.queue[0]} token in sector {ROMAN[state.clock.minute - 1]} as the mission says.",
+        draft.add("event", f"Resolve the {name_of(state, state.queue[0])} token in sector {ROMAN[state.clock.minute - 1]} as the mission says.",
                   "Horologium: Event and Mystery Tokens")  # fmt: skip
     for tie in state.ties:
         names = listing([_token_name(state, t) for t in tie])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assistant.rules.edition import Edition
 from assistant.rules.horologium import ROMAN, Side
-from assistant.rules.names import model_name, name_of, option_words
+from assistant.rules.names import name_of
 from assistant.rules.scenario import Scenario
 from assistant.rules.state import GameState
 
@@ -55,7 +55,7 @@ def headline(state: GameState) -> tuple[str, str]:
     if state.over is not None:
         return over_words(state)
     if state.due:
-        return "Event", ", ".join(state.due) + " is due"
+        return "Event", ", ".join(name_of(state, event) for event in state.due) + (" is due" if len(state.due) == 1 else " are due")
     turn = state.turn
     if turn is not None:
         who = name_of(state, turn.token)

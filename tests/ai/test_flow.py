@@ -37,7 +37,7 @@ def test_an_event_with_a_draft_says_which_deck_to_draw_from() -> None:
     state = drafted()
     assert state.due == ("bells",)
     steps = texts(plan(state))
-    assert steps[0] == "Event bells: The bells ring"
+    assert steps[0] == "Event Bells: The bells ring"
     assert steps[1].startswith("Enemy Draft: shuffle the Rome troop Draft Cards (Swiss Guard and Swiss Keeper) and draw one.")
     assert "each of the 3 squares at the east end of the bridge" in steps[1]
     assert steps[1].endswith("A new activation token goes in sector II, unless the card drawn is Swiss Guard, already on the Horologium.")
@@ -75,6 +75,7 @@ def test_a_draft_places_models_card_after_card_and_a_new_token_after_the_active_
     assert state.group("swiss_keeper").standing == (1, 2)
     assert state.token("swiss_keeper").sector == 2  # the sector after the active one (I)
     assert state.token("swiss_guard").sector == 8  # an enemy already on the Horologium keeps its token
+    assert state.notes[-1] == "Enemy Draft: 2 Swiss Keeper; the Swiss Keeper activation token goes in sector II"
     roundtrip(state)
 
 
