@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from assistant.rules.dice import Astro, AstroCount, astro, astro_triggers, successes
+from assistant.rules.dice import AstroCount, astro, astro_triggers, successes
 from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.perilium import ThreatCauses, threat_gain
@@ -39,12 +39,11 @@ class HeroAttackResult:
     threat: int  # Threat Level the attacking Hero gains
 
 
-def astro_extra(edition: Edition, dice: Sequence[int], per_symbol: Mapping[Astro | AstroCount, int] | None) -> int:
+def astro_extra(edition: Edition, dice: Sequence[int], per_symbol: Mapping[AstroCount, int] | None) -> int:
     """Wounds an Effect adds for each Astro Symbol rolled, or each complete set of a combination of them
     (Renaissance "Astro Symbols": "for each Astro Symbol(s) the Hero can use to activate it")."""
     symbols = astro(dice, edition)
-    return sum(per * astro_triggers(symbols, needed if isinstance(needed, AstroCount) else AstroCount(**{needed.value: 1}))
-               for needed, per in (per_symbol or {}).items())  # fmt: skip
+    return sum(per * astro_triggers(symbols, needed) for needed, per in (per_symbol or {}).items())
 
 
 def hero_physical_attack(
@@ -55,7 +54,7 @@ def hero_physical_attack(
     modifier: int = 0,
     bonus_successes: int = 0,
     unblockable: bool = False,
-    astro_before: Mapping[Astro | AstroCount, int] | None = None,
+    astro_before: Mapping[AstroCount, int] | None = None,
 ) -> HeroAttackResult:
     """Renaissance "Heroes Attacks / Physical Attack" and "Critical"; first edition "Physical attack".
 
@@ -83,9 +82,9 @@ def hero_psychic_attack(
     target: Target,
     modifier: int = 0,
     bonus_successes: int = 0,
-    astro_wounds: Mapping[Astro | AstroCount, int] | None = None,
+    astro_wounds: Mapping[AstroCount, int] | None = None,
     unblockable: bool = False,
-    astro_before: Mapping[Astro | AstroCount, int] | None = None,
+    astro_before: Mapping[AstroCount, int] | None = None,
 ) -> HeroAttackResult:
     """Renaissance "Heroes Attacks / Psychic Attack"; first edition "Mental attack" (spells).
 

@@ -91,13 +91,13 @@ class Fields:
                 raise RuleError(f"{self.name(key)}[{index}]", f"must be an object, not {value!r}")
         return [Fields(value, f"{self.name(key)}[{index}].") for index, value in enumerate(values)]
 
-    def astro(self, key: str) -> dict[Astro | AstroCount, int]:
+    def astro(self, key: str) -> dict[AstroCount, int]:
         """Wounds per Astro Symbol, or per combination of them joined by "+" ("sun+star", "moon+moon": Renaissance
         "Astro Symbols", applied once per complete set rolled), e.g. {"moon": 1}; {} when the field is absent."""
         table = self.object(key, None)
         if table is None:
             return {}
-        result: dict[Astro | AstroCount, int] = {}
+        result: dict[AstroCount, int] = {}
         for name in table.data:
             parts = name.split("+")
             if not all(part in {symbol.value for symbol in Astro} for part in parts):

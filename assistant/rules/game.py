@@ -26,7 +26,7 @@ from assistant.rules.perilium import MAX_THREAT, adjust
 from assistant.rules.questions import YES, check_answer
 from assistant.rules.reactions import declare_move, make_move
 from assistant.rules.scenario import Scenario
-from assistant.rules.state import Answer, GameState, GroupState, HeroState, ModelState
+from assistant.rules.state import UNDECIDED, Answer, GameState, GroupState, HeroState, ModelState
 from assistant.rules.stealth import raise_alarm, stealth_active, stealth_roll
 
 
@@ -228,16 +228,13 @@ def _alarm(state: GameState, f: Fields) -> GameState:
     return raise_alarm(state, f.text("cause", "the table raises the alarm"))
 
 
-UNDECIDED = {"time": "time is up", "empty": "no token left"}  # ends whose result the mission cards give
-
-
 def _end_mission(state: GameState, f: Fields) -> GameState:
     """Renaissance "End of a Mission": a Victory or Defeat condition met, or (after the time's end, or with no token
     left) which of them that end is, as the mission card says."""
     result = f.choice("result", ("victory", "defeat"))
     why = UNDECIDED.get(state.over or "")
     over = f"{result}: {why}" if why else result
-    return replace(state, over=over, turn=None, queue=(), notes=state.notes + (f"The mission ends: {over}",))
+    return replace(state, over=over, notes=state.notes + (f"The mission ends: {over}",))  # `apply` clears the turn
 
 
 EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {

@@ -25,7 +25,7 @@ from assistant.rules.prey import cards_left, current_card
 from assistant.rules.draft import draft_deck
 from assistant.rules.questions import MORE, NO, YES, YES_NO, Answers, Question, answered, counted, listing
 from assistant.rules.scenario import AttackSpec, EnemyGroupSpec, MissionGoal, PreyCard
-from assistant.rules.state import AttackMade, DeclaredMove, GameState
+from assistant.rules.state import UNDECIDED, AttackMade, DeclaredMove, GameState
 from assistant.rules.stealth import needed, stealth_active
 
 CLASSIC_ATTACK_AP = 3  # first edition "Attack (AP 3)": an attack generally costs 3 AP
@@ -108,7 +108,7 @@ def plan(state: GameState) -> Plan:
     """The instructions for whatever the table does now (see the module docstring)."""
     if state.over is not None:
         result, _, reason = state.over.partition(": ")
-        said = {"time": "the time is up", "empty": "no token is left"}.get(result, result) + (f" ({reason})" if reason else "")
+        said = UNDECIDED.get(result, result) + (f" ({reason})" if reason else "")
         return Plan(None, (Instruction("done", f"The mission is over: {said}.", "End of a Mission"),), done=True)
     if state.due:
         return _events_plan(state)
@@ -354,7 +354,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         if goal.mission:
             assert mission is not None
             draft.add("goal", f"{name} pursues the mission goal: {mission.text}", rule, model)
-            draft.add("move", f"{name} moves up to {ap_left} square{'s' if ap_left != 1 else ''} toward it.", "Playing the Enemies: goals set by Missions take priority",
+            draft.add("move", f"{name} moves up to {counted(ap_left, 'square')} toward it.", "Playing the Enemies: goals set by Missions take priority",
                       model, squares=ap_left, toward="mission")  # fmt: skip
             return _end_adjacent(name, model, prefix, answers) if hidden == NO else None
         if goal.hero is None:
@@ -431,7 +431,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     model = f"{spec.id}/{number}"
     usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
     if not usable:
-        draft.add("move", f"{name} moves up to {ap_left} square{'s' if ap_left != 1 else ''} toward {hero_name}; it has too few AP to attack.", "Action Points",
+        draft.add("move", f"{name} moves up to {counted(ap_left, 'square')} toward {hero_name}; it has too few AP to attack.", "Action Points",
                   model, squares=ap_left, toward=hero)  # fmt: skip
         return 0, 0
     preferred = sorted(usable, key=lambda a: (-_damage(a), -a.range_max, spec.attacks.index(a)))

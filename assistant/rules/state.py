@@ -89,6 +89,9 @@ class Turn:
         return {answer.key: answer.value for answer in self.answers}
 
 
+UNDECIDED = {"time": "time is up", "empty": "no token left"}  # `over` values whose result the mission cards give
+
+
 @dataclass(frozen=True)
 class GameState:
     scenario: Scenario

@@ -16,12 +16,11 @@ from typing import Any
 
 from assistant.rules.draft import draft_deck
 from assistant.rules.edition import Edition
-from assistant.rules.game import UNDECIDED
 from assistant.rules.horologium import Side
 from assistant.rules.names import model_name, name_of, option_words
 from assistant.rules.questions import counted
 from assistant.rules.reactions import NOBODY
-from assistant.rules.state import GameState
+from assistant.rules.state import UNDECIDED, GameState
 from assistant.rules.stealth import needed, stealth_active
 from assistant.ui.advice import Advice
 from assistant.ui.action_forms import (

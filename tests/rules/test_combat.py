@@ -13,7 +13,7 @@ from assistant.rules.combat import (
     hero_physical_attack,
     hero_psychic_attack,
 )
-from assistant.rules.dice import Astro, AstroCount
+from assistant.rules.dice import AstroCount
 from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.perilium import KO_THREAT, MAX_THREAT, ThreatCauses, adjust, threat_gain
@@ -72,13 +72,13 @@ def test_rebeccas_arcane_arrow_fails_and_its_moons_do_nothing() -> None:
     # the Test fails and no effect applies, not even a wound more for each Moon.
     arrow = hero_psychic_attack(
         REN, (7, 4, 1, 1), defense=5, required=2, effect_wounds=1, target=Target(health=2),
-        astro_wounds={Astro.MOON: 1},
+        astro_wounds={AstroCount(moon=1): 1},
     )
     assert (arrow.successes, arrow.succeeded, arrow.wounds, arrow.defeated, arrow.threat) == (1, False, 0, False, 0)
     # had she rolled 7, 5, 1, 1 the arrow would have flown with a wound more for each Moon
     hit = hero_psychic_attack(
         REN, (7, 5, 1, 1), defense=5, required=2, effect_wounds=1, target=Target(health=4),
-        astro_wounds={Astro.MOON: 1},
+        astro_wounds={AstroCount(moon=1): 1},
     )
     assert (hit.succeeded, hit.wounds, hit.defeated, hit.threat) == (True, 3, False, 1)
 
@@ -86,12 +86,12 @@ def test_rebeccas_arcane_arrow_fails_and_its_moons_do_nothing() -> None:
 def test_an_astro_effect_before_the_attack_symbol_applies_whatever_the_successes() -> None:
     """Renaissance "Astro Symbols": "If you perform an Attack Test and the additional Effect comes before the
     Attack symbol, it applies regardless of the number of Successes obtained." Rebecca's roll, such a card."""
-    early: dict[Astro | AstroCount, int] = {Astro.MOON: 1}
+    early = {AstroCount(moon=1): 1}
     missed = hero_psychic_attack(REN, (7, 4, 1, 1), defense=5, required=2, effect_wounds=1, target=Target(health=4),
                                  astro_before=early)  # fmt: skip
     assert (missed.succeeded, missed.wounds, missed.defeated, missed.threat) == (False, 2, False, 1)
     hit = hero_psychic_attack(REN, (7, 5, 1, 1), defense=5, required=2, effect_wounds=1, target=Target(health=4),
-                              astro_before=early, astro_wounds={Astro.STAR: 1})  # fmt: skip
+                              astro_before=early, astro_wounds={AstroCount(star=1): 1})  # fmt: skip
     assert (hit.succeeded, hit.wounds, hit.defeated, hit.threat) == (True, 5, True, 2)  # 1 + 2 Moons + 2 Stars
     # physical: the Moons' wounds on a miss; a Critical still counts the Test's own wounds (3 successes here)
     blow = hero_physical_attack(REN, (1, 2, 3), defense=5, target=Target(health=4), astro_before=early)
