@@ -45,7 +45,7 @@ SEARCH = (Path("/etc/nova-table/hardware.toml"),
 
 
 class ConfigError(ValueError):
-    """A hardware file that cannot be used; the message names the file and the key."""
+    """A hardware file that cannot be used; the message names the file and every wrong key, a line each."""
 
 
 @dataclass(frozen=True)
@@ -97,31 +97,44 @@ class HardwareConfig:
         return path if path.is_absolute() or self.source == "defaults" else Path(self.source).parent / path
 
 
-def _section(data: dict[str, Any], name: str, kind: type, where: str) -> Any:
+def _section(data: dict[str, Any], name: str, kind: type, problems: list[str]) -> Any:
+    """[name] of `data` as a `kind`; each wrong key is added to `problems` (and the default kept for it)."""
     values = data.get(name, {})
     if not isinstance(values, dict):
-        raise ConfigError(f"{where}: [{name}] must be a table")
+        problems.append(f"[{name}] must be a table")
+        return kind()
     defaults = kind()
     known = set(defaults.__dataclass_fields__)
+    kept = {}
     for key, value in values.items():
-        if key not in known:
-            raise ConfigError(f"{where}: [{name}] {key}: unknown key (known: {', '.join(sorted(known))})")
-        default = getattr(defaults, key)
-        if key == "enabled":
-            if not (value is True or value is False or value == "auto"):  # not 0 or 1: TOML's integers
-                raise ConfigError(f'{where}: [{name}] enabled: must be true, false or "auto", not {value!r}')
-        elif key == "bounce_time":
-            if not _seconds(value, 0.0, 1.0):
-                raise ConfigError(f"{where}: [{name}] bounce_time: must be a number of seconds from 0 to 1, not {value!r}")
-        elif type(value) is not type(default) and not (
-            isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool)
-        ):
-            raise ConfigError(f"{where}: [{name}] {key}: must be {type(default).__name__}, not {value!r}")
-        elif key == "hold_time" and not _seconds(value, 0.1, 10.0):
-            raise ConfigError(f"{where}: [{name}] hold_time: must be a number of seconds from 0.1 to 10, not {value!r}")
-        elif key in ("tray_idle", "tray_dice") and not 0 <= value <= 100:
-            raise ConfigError(f"{where}: [{name}] {key}: must be a percent from 0 to 100, not {value!r}")
-    return kind(**values)
+        problem = _problem(key, value, known, defaults)
+        if problem:
+            problems.append(f"[{name}] {key}: {problem}")
+        else:
+            kept[key] = value
+    return kind(**kept)
+
+
+def _problem(key: str, value: Any, known: set[str], defaults: Any) -> str | None:
+    """What is wrong with `key = value` in a section whose defaults are `defaults`; None when nothing."""
+    if key not in known:
+        return f"unknown key (known: {', '.join(sorted(known))})"
+    default = getattr(defaults, key)
+    if key == "enabled":
+        if not (value is True or value is False or value == "auto"):  # not 0 or 1: TOML's integers
+            return f'must be true, false or "auto", not {value!r}'
+    elif key == "bounce_time":
+        if not _seconds(value, 0.0, 1.0):
+            return f"must be a number of seconds from 0 to 1, not {value!r}"
+    elif type(value) is not type(default) and not (
+        isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool)
+    ):
+        return f"must be {type(default).__name__}, not {value!r}"
+    elif key == "hold_time" and not _seconds(value, 0.1, 10.0):
+        return f"must be a number of seconds from 0.1 to 10, not {value!r}"
+    elif key in ("tray_idle", "tray_dice") and not 0 <= value <= 100:
+        return f"must be a percent from 0 to 100, not {value!r}"
+    return None
 
 
 def _seconds(value: object, low: float, high: float) -> bool:
@@ -159,8 +172,8 @@ def load_config(path: Path | None = None) -> HardwareConfig:
     except (ValueError, RecursionError) as error:
         raise ConfigError(f"{chosen}: not valid TOML: {beyond_python(error)}") from None
     sections = {"encoder": EncoderConfig, "board": BoardConfig, "camera": CameraConfig}
-    for key in data:
-        if key not in sections:
-            raise ConfigError(f"{chosen}: [{key}]: unknown section (known: {', '.join(sections)})")
-    return HardwareConfig(**{name: _section(data, name, kind, str(chosen)) for name, kind in sections.items()},
-                          source=str(chosen))
+    problems = [f"[{key}]: unknown section (known: {', '.join(sections)})" for key in data if key not in sections]
+    read = {name: _section(data, name, kind, problems) for name, kind in sections.items()}
+    if problems:  # every one at once: a maker at the Pi mends the file in one go
+        raise ConfigError("\n".join(f"{chosen}: {problem}" for problem in problems))
+    return HardwareConfig(**read, source=str(chosen))

@@ -227,6 +227,22 @@ def test_hardware_settings(tmp_path: Path) -> None:
         load_config(tmp_path / "missing.toml")
 
 
+def test_every_problem_of_a_hardware_file_is_named_at_once(tmp_path: Path) -> None:
+    """A maker at the Pi mends the file in one go: every wrong key and section, a line each, not the first only."""
+    bad = tmp_path / "hardware.toml"
+    bad.write_text("[encoder]\na = 'five'\nhold_time = 0\nbutton = 22\n[board]\ntray_dice = 500\n[lights]\n"
+                   "[camera]\nlens = 'wide'\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(bad)
+    assert str(error.value).splitlines() == [
+        f"{bad}: [lights]: unknown section (known: encoder, board, camera)",
+        f"{bad}: [encoder] a: must be int, not 'five'",
+        f"{bad}: [encoder] hold_time: must be a number of seconds from 0.1 to 10, not 0",
+        f"{bad}: [board] tray_dice: must be a percent from 0 to 100, not 500",
+        f"{bad}: [camera] lens: unknown key (known: profile, source, tray)",
+    ]
+
+
 def test_the_file_named_in_the_environment_comes_before_the_search(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """NOVA_TABLE_HARDWARE names the settings in place of /etc's and the home folder's (the tests' own name
