@@ -228,7 +228,7 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, lay: Layout, lines: S
             break
     images = chosen if chosen is not None else images  # if all never fit, the smallest: the most lines shown
     if images and images[-1].get_height() > area.height:  # the newest line itself is cut: said
-        fonts.squeezed.append((lines[-1][0], fonts.MIN_READABLE))
+        fonts.cut(lines[-1][0], fonts.MIN_READABLE)
     bottom = area.bottom
     clip = surface.get_clip()
     surface.set_clip(area)
@@ -381,7 +381,7 @@ def form_message(error: str, width: int, room: int, lay: Layout, fonts: Fonts) -
         words = fonts.get(size).render(error, True, theme.DANGER, None, width)
         if words.get_height() <= room:
             return words
-    fonts.squeezed.append((error, fonts.MIN_READABLE))
+    fonts.cut(error, fonts.MIN_READABLE)
     return words
 
 

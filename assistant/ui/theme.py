@@ -49,6 +49,7 @@ class Fonts:
     """Bold fonts by pixel size, cached; `fit` shrinks text to a width and records when it must."""
 
     MIN_READABLE = 16  # px: below this a label is counted in `squeezed`
+    KEPT = 200  # the newest entries of `squeezed` kept (a long game redraws a cut label many times)
 
     def __init__(self) -> None:
         self._path = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
@@ -56,6 +57,11 @@ class Fonts:
         self._images: dict[tuple[str, int, Color, int], pygame.Surface] = {}
         self.squeezed: list[tuple[str, int]] = []
         self._cut: dict[tuple[str, int, Color, int], tuple[str, int]] = {}  # `fit`'s images drawn cut
+
+    def cut(self, text: str, size: int) -> None:
+        """Count `text`, drawn at `size`, as cut or squeezed (what the tests look at)."""
+        self.squeezed.append((text, size))
+        del self.squeezed[:-self.KEPT]
 
     def get(self, size: int) -> pygame.font.Font:
         size = max(8, int(size))
@@ -85,7 +91,7 @@ class Fonts:
         if image is None:
             image = self._remember(key, self._fit(text, size, width, color))
         elif key in self._cut:  # drawn cut again: counted on every frame, not on the first only
-            self.squeezed.append(self._cut[key])
+            self.cut(*self._cut[key])
         return image
 
     def smallest(self, size: int) -> int:
@@ -99,7 +105,7 @@ class Fonts:
             size -= 1
         font = self.get(size)
         if font.size(text)[0] > width:
-            self.squeezed.append((text, size))
+            self.cut(text, size)
             self._cut[(text, int(size0), color, int(width))] = (text, size)
             while len(text) > 1 and font.size(text + "…")[0] > width:
                 text = text[:-1]

@@ -296,6 +296,15 @@ def test_where_no_name_fits_who_comes_next_is_told_by_the_tokens_letters() -> No
     assert app.fonts.squeezed == []
 
 
+def test_text_drawn_cut_frame_after_frame_keeps_only_the_newest_counts() -> None:
+    """A long game redraws a cut label thousands of times: `squeezed` keeps the newest KEPT, not every one."""
+    fonts = Fonts()
+    for frame in range(5 * Fonts.KEPT):
+        fonts.fit(f"End activation and a great many words more {frame % 3}", 20, 60, theme.TEXT)
+    assert len(fonts.squeezed) == Fonts.KEPT
+    assert fonts.squeezed[-1][0].endswith(str((5 * Fonts.KEPT - 1) % 3))
+
+
 def test_text_cut_to_fit_is_counted_on_every_frame_it_is_drawn_cut() -> None:
     """`squeezed` is how the tests know text was cut: a cut kept from one frame to the next (the image cached)
     was counted on the first frame only, so a test that cleared it and drew again saw nothing."""
