@@ -195,11 +195,14 @@ def _import(args: argparse.Namespace, state: str) -> int:
 
     if args.file == "-":
         lines, source = sys.stdin.readlines(), "<stdin>"
+    elif not args.file:
+        raise ExchangeError("'': no file named (the path is empty)")
     else:
-        try:
-            lines, source = Path(args.file).read_text(encoding="utf-8").splitlines(), args.file
-        except (OSError, UnicodeDecodeError) as error:
-            raise ExchangeError(f"{args.file}: cannot read ({error})") from None
+        try:  # a byte that is not UTF-8 is kept, for the line's reading to name with its line and column
+            text = Path(args.file).read_text(encoding="utf-8", errors="surrogateescape")
+        except OSError as error:
+            raise ExchangeError(f"{args.file}: cannot read the file: {error.strerror or error}") from None
+        lines, source = text.splitlines(), args.file
     with StateFile(state, create=True) as games:
         info = import_game(games, lines, source)
     _print(info.to_dict())

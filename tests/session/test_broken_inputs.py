@@ -164,6 +164,16 @@ def test_a_torn_export_file_imports_nothing(nova: Nova, tmp_path: Path) -> None:
     garbled.write_text("".join(lines[:3] + ['{"seq": 3, "event": \n'] + lines[4:]))
     code, _, err = nova("session", "import", "--state", target, garbled)
     assert code == 1 and f"{garbled}:4: not JSON" in err
+
+    latin = tmp_path / "latin.jsonl"  # a byte that is not UTF-8: named by its line and column, as a typed line's
+    latin.write_bytes("".join(lines[:2]).encode() + b'{"seq": 2, "note": "caf\xe9"}\n' + "".join(lines[3:]).encode())
+    code, _, err = nova("session", "import", "--state", target, latin)
+    assert code == 1 and f"{latin}:3: not JSON (not UTF-8 text (a byte 0xE9 at column 24)); nothing was imported" in err
+    for path, why in ((tmp_path, "Is a directory"), (tmp_path / "gone.jsonl", "No such file or directory")):
+        code, _, err = nova("session", "import", "--state", target, path)
+        assert code == 1 and err.endswith(f": {path}: cannot read the file: {why}\n"), err
+    code, _, err = nova("session", "import", "--state", target, "")
+    assert code == 1 and err.endswith(": '': no file named (the path is empty)\n"), err
     with StateFile(target, folds=FOLDS) as games:
         assert [g.id for g in games.games()] == [1]
     assert digest(target) == before or not Path(f"{target}-wal").exists()
