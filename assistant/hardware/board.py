@@ -8,6 +8,7 @@ what was wrong and skipped; nothing the board sends can stop the link or the app
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 from collections.abc import Callable
@@ -71,6 +72,24 @@ class _Lines(Packetizer):  # type: ignore[misc]
         self.link.lost(exc)
 
 
+NOT_OPENED = {
+    errno.ENOENT: "no such port: is the board plugged in? (a Pico is usually /dev/ttyACM0)",
+    errno.EACCES: "not allowed to open it: add this user to the dialout group (sudo usermod -aG dialout $USER), "
+                  "then log in again",
+    errno.EBUSY: "in use by another program (is nova-table play running?)",
+    errno.EAGAIN: "in use by another program (is nova-table play running?)",
+}  # fmt: skip
+
+
+def unopened(error: serial.SerialException) -> str:
+    """Why pyserial could not open a port, in a maker's words (it says "[Errno 2] could not open port ...")."""
+    if error.errno in NOT_OPENED:
+        return NOT_OPENED[error.errno]
+    if str(error).startswith("Could not configure port"):  # termios refused: a file or device, not a serial port
+        return "not a serial port (it takes no serial settings): give the board's, such as /dev/ttyACM0"
+    return str(error)
+
+
 class BoardLink:
     """One board on one serial port; `show(state)` and `tray(on)` make it a mirror of the app."""
 
@@ -97,6 +116,10 @@ class BoardLink:
         except (ValueError, KeyError) as error:
             why = f"not a serial port or pyserial URL ({error})"
             raise serial.SerialException(f"{why}: give a device such as /dev/ttyACM0, a pty's path or loop://") from None
+        except serial.SerialException as error:
+            plain = serial.SerialException(unopened(error))
+            plain.errno = error.errno
+            raise plain from None
         return cls(port, on_message, **kwargs).start()
 
     def start(self) -> BoardLink:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import logging
@@ -436,11 +437,26 @@ def test_a_port_another_nova_table_holds_is_refused_as_busy() -> None:
     board = SimulatedBoard().start()
     first = BoardLink.open(board.path)
     try:
-        with pytest.raises(serial.SerialException, match="Could not exclusively lock port"):
+        with pytest.raises(serial.SerialException, match=r"^in use by another program \(is nova-table play running\?\)$"):
             BoardLink.open(board.path)
     finally:
         first.close()
         board.close()
+
+
+@pytest.mark.parametrize(("number", "words"), [
+    (errno.EACCES, "not allowed to open it: add this user to the dialout group (sudo usermod -aG dialout $USER), then log in again"),
+    (errno.EBUSY, "in use by another program (is nova-table play running?)"),
+    (None, "read failed: something else"),  # pyserial's own words where there are none better
+])  # fmt: skip
+def test_why_a_port_did_not_open_is_said_in_a_maker_s_words(number: int | None, words: str) -> None:
+    """pyserial says "[Errno 13] could not open port /dev/ttyACM0: [Errno 13] Permission denied: ..."; the
+    maker needs the cure (this machine runs as root, so the refusals it cannot cause are made here)."""
+    from assistant.hardware.board import unopened
+
+    error = serial.SerialException(number, "read failed: something else") if number else serial.SerialException(
+        "read failed: something else")
+    assert unopened(error) == words
 
 
 def test_a_board_that_starts_over_is_shown_the_game_again() -> None:

@@ -106,7 +106,12 @@ def test_monitor_of_a_port_that_is_not_there_says_so() -> None:
     process = nova("monitor", "/dev/ttyACM-not-there")
     _, err = process.communicate(timeout=20)
     assert process.returncode == 1
-    assert "/dev/ttyACM-not-there" in err
+    assert err == "nova-table: board /dev/ttyACM-not-there: no such port: is the board plugged in? (a Pico is usually /dev/ttyACM0)\n"
+    process = nova("send", "/dev/null", '{"type": "hello"}')  # a device that takes no serial settings
+    _, err = process.communicate(timeout=20)
+    assert process.returncode == 1
+    assert err == ("nova-table: board /dev/null: not a serial port (it takes no serial settings): give the board's, "
+                   "such as /dev/ttyACM0\n")
 
 
 def test_send_to_a_board_that_stops_reading_says_so() -> None:
