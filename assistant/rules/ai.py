@@ -131,7 +131,7 @@ def known_key(factor: str) -> Callable[[HeroFacts], int] | None:
     return keys[factor]
 
 
-def _factor_words(view: GoalView, factor: str) -> str:
+def factor_words(view: GoalView, factor: str) -> str:
     """'the highest Threat Level' ('the highest TV' in the first edition)."""
     words = FACTOR_WORDS[factor]
     return words.replace("Threat Level", "TV") if view.edition is Edition.CLASSIC else words
@@ -228,7 +228,7 @@ def _break_ties(
     steps = steps + tuple(applied)
     if len(left) == 1:
         hero = left[0]
-        words = " then ".join(_factor_words(view, f) for f in applied)
+        words = " then ".join(factor_words(view, f) for f in applied)
         return Goal(hero.id, False, f"{_label(view, hero)}: {why}" + (f"; {words}" if words else ""), steps)
     return _players(view, left, answers, why, steps)
 
@@ -295,9 +295,7 @@ def decide_goal(view: GoalView, answers: Answers) -> Question | Goal:
     word = "TV" if view.edition is Edition.CLASSIC else "Threat Level"
     threat = f", {word} {mission.threat} or more" if mission is not None else ""
     if found:
-        why = f"in the Control Area{threat}"
-        if profile:
-            why += f", Profile Card priority {', '.join(factor.replace('_', ' ') for factor in profile)}"
+        why = f"in the Control Area{threat}"  # the factors that chose among them follow (`_break_ties`)
         return _break_ties(view, found, ties, answers, why, ("area",))
     if mission is not None:
         return Goal(

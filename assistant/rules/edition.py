@@ -19,3 +19,13 @@ class Edition(Enum):
             if value == edition.value:
                 return edition
         raise RuleError(field, f"must be 'classic' or 'renaissance', not {value!r}")
+
+
+CLASSIC_WORDS = {  # first edition: the hero sheet's "Rapidity, Mastery, Physical, Mind", "TV", "Mental attack", "out of action"
+    "Swiftness": "Rapidity", "Physique": "Physical", "Threat": "TV", "Psychic": "Mental", "KO": "out of action",
+}  # fmt: skip
+
+
+def term(edition: Edition, word: str) -> str:
+    """A Renaissance word as `edition`'s rulebook says it: "Swiftness" is "Rapidity" in the first edition."""
+    return CLASSIC_WORDS.get(word, word) if edition is Edition.CLASSIC else word

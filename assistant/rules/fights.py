@@ -11,7 +11,7 @@ from assistant.rules.combat import (
     hero_physical_attack,
     hero_psychic_attack,
 )
-from assistant.rules.edition import Edition
+from assistant.rules.edition import Edition, term
 from assistant.rules.equipment import (
     Placed,
     discard_wounds,
@@ -27,6 +27,7 @@ from assistant.rules.flow import active_hero, finish_turn, move_active
 from assistant.rules.horologium import roman, step
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gain
+from assistant.rules.names import model_name
 from assistant.rules.prey import cards_left, current_card, is_prey
 from assistant.rules.questions import counted
 from assistant.rules.reactions import settle_reaction
@@ -61,7 +62,7 @@ def wound_model(state: GameState, group: GroupState, number: int, wounds: int) -
     if defeated:
         state = settle_reaction(state, f"{group.id}/{number}")
         if state.edition is Edition.CLASSIC:  # first edition "Loot bag": dropped where it fell, drawn when collected
-            state = replace(state, notes=state.notes + (f"Put a loot bag token where {spec.name} {number} fell",))
+            state = replace(state, notes=state.notes + (f"Put a loot bag token where {model_name(state, f'{group.id}/{number}')} fell",))
         else:  # Renaissance "Defeated Enemies": its Reagent Cards go to the Loot
             state = replace(state, loot=state.loot + spec.loot)
         if is_prey(state, group.id):  # Renaissance "Hunt Missions": the Hunt ends when the Prey is defeated
@@ -69,7 +70,7 @@ def wound_model(state: GameState, group: GroupState, number: int, wounds: int) -
                 f"The Prey is defeated with {counted(cards_left(state), 'Action Card')} unrevealed",))  # fmt: skip
         if not group.standing and state.has_token(group.id):  # Renaissance "Defeated Enemies": the last of their type
             state = state.without_token(group.id)
-            state = replace(state, notes=state.notes + (f"Remove the {spec.name} activation token: none of them stands",))
+            state = replace(state, notes=state.notes + (f"Remove the {spec.name} activation token: its last model is defeated",))
             if state.active == group.id:
                 state = finish_turn(state)
     return state, defeated
@@ -119,12 +120,12 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
     state, _ = wound_model(state, group, number, result.wounds)
     hero = state.hero(hero.id)
     state = state.with_hero(replace(hero, threat=adjust(hero.threat, result.threat)))
-    words = f"{state.name(hero.id)} attacks {spec.name} {number}: {counted(result.successes, 'success', 'successes')}, {counted(result.wounds, 'wound')}"
+    words = f"{state.name(hero.id)} attacks {model_name(state, f'{group.id}/{number}')}: {counted(result.successes, 'success', 'successes')}, {counted(result.wounds, 'wound')}"
     if result.critical:
         words += ", Critical"
     if result.defeated:
         words += ", defeated"
-    return said_first(earlier, state, f"{words}; Threat +{result.threat}")
+    return said_first(earlier, state, f"{words}; {term(state.edition, 'Threat')} +{result.threat}")
 
 
 def knock_out(state: GameState, hero: HeroState) -> GameState:
@@ -136,7 +137,7 @@ def knock_out(state: GameState, hero: HeroState) -> GameState:
         state = finish_turn(state)  # first edition: the models reacting to the Hero finish their activation first
     knocked = sum(1 for h in state.heroes if h.ko or h.removed)
     if knocked >= min(KO_ENDS_MISSION, len(state.heroes)):
-        state = replace(state, over="defeat: heroes KO", notes=state.notes + (f"The mission ends: {counted(knocked, 'Hero', 'Heroes')} KO",))
+        state = replace(state, over="defeat: heroes KO", notes=state.notes + (f"The mission ends: {counted(knocked, 'Hero', 'Heroes')} {term(state.edition, 'KO')}",))
     return state
 
 
@@ -224,7 +225,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     words += on_equipment_words(state.edition, placed.equipment) + _effects_words(state, attack, placed)
     ko = state.hero(hero.id).ko
     if ko:
-        words += f"; {state.name(hero.id)} is KO"
+        words += f"; {state.name(hero.id)} is {term(state.edition, 'KO')}"
     if turn is not None and not reaction and state.turn is not None:
         made = AttackMade(group.id, model, hero.id, attack.name, placed.hero, ko, placed.equipment)
         state = replace(state, turn=replace(state.turn, attacks=state.turn.attacks + (made,)))
@@ -253,7 +254,7 @@ def damage(state: GameState, f: Fields) -> GameState:
         earlier = state.notes
         state, placed = wound_hero(state, hero.id, wounds, equipment)
         words = f"{state.name(hero.id)} suffers {counted(wounds, 'wound')}{on_equipment_words(state.edition, placed.equipment)}"
-        return said_first(earlier, state, words + (f"; {state.name(hero.id)} is KO" if state.hero(hero.id).ko else ""))
+        return said_first(earlier, state, words + (f"; {state.name(hero.id)} is {term(state.edition, 'KO')}" if state.hero(hero.id).ko else ""))
     group, number = model_at(state, f)
     by = acting_hero(state, f)
     earlier = state.notes
@@ -262,8 +263,8 @@ def damage(state: GameState, f: Fields) -> GameState:
         hero = state.hero(by)
         gain = threat_gain(state.edition, ThreatCauses(wounds=wounds, defeated=int(defeated)))
         state = state.with_hero(replace(hero, threat=adjust(hero.threat, gain)))
-    name = state.scenario.enemy(group.id).name
-    return said_first(earlier, state, f"{name} {number} suffers {counted(wounds, 'wound')}" + (", defeated" if defeated else ""))
+    name = model_name(state, f"{group.id}/{number}")
+    return said_first(earlier, state, f"{name} suffers {counted(wounds, 'wound')}" + (", defeated" if defeated else ""))
 
 
 def heal(state: GameState, f: Fields) -> GameState:
@@ -309,14 +310,14 @@ def heal_model(state: GameState, f: Fields, wounds: int) -> GameState:
     if f.has("by"):
         raise RuleError("by", "an Enemy's wounds are discarded by an Enemy's effect: no Hero's Threat Level changes")
     model = group.models[number - 1]
-    name = state.scenario.enemy(group.id).name
+    name = model_name(state, f"{group.id}/{number}")
     if model.wounds == 0:
-        raise RuleError("group", f"{name} {number} has no wound to discard")
+        raise RuleError("group", f"{name} has no wound to discard")
     gone = min(wounds, model.wounds)
     models = list(group.models)
     models[number - 1] = replace(model, wounds=model.wounds - gone)
     state = state.with_group(replace(group, models=tuple(models)))
-    return replace(state, notes=state.notes + (f"{name} {number} discards {counted(gone, 'wound')}",))
+    return replace(state, notes=state.notes + (f"{name} discards {counted(gone, 'wound')}",))
 
 
 def acting_hero(state: GameState, f: Fields) -> str | None:

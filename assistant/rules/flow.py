@@ -8,7 +8,9 @@ from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.horologium import SECTORS, Clock, Side, Token, ahead, overtaken, roman, sector_order
+from assistant.rules.names import agree
 from assistant.rules.prey import draw, is_prey
+from assistant.rules.questions import counted
 from assistant.rules.state import GameState, HeroState, Turn
 from assistant.rules.stealth import raise_alarm, stealth_active
 
@@ -92,13 +94,13 @@ def start_activation(state: GameState, token: Token) -> GameState:
         ap = card.ap
     # "Stealth Token": an Enemy that was the target of an Attack activates (a defeated one never does).
     if stealth_active(state) and any(f"{token.id}/{n}" in state.attacked for n in state.group(token.id).standing):
-        state = raise_alarm(state, f"{group.name}, attacked earlier, activate")
+        state = raise_alarm(state, f"{agree(group.name, 'activates')}: it was attacked earlier")
     moved = token.moved(ap)
     state = state.with_token(moved)
     return replace(
         state,
         turn=Turn(token.id, ap, ap, token.sector, ap, heroes=state.heroes),
-        notes=state.notes + (f"{group.name} activate; their token moves {ap} to {roman(moved.sector)}",),
+        notes=state.notes + (f"{agree(group.name, 'activates')}: the token moves {counted(ap, 'sector')} to {roman(moved.sector)}",),
     )
 
 

@@ -14,13 +14,13 @@ from dataclasses import replace
 from typing import Any
 
 from assistant.rules.draft import place_draft
-from assistant.rules.edition import Edition
+from assistant.rules.edition import Edition, term
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.fights import damage, discard_at_end, enemy_attack, equipment_wounds, heal, hero_attack
 from assistant.rules.flow import active_hero, finish_turn, move_active, run_clock
 from assistant.rules.horologium import Clock, Side, Token, forced_wait
-from assistant.rules.names import model_name, name_of, option_words
+from assistant.rules.names import agree, choice_words, model_name, name_of
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import MAX_THREAT, adjust
 from assistant.rules.questions import YES, check_answer
@@ -137,7 +137,8 @@ def _end_activation(state: GameState, f: Fields) -> GameState:
         if wait:
             state = move_active(state, wait)
             return finish_turn(state, f"{state.name(hero.id)} must Wait {wait} AP to reach an Enemy token")
-    return finish_turn(state, f"{state.name(turn.token)} ends the activation")
+    who = state.name(turn.token)  # a Hero's name is one person's, whatever its last letter
+    return finish_turn(state, f"{who + ' ends' if state.side_of(turn.token) is Side.HERO else agree(who, 'ends')} the activation")
 
 
 def _injury(state: GameState, f: Fields) -> GameState:
@@ -157,7 +158,7 @@ def _threat(state: GameState, f: Fields) -> GameState:
     hero = state.hero(f.text("hero"))
     delta = f.integer("delta", low=-MAX_THREAT, high=MAX_THREAT)
     state = state.with_hero(replace(hero, threat=adjust(hero.threat, delta)))
-    return replace(state, notes=state.notes + (f"{state.name(hero.id)}: Threat {delta:+d}, now {state.hero(hero.id).threat}",))
+    return replace(state, notes=state.notes + (f"{state.name(hero.id)}: {term(state.edition, 'Threat')} {delta:+d}, now {state.hero(hero.id).threat}",))
 
 
 def _move_token(state: GameState, f: Fields) -> GameState:
@@ -185,7 +186,7 @@ def _ai_answer(state: GameState, f: Fields) -> GameState:
     value = check_answer(question, f.raw("answer"))
     turn = state.turn
     answers = tuple(a for a in turn.answers if a.key != key) + (Answer(key, value),)
-    words = ", ".join(option_words(state, option) for option in value)
+    words = ", ".join(choice_words(state, question, option) for option in value)
     state = replace(state, turn=replace(turn, answers=answers), notes=state.notes + (f"{question.text} {words}",))
     if question.kind == "adjacent" and value == YES:
         state = raise_alarm(state, f"an Enemy is adjacent to a Hero ({model_name(state, question.model)})")

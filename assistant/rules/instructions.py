@@ -15,11 +15,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from assistant.rules.ai import Goal, GoalView, HeroFacts, decide_goal, distance_question, in_area_question, known_key
-from assistant.rules.edition import Edition
+from assistant.rules.ai import (
+    Goal,
+    GoalView,
+    HeroFacts,
+    decide_goal,
+    distance_question,
+    factor_words,
+    in_area_question,
+    known_key,
+)
+from assistant.rules.edition import Edition, term
 from assistant.rules.equipment import on_equipment_words
 from assistant.rules.horologium import Side
-from assistant.rules.names import name_of
+from assistant.rules.names import agree, model_name, name_of
 from assistant.rules.perilium import KO_THREAT, adjust
 from assistant.rules.prey import cards_left, current_card
 from assistant.rules.draft import draft_deck
@@ -167,7 +176,7 @@ def _stop_plan(state: GameState) -> Plan:
         names = listing([_token_name(state, t) for t in tie])
         enemies = state.side_of(tie[0]) is Side.ENEMY
         best = " (choose the order best for the Enemies)" if enemies else ""
-        draft.add("order", f"{names} tie on Swiftness: the players order them{best}.", "Models Activation")
+        draft.add("order", f"{names} tie on {term(state.edition, 'Swiftness')}: the players order them{best}.", "Models Activation")
     return Plan(None, tuple(draft.steps))
 
 
@@ -213,8 +222,8 @@ def _group_plan(state: GameState) -> Plan:
     where = f" to {ROMAN[token.sector - 1]}" if token else ""
     moved = f"The token moved {turn.moved} sectors{where}. " if turn.moved else ""
     each = " each" if len(group.standing) > 1 else ""
-    verb = "activate" if len(group.models) > 1 else "activates"
-    draft.add("activate", f"{spec.name} {verb} with {ap} AP{each}. {moved}Apply the Status Tokens first.", "Enemy Activation")
+    draft.add("activate", f"{agree(spec.name, 'activates')} with {ap} AP{each}. {moved}Apply the Status Tokens first.",
+              "Enemy Activation")
     if card is not None:
         return _prey_plan(state, spec, card, draft, answers)
     standing = list(group.standing)
@@ -227,7 +236,7 @@ def _group_plan(state: GameState) -> Plan:
             choice = Question(
                 key=f"{spec.id}:next{position}",
                 kind="next",
-                text=f"Which {spec.name} activates next?",
+                text=f"Which {spec.name} model activates next?",
                 options=tuple(str(n) for n in left),
                 model=f"{spec.id}/{left[0]}",
                 default=(str(left[0]),),
@@ -249,10 +258,6 @@ def _finish(token: str, draft: _Draft, pending: Question | AttackOrder) -> Plan:
     if isinstance(pending, Question):
         return Plan(token, tuple(draft.steps), question=pending, choices=tuple(draft.choices))
     return Plan(token, tuple(draft.steps), attack=pending, choices=tuple(draft.choices))
-
-
-def _model_name(state: GameState, spec: EnemyGroupSpec, number: int) -> str:
-    return f"{spec.name} {number}" if len(state.group(spec.id).models) > 1 else spec.name
 
 
 def _mission(state: GameState, spec: EnemyGroupSpec) -> MissionGoal | None:
@@ -322,7 +327,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
     included); its own attacks are added to `facts` as they are resolved.
     """
     model = f"{spec.id}/{number}"
-    name = _model_name(state, spec, number)
+    name = model_name(state, f"{spec.id}/{number}")
     mission = _mission(state, spec)
     if not prefix and model in state.reacted:
         draft.add("token", f"{name} reacted earlier: it spends all its AP to discard its reaction token.", "Reaction", model)
@@ -336,8 +341,8 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         return start
     # "Patrol": under the Stealth, or in a mission with no Stealth track (docs/ai.md choice 8).
     if (hidden == NO or not state.scenario.stealth) and any(s.lower() == "patrol" for s in spec.generic_skills):
-        draft.add("patrol", f"Patrol: roll a Swiftness die and move {name} {spec.swiftness} squares in the direction "
-                  "the map's diagram shows; if blocked, it turns back until its AP are spent; it stops beside a Hero "
+        draft.add("patrol", f"Patrol: roll a {term(state.edition, 'Swiftness')} die; {name} moves {counted(spec.swiftness, 'square')} in the direction "
+                  "the map's diagram shows for it; if blocked, it turns back until its AP are spent; it stops beside a Hero "
                   "rather than enter the Hero's square.", "Patrol", model, squares=spec.swiftness, toward="patrol")  # fmt: skip
         return _end_adjacent(name, model, prefix, answers) if hidden == NO else None
     if hidden == NO:  # the model began its activation under the Stealth, far from every Hero
@@ -489,7 +494,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
             used += 1
             _suffered(facts, done)
             ap_left -= max(cost, 1)
-            ko = f"; {state.hero_spec(done.hero).name} is KO" if done.ko else ""
+            ko = f"; {state.hero_spec(done.hero).name} is {term(state.edition, 'KO')}" if done.ko else ""
             draft.add("attacked", f"{chosen.name} on {state.hero_spec(done.hero).name}: {_wounds_words(state, done)}{ko}.",
                       "Enemies Attacks", model, choice_key, order)  # fmt: skip
             if facts[hero].ko or cost == 0:
@@ -508,7 +513,7 @@ def _order(state: GameState, spec: EnemyGroupSpec, number: int, hero: str, attac
 
 
 def _attack_text(state: GameState, name: str, hero_name: str, order: AttackOrder, attack: AttackSpec) -> str:
-    test = f"{hero_name} rolls {counted(order.dice, 'die', 'dice')} on {order.defended_with.title()}, {order.threshold}+"
+    test = f"{hero_name} rolls {counted(order.dice, 'die', 'dice')} on {term(state.edition, order.defended_with.title())}, {order.threshold}+"
     if attack.kind == "physical":
         text = f"{name} attacks {hero_name} with {attack.name}: {counted(order.hits or 0, 'hit')}. {test}: each success cancels a hit."
     else:
@@ -571,13 +576,13 @@ def _specific_target(view: GoalView, factor: str, answers: Answers) -> Goal | Qu
             best = max(key(h) for h in standing)
             left = [h for h in standing if key(h) == best]
         else:
-            question = distance_question(view, standing, factor, f"the card's target ({factor}), ignoring the Control Area")
+            question = distance_question(view, standing, factor, f"the card's target ({factor_words(view, factor)}), ignoring the Control Area")
             answer = answers.get(question.key)
             if answer is None:
                 return question
             left = [h for h in standing if h.id in answer]
         if len(left) == 1:
-            return Goal(left[0].id, False, f"{left[0].name}, {factor.replace('_', ' ')} as the card says", (factor,))
+            return Goal(left[0].id, False, f"{left[0].name}, {factor_words(view, factor)}, as the card says", (factor,))
     return decide_goal(view, answers)
 
 
@@ -626,7 +631,7 @@ def reaction_attacks(state: GameState, hero: str, adjacent: Sequence[str]) -> tu
         if attack is None:
             continue
         order = _order(state, spec, int(number), hero, attack, reaction=True)
-        text = "Reaction Attack (no AP): " + _attack_text(state, _model_name(state, spec, int(number)), name, order, attack)
+        text = "Reaction Attack (no AP): " + _attack_text(state, model_name(state, f"{spec.id}/{number}"), name, order, attack)
         steps.append(Instruction("attack", text, "Reaction Attacks", model, "", order))
     if steps:
         steps.append(Instruction("move", f"Then {name} moves, unless KO: a KO Hero ends the activation where they are.", "Reaction Attacks"))
@@ -666,9 +671,9 @@ def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:
         spec = state.group_spec(group_id)
         for number in state.group(group_id).standing:
             model = f"{group_id}/{number}"
-            name = _model_name(state, spec, number)
+            name = model_name(state, f"{spec.id}/{number}")
             key = f"react:{model}:in_area:{hero}"
-            question = Question(key, "in_area", f"Is {hero_name} within {counted(spec.control_area, 'square')} (Ca) of {name}?",
+            question = Question(key, "in_area", f"Is {hero_name} within {counted(spec.control_area, 'square')} of {name} (its Control Area)?",
                                 YES_NO, model, (hero,), spec.control_area, why="Reaction: the Hero's token overtook theirs")  # fmt: skip
             answer = answers.get(key)
             if answer is None and model in state.reacted:  # it reacted on an earlier turn (docs/ai.md choice 17)

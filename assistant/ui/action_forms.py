@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from assistant.rules.edition import term
 from assistant.rules.equipment import equipment_word
 from assistant.rules.fights import attacks_of
 from assistant.rules.names import name_of
@@ -66,7 +67,7 @@ def hero_attack_form(state: GameState) -> Form:
     psychic = lambda form: form.value("kind") == "psychic"  # noqa: E731
     fields: list[Field] = [
         Choice("target", "Target", _targets(state) or [(None, "nobody")]),
-        Choice("kind", "Attack", [("physical", "Physical"), ("psychic", "Psychic")]),
+        Choice("kind", "Attack", [("physical", "Physical"), ("psychic", term(state.edition, "Psychic"))]),
         Number("ap", "Cost", 0, _ap_left(state), min(3, _ap_left(state)), unit=" AP"),
         Number("required", "Needs", 1, 8, 1, show=psychic),
         Number("effect_wounds", "Wounds", 0, 10, 1, show=psychic),
@@ -110,7 +111,7 @@ def enemy_attack_form(state: GameState) -> Form:
             attacks.append(((group.id, attack.name), words))
     heroes = [h for h in state.heroes if not h.ko and not h.removed]
     by_threat = sorted(heroes, key=lambda h: -h.threat)
-    hero_options: list[tuple[Any, str]] = [(h.id, f"{name_of(state, h.id)} (Threat {h.threat})") for h in by_threat]
+    hero_options: list[tuple[Any, str]] = [(h.id, f"{name_of(state, h.id)} ({term(state.edition, 'Threat')} {h.threat})") for h in by_threat]
     first_die = state.scenario.hero(by_threat[0].id).die if by_threat else 8
     fields: list[Any] = [
         Choice("attack", "Attack", attacks or [(None, "none")]),
@@ -180,7 +181,8 @@ def fix_form(state: GameState) -> Form:
         return form.value("what") not in ("victory", "defeat", "draft", "alarm") and not on_enemy(form)
 
     targets = _targets(state)
-    fixes = [fix for fix in FIXES if fix[0] != "draft" or can_draft(state)]
+    fixes = [(key, label.replace("Threat", term(state.edition, "Threat"))) for key, label in FIXES
+             if key != "draft" or can_draft(state)]
     if any(h.resistance for h in state.scenario.heroes):  # "Wound Tokens and Equipment"; first edition: armour
         word = equipment_word(state.edition).removeprefix("the ").capitalize()
         after = [key for key, _ in fixes].index("heal") + 1

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from assistant.rules.edition import term
 from assistant.rules.instructions import AttackOrder
-from assistant.rules.names import model_name, option_words
+from assistant.rules.names import choice_words, model_name, option_words
 from assistant.rules.questions import Question, counted
 from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
@@ -24,7 +25,7 @@ def defence_form(state: GameState, order: AttackOrder, name: str = "ai_defence")
     """The Hero's Defense Test against an attack the AI ordered: only the dice to read or type."""
     hero = state.scenario.hero(order.hero)
     fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
-    title = f"{hero.name}: {order.defended_with.capitalize()} {order.threshold}+"
+    title = f"{hero.name}: {term(state.edition, order.defended_with.capitalize())} {order.threshold}+"
     effect = (f"{counted(order.hits or 0, 'hit')}, each success cancels one" if order.kind == "physical"
               else f"{counted(order.contrast or 0, 'success', 'successes')} {'resists' if order.contrast == 1 else 'resist'}")
     note = f"{'Reaction Attack: ' if order.reaction else ''}{model_name(state, f'{order.group}/{order.model}')}, {order.attack}: {effect}."
@@ -60,13 +61,6 @@ def current_answer(state: GameState, question: Question) -> str:
     return str(value[0])
 
 
-def choice_words(state: GameState, question: Question, option: str) -> str:
-    """An option of an open choice in words ("Slingers 2" for which model activates next)."""
-    if question.kind == "next":
-        return option_words(state, f"{question.model.partition('/')[0]}/{option}")
-    return option_words(state, option)
-
-
 def choice_label(question: Question) -> str:
     """An open choice named in two words."""
     return {"next": "Who acts next", "attack": "Which attack"}.get(question.kind, question.kind.capitalize())
@@ -90,7 +84,7 @@ def override_form(state: GameState, choices: tuple[Question, ...], key: str = ""
             answer.index = 0
             answer.select(current_answer(state, question))
         chosen = choice_words(state, question, str((question.default or ("",))[0]))
-        form.note = f"{question.text} The AI chose {chosen}: {question.why}."
+        form.note = f"{question.text} The AI chose {chosen} ({question.why})."
 
     def build(form: Form) -> dict[str, Any]:
         return {"type": "ai_answer", "question": form.value("which"), "answer": form.value("answer")}

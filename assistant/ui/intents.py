@@ -17,7 +17,7 @@ from typing import Any
 from assistant.rules.draft import draft_deck
 from assistant.rules.edition import Edition
 from assistant.rules.horologium import Side
-from assistant.rules.names import model_name, name_of, option_words
+from assistant.rules.names import choice_words, model_name, name_of, option_words
 from assistant.rules.questions import counted
 from assistant.rules.reactions import NOBODY
 from assistant.rules.state import UNDECIDED, GameState
@@ -32,7 +32,7 @@ from assistant.ui.action_forms import (
     move_form,
     wait_form,
 )
-from assistant.ui.ai_forms import choice_words, current_answer, defence_form, override_form, several_form
+from assistant.ui.ai_forms import current_answer, defence_form, override_form, several_form
 from assistant.ui.form import Form
 from assistant.ui.mission_forms import draft_order, event_draft_form, order_form, stealth_form
 from assistant.ui.reactions import adjacency_question

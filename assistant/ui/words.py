@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.rules.edition import Edition
+from assistant.rules.edition import Edition, term
 from assistant.rules.horologium import ROMAN, Side
 from assistant.rules.names import name_of
 from assistant.rules.scenario import Scenario
@@ -91,7 +91,7 @@ def over_words(state: GameState) -> tuple[str, str]:
     if over == "empty":
         return "Mission over", "No token left to act"
     reasons = {
-        "heroes KO": _are_ko(sum(1 for h in state.heroes if h.ko or h.removed)),
+        "heroes KO": _are_ko(sum(1 for h in state.heroes if h.ko or h.removed), term(state.edition, "KO")),
         "the Prey is defeated": "The Prey is defeated",
         "the Prey has no Action Card left": "No Prey Action Card left",
     }
@@ -102,8 +102,8 @@ def over_words(state: GameState) -> tuple[str, str]:
     return "Mission over", over[:1].upper() + over[1:]
 
 
-def _are_ko(count: int) -> str:
-    return f"{count} Hero is KO" if count == 1 else f"{count} Heroes are KO"
+def _are_ko(count: int, ko: str) -> str:
+    return f"{count} Hero is {ko}" if count == 1 else f"{count} Heroes are {ko}"
 
 
 def over_is_good(state: GameState) -> bool:

@@ -125,8 +125,10 @@ def test_a_card_with_its_own_target_ignores_the_control_area() -> None:
     state = hunt((PreyCard(1, 4, "Leap on the farthest Hero.", target="farthest", attack=CLAW),))
     question = plan(state).question
     assert question is not None and question.kind == "farthest" and set(question.about) == {"sofia", "valerio"}
+    assert question.why == "the card's target (the farthest), ignoring the Control Area"
     state = answer(state, ("farthest", ["sofia"]))
     assert plan(state).attack is not None and plan(state).attack.hero == "sofia"  # type: ignore[union-attr]
+    assert "Target Hero: Sofia, the farthest, as the card says." in [s.text for s in plan(state).steps]  # not "farthest as"
 
 
 def test_the_card_s_own_attack_is_the_one_the_defence_roll_resolves() -> None:
@@ -195,7 +197,7 @@ def test_an_enemy_adjacent_to_a_hero_under_stealth_raises_the_alarm() -> None:
     question = plan(state).question
     assert question is not None and question.kind == "adjacent"
     state = answer(state, ("adjacent", "no"))
-    assert "Guards has no goal (Stealth: no Hero within 1 square): it stays where it is." in texts(plan(state))
+    assert "Guards 1 has no goal (Stealth: no Hero within 1 square): it stays where it is." in texts(plan(state))
     assert plan(state).done
     alarmed = answer(run(stealthy(), {"type": "end_activation"}), ("adjacent", "yes"))
     assert alarmed.stealth == 3
@@ -205,7 +207,7 @@ def test_an_enemy_adjacent_to_a_hero_under_stealth_raises_the_alarm() -> None:
 def test_patrol_under_stealth() -> None:
     state = answer(run(stealthy(("Patrol",)), {"type": "end_activation"}), ("adjacent", "no"))
     steps = texts(plan(state))
-    assert steps[-1].startswith("Patrol: roll a Swiftness die and move Guards 4 squares")
+    assert steps[-1].startswith("Patrol: roll a Swiftness die; Guards 1 moves 4 squares")
     state = answer(state, ("adjacent", "yes"))
     assert state.stealth == 3 and plan(state).done
 
@@ -321,7 +323,7 @@ def test_a_model_holding_a_reaction_token_does_not_react_again() -> None:
     assert state.reactions == ("guards",)
     p = plan(state)
     assert p.question is None and p.attack is None
-    assert texts(p) == ["Guards holds a reaction token: it does not react again until it discards it."]
+    assert texts(p) == ["Guards 1 holds a reaction token: it does not react again until it discards it."]
 
 
 def test_a_reacting_model_that_ko_s_its_goal_goes_on_with_the_ap_left() -> None:
@@ -340,7 +342,7 @@ def test_a_reacting_model_that_ko_s_its_goal_goes_on_with_the_ap_left() -> None:
     state = apply(state, p.attack.event([1]))
     assert state.hero("novice").ko and state.active == "scum"
     steps = texts(plan(state))
-    assert steps[1:] == ["Guards goes for Novice (TV 8): in the Control Area; the highest TV.", "Halberd on Novice: 2 wounds; Novice is KO."]
+    assert steps[1:] == ["Guards 1 goes for Novice (TV 8): in the Control Area; the highest TV.", "Halberd on Novice: 2 wounds; Novice is out of action."]
     state = answer(state, ("in_area", "yes"))
     question = plan(state).question
     assert question is not None and question.key == "react:r2:guards/1:reach:scum:Halberd"
@@ -348,7 +350,7 @@ def test_a_reacting_model_that_ko_s_its_goal_goes_on_with_the_ap_left() -> None:
     state = answer(state, ("reach", 0))
     p = plan(state)
     assert p.attack is not None and p.attack.hero == "scum"
-    assert texts(p)[3] == "Guards goes for Scum (TV 6): in the Control Area; the highest TV."
+    assert texts(p)[3] == "Guards 1 goes for Scum (TV 6): in the Control Area; the highest TV."
 
 
 def test_a_reacting_model_that_puts_the_active_hero_out_of_action_finishes_its_activation() -> None:

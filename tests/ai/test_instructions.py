@@ -52,7 +52,7 @@ def test_first_edition_examples_5_and_6_the_swiss_guard_attacks_the_scum() -> No
     assert (p.attack.hero, p.attack.hits, p.attack.threshold, p.attack.dice, p.attack.defended_with) == ("scum", 2, 5, 3, "physique")
     assert texts(p)[-2:] == [
         "Swiss Guard moves 2 squares toward Scum (it keeps 3 AP for Halberd).",
-        "Swiss Guard attacks Scum with Halberd: 2 hits. Scum rolls 3 dice on Physique, 5+: each success cancels a hit.",
+        "Swiss Guard attacks Scum with Halberd: 2 hits. Scum rolls 3 dice on Physical, 5+: each success cancels a hit.",
     ]
     state = apply(state, p.attack.event([3, 1, 6]))
     assert state.hero("scum").wounds == 1
@@ -98,7 +98,7 @@ def test_when_the_goal_is_ko_the_model_chooses_again_with_the_ap_left() -> None:
     state = answer(state, ("in_area", "yes"), ("reach", 0))  # a new goal, asked afresh
     attack = plan(state).attack
     assert attack is not None and attack.hero == "vincenzo"
-    assert any(step.text.startswith("Slingers goes for Vincenzo") for step in plan(state).steps)
+    assert any(step.text.startswith("Slingers 1 goes for Vincenzo") for step in plan(state).steps)
 
 
 def test_one_die_one_hit_one_success_one_wound_and_one_square_are_said_in_the_singular() -> None:
@@ -251,3 +251,36 @@ def test_the_plan_tells_the_wounds_an_attack_put_on_the_equipment() -> None:
     state = apply(state, order.event([1, 1, 1]))
     assert (state.hero("ada").wounds, state.hero("ada").equipment_wounds) == (1, 1)
     assert "Halberd on Ada: 2 wounds (1 on the Equipment)." in texts(plan(state))
+
+
+def test_a_group_s_verb_agrees_with_its_name_and_one_model_of_a_plural_name_is_numbered() -> None:
+    """"Guards activates" and "Papal Guard activate" were said: the verb followed the count of models, or was
+    always one form. Now it follows the name, and one model of "Guards" is "Guards 1", which "it" fits."""
+    goals = (MissionGoal("relic", "Carry off the relic", None),)
+    for gid, models, said in [("guards", 1, "Guards activate with 4 AP."), ("papal_guard", 3, "Papal Guard activates with 4 AP each."),
+                              ("crossbowmen", 2, "Crossbowmen activate with 4 AP each."), ("colossus", 1, "Colossus activates with 4 AP.")]:  # fmt: skip
+        state = table("renaissance", (hero("sofia", threat=9),), (enemy(gid, swiftness=4, models=models, goal="relic"),),
+                      ((gid, 1, "enemy"), ("sofia", 3, "hero")), goals=goals)  # fmt: skip
+        steps = texts(plan(state))
+        assert steps[0].startswith(said), steps
+        one = {"guards": "Guards 1", "papal_guard": "Papal Guard 1", "crossbowmen": "Crossbowmen 1", "colossus": "Colossus"}[gid]
+        assert steps[1] == f"{one} pursues the mission goal: Carry off the relic", steps
+        ended = apply(state, {"type": "end_activation"}).notes
+        assert ended[0] == said.split(" with ")[0].replace("activates", "ends").replace("activate", "end") + " the activation", ended
+
+
+def test_which_model_activates_next_is_asked_and_answered_in_words() -> None:
+    state = table("renaissance", (hero("sofia", threat=9),), (enemy("slingers", swiftness=4, models=3, goal="relic"),),
+                  (("slingers", 1, "enemy"), ("sofia", 3, "hero")), goals=(MissionGoal("relic", "Carry off the relic", None),))  # fmt: skip
+    assert plan(state).choices[0].text == "Which Slingers model activates next?"
+    state = apply(state, {"type": "ai_answer", "question": "slingers:next1", "answer": 3})
+    assert state.notes == ("Which Slingers model activates next? Slingers 3",)  # was "... next? 3"
+
+
+def test_the_goal_is_said_by_the_factors_words_not_their_ids() -> None:
+    """It said "Profile Card priority highest mind; the highest Mind": an id, then the same again in words."""
+    state = table("renaissance", (hero("sofia", mind=2), hero("ada", mind=4)),
+                  (enemy("alchemist", priority=("highest_mind", "standard")),),
+                  (("alchemist", 1, "enemy"), ("sofia", 3, "hero"), ("ada", 3, "hero")))  # fmt: skip
+    state = answer(state, ("in_area", "yes"))
+    assert "Alchemist goes for Ada (Threat Level 0): in the Control Area; the highest Mind." in texts(plan(state))

@@ -180,7 +180,7 @@ def test_a_healed_ko_hero_s_token_and_the_note_that_says_where(edition: str, sec
     """Renaissance "KO Hero": "placed one Sector ahead of where the Active Model's Activation Token is"; the first
     edition's out of action hero, treated before their next activation, acts at their token as it stands."""
     state = run(table(edition), {"type": "damage", "hero": "rebecca", "wounds": 4})  # Rebecca's token in II
-    assert state.notes == ("Rebecca suffers 4 wounds; Rebecca is KO",)
+    assert state.notes == (f"Rebecca suffers 4 wounds; Rebecca is {'out of action' if edition == 'classic' else 'KO'}",)
     state = run(state, {"type": "spend_ap", "ap": 3}, {"type": "heal", "hero": "rebecca", "wounds": 1, "by": "sofia"})
     assert state.token("valerio").sector == 3 and state.token("rebecca").sector == sector
     assert state.notes == (words,) and not state.token("rebecca").ko
@@ -193,8 +193,8 @@ def test_a_defeated_enemy_s_loot_renaissance_and_loot_bag_first_edition() -> Non
     renaissance = run(table(), attack)
     classic = run(table("classic"), {**attack, "dice": [6, 6, 6, 6]})
     assert renaissance.loot == ("elementum",) and classic.loot == ()
-    assert classic.notes[0].startswith("Valerio attacks Gipsy 1:") and classic.notes[1:] == (
-        "Put a loot bag token where Gipsy 1 fell", "Remove the Gipsy activation token: none of them stands")
+    assert classic.notes[0].startswith("Valerio attacks Gipsy:") and classic.notes[1:] == (
+        "Put a loot bag token where Gipsy fell", "Remove the Gipsy activation token: its last model is defeated")
 
 
 def test_a_mission_that_ends_on_a_ko_leaves_nobody_active_and_says_so() -> None:

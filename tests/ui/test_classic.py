@@ -45,14 +45,14 @@ def test_an_overtaken_enemy_reacts_in_the_heros_activation(shots: Path) -> None:
         assert app.game.state == state
     order = plan(state).attack
     assert order is not None and order.group == "guards" and not order.reaction
-    assert labels(app)[0] == "Defence roll" and any("Guards reacts" in step for step in advice(app).steps)
+    assert labels(app)[0] == "Defence roll" and any("Guards 1 reacts" in step for step in advice(app).steps)
     rolled = [4, 1, 6, 2][: order.dice]
     play(app, key("d"), *[key(str(v)) for v in rolled], key("return"))
     state = rules.apply(state, order.event(rolled))
     assert app.game.state == state and state.turn is not None and state.turn.attacks[-1].group == "guards"
     # the reaction is over: Ada's own menu is back, with what the guard did still written above it
     assert labels(app)[0] == "Move" and state.active == "ada"
-    assert any("Guards reacts" in step for step in advice(app).steps)
+    assert any("Guards 1 reacts" in step for step in advice(app).steps)
     play(app, key("u"))  # undo takes the reaction's attack back: the roll is awaited again
     assert labels(app)[0] == "Defence roll"
 
@@ -144,3 +144,20 @@ def test_the_cameras_dice_are_read_anew_when_the_attack_turns_to_a_hero_of_anoth
     assert on.value == "bea" and app.form.value("dice") == [None, None, None]
     assert app.error == ("Camera: die 1 is a d6, and this roll is of d8; die 2 is a d6, and this roll is of d8; "
                          "die 3 is a d6, and this roll is of d8. Tap a die to set it.")
+
+
+def test_a_first_edition_table_is_spoken_to_in_its_own_rulebook_s_words() -> None:
+    """The first edition says Rapidity, Physical, TV, Mental attack and out of action, where Renaissance says
+    Swiftness, Physique, Threat, Psychic and KO: a classic game said "tie on Swiftness" and "Threat -1"."""
+    from assistant.ui.intents import make_form
+
+    state = rules.new_game(mission("classic"))
+    fix = make_form("fix", state).get("what")
+    assert [words for key, words in fix.options if key.startswith("threat")] == ["TV +", "TV −"]  # type: ignore[union-attr]
+    assert ("psychic", "Mental") in make_form("hero_attack", state).get("kind").options  # type: ignore[union-attr]
+    hero = state.heroes[0].id
+    assert rules.apply(state, {"type": "threat", "hero": hero, "delta": 1}).notes[-1].startswith(f"{state.name(hero)}: TV +1, now ")
+    knocked = rules.apply(state, {"type": "damage", "hero": hero, "wounds": 9}).notes
+    assert knocked[0].endswith(" is out of action"), knocked
+    renaissance = rules.new_game(mission("stealth"))
+    assert ("psychic", "Psychic") in make_form("hero_attack", renaissance).get("kind").options  # type: ignore[union-attr]

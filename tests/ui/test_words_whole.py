@@ -97,8 +97,8 @@ def test_the_newest_note_of_a_hero_s_turn_is_drawn_whole(drawn_lines: list[str])
     for event in events:
         game.apply(event)
     notes = game.state.notes  # what the last event did: the attack, then the token to take off the Horologium
-    assert notes == ("Valerio attacks Venetian Alchemist 1: 4 successes, 5 wounds, Critical, defeated; Threat +3",
-                     "Remove the Venetian Alchemist activation token: none of them stands")  # fmt: skip
+    assert notes == ("Valerio attacks Venetian Alchemist: 4 successes, 5 wounds, Critical, defeated; Threat +3",
+                     "Remove the Venetian Alchemist activation token: its last model is defeated")  # fmt: skip
     for size in ((800, 480), (1024, 600), (1280, 800), (720, 1280)):
         app = make_app(size, game)
         app.fonts.squeezed.clear()
