@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import TypeVar
 from urllib.parse import quote
 
 from assistant.session import schema
@@ -19,6 +21,7 @@ from assistant.session.errors import StateFileError
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 LEFT_AS_IS = "it was left as it is"
+T = TypeVar("T")
 
 
 def _describe_header(path: Path, header: bytes, size: int, checkpoint_pending: bool) -> str | None:
@@ -186,46 +189,44 @@ def _migrate(connection: sqlite3.Connection, path: Path) -> None:
         connection.execute("PRAGMA foreign_keys = ON")
 
 
-def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check: bool = True) -> sqlite3.Connection:
-    """An open connection (autocommit: the caller runs its own transactions) to a checked state file.
-
-    `create` makes the file if it does not exist (or is empty); `check` runs SQLite's quick_check.
-    """
-    file = Path(path)
-    _check_file(file, create)
-    mode = "rwc" if create else "rw"
+def _connect(file: Path, mode: str) -> sqlite3.Connection:
     try:
-        connection = sqlite3.connect(
+        return sqlite3.connect(
             f"file:{quote(str(file.absolute()))}?mode={mode}", uri=True, isolation_level=None, check_same_thread=False
         )
     except sqlite3.Error as error:
-        raise StateFileError(f"{path}: cannot open ({error})") from error
+        raise StateFileError(f"{file}: cannot open ({error})") from error
+
+
+def _check_contents(connection: sqlite3.Connection, path: Path, create: bool, check: bool) -> int:
+    """The file's schema version, once it is known to be this program's, intact (`check`: quick_check) and not
+    too new; a StateFileError saying what is wrong otherwise."""
+    connection.execute("PRAGMA busy_timeout = 10000")
+    version, application, tables = connection.execute(  # one read: not across another's first commit
+        "SELECT (SELECT user_version FROM pragma_user_version), (SELECT application_id FROM pragma_application_id),"
+        " (SELECT count(*) FROM sqlite_master)"
+    ).fetchone()
+    target = len(schema.MIGRATIONS)
+    if version > target:
+        raise StateFileError(
+            f"{path} was written by a newer Nova Table (schema version {version}; this one reads up to"
+            f" {target}): update Nova Table to open it; {LEFT_AS_IS}"
+        )
+    if application != schema.APPLICATION_ID and (tables or version):
+        raise StateFileError(f"{path} is an SQLite database of another program, not a Nova Table state file; {LEFT_AS_IS}")
+    if version == 0 and not create:
+        raise StateFileError(f"{path} holds no game (an empty database); {LEFT_AS_IS}")
+    if check:
+        verdict = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
+        if verdict != ["ok"]:
+            raise _damaged(path, "; ".join(verdict))
+    return int(version)
+
+
+def _guarded(connection: sqlite3.Connection, file: Path, step: Callable[[], T]) -> T:
+    """`step` on `connection`; any failure closes it and is said as the file's problem (StateFileError)."""
     try:
-        connection.execute("PRAGMA busy_timeout = 10000")
-        version, application, tables = connection.execute(  # one read: not across another's first commit
-            "SELECT (SELECT user_version FROM pragma_user_version), (SELECT application_id FROM pragma_application_id),"
-            " (SELECT count(*) FROM sqlite_master)"
-        ).fetchone()
-        target = len(schema.MIGRATIONS)
-        if version > target:
-            raise StateFileError(
-                f"{path} was written by a newer Nova Table (schema version {version}; this one reads up to"
-                f" {target}): update Nova Table to open it; {LEFT_AS_IS}"
-            )
-        if application != schema.APPLICATION_ID and (tables or version):
-            raise StateFileError(f"{path} is an SQLite database of another program, not a Nova Table state file; {LEFT_AS_IS}")
-        if version == 0 and not create:
-            raise StateFileError(f"{path} holds no game (an empty database); {LEFT_AS_IS}")
-        if check:
-            verdict = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
-            if verdict != ["ok"]:
-                raise _damaged(file, "; ".join(verdict))
-        if _write_ahead(connection).lower() != "wal":
-            raise StateFileError(f"{path}: SQLite cannot use write-ahead logging here")
-        connection.execute("PRAGMA synchronous = FULL")
-        connection.execute("PRAGMA foreign_keys = ON")
-        if version < target:
-            _migrate(connection, file)
+        return step()
     except StateFileError:
         connection.close()
         raise
@@ -235,4 +236,57 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
     except sqlite3.DatabaseError as error:
         connection.close()
         raise _damaged(file, error) from error
+
+
+def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check: bool = True) -> sqlite3.Connection:
+    """An open connection (autocommit: the caller runs its own transactions) to a checked state file.
+
+    `create` makes the file if it does not exist (or is empty); `check` runs SQLite's quick_check.
+    A file with a write-ahead log beside it (a crash's, or another file's put there) is checked through a
+    read-only connection first: a refused file is never opened for writing, whose closing would copy that
+    log into it. Once open, the log is copied into the file, so the file holds the whole game on its own
+    (moved or copied without its -wal) until the next write.
+    """
+    file = Path(path)
+    _check_file(file, create)
+    if file.is_file() and file.stat().st_size > 0 and _has_log(file):
+        reader = _connect(file, "ro")
+        _guarded(reader, file, lambda: _check_contents(reader, file, create, check))
+        reader.close()
+        check = False  # checked: the writing connection does not check again
+    else:
+        _refuse_orphan_log(file)
+    connection = _connect(file, "rwc" if create else "rw")
+
+    def prepare() -> None:
+        version = _check_contents(connection, file, create, check)
+        if _write_ahead(connection).lower() != "wal":
+            raise StateFileError(f"{path}: SQLite cannot use write-ahead logging here")
+        connection.execute("PRAGMA synchronous = FULL")
+        connection.execute("PRAGMA foreign_keys = ON")
+        if version < len(schema.MIGRATIONS):
+            _migrate(connection, file)
+        try:
+            connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never waits: what readers hold is copied later
+        except sqlite3.OperationalError:
+            pass  # a full card: the log stays where it is, the game whole with it
+
+    _guarded(connection, file, prepare)
     return connection
+
+
+def _refuse_orphan_log(file: Path) -> None:
+    """A new state file is not made beside a write-ahead log left by another: SQLite would read that log as
+    the new file's, and then delete it (the newest events of a game whose file was moved away after a crash)."""
+    if _has_log(file):
+        log = Path(f"{file}-wal")
+        raise StateFileError(
+            f"{log} holds the newest events of a game whose file is not beside it (moved away after the power was "
+            f"cut?): put that file back as {file.name}, or move {log.name} and {file.name}-shm away with it; {LEFT_AS_IS}"
+        )
+
+
+def _has_log(file: Path) -> bool:
+    """A write-ahead log with something in it beside `file`."""
+    log = Path(f"{file}-wal")
+    return log.is_file() and log.stat().st_size > 0

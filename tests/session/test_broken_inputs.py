@@ -296,3 +296,54 @@ def test_a_stored_event_whose_text_is_damaged_is_said_damaged_and_not_exported(n
         code, _, err = nova("session", *args, "--state", state_path)
         assert code == 1 and "game 1: stored event 5 is damaged (not JSON: " in err and "rules" not in err, (args, err)
     assert not target.exists() and not target.with_name(target.name + ".partial").exists()
+
+
+def crashed(path: Path, count: int, seed: int) -> None:
+    """`path` and its write-ahead log as a pulled plug leaves them: events in the log, not yet in the file."""
+    events = script(endless_text(), count, seed=seed)
+    with StateFile(path.with_name("writing.db"), create=True, folds=FOLDS) as games:
+        games.new_game(endless_text(), "endless.toml")
+        journal = games.journal()
+        for event in events:
+            journal.append(event)
+        path.write_bytes(path.with_name("writing.db").read_bytes())  # copied while open: as the card held them
+        Path(f"{path}-wal").write_bytes(Path(f"{path.with_name('writing.db')}-wal").read_bytes())
+    assert Path(f"{path}-wal").stat().st_size > 0
+
+
+def test_another_file_s_log_beside_a_game_is_refused_and_neither_file_is_changed(nova: Nova, tmp_path: Path) -> None:
+    """A log left by another file's crash, beside a whole game (a copy put back on the card): the refusal
+    said "left as it is", but closing the connection copied that log into the file, and the game was lost."""
+    state = tmp_path / "games.db"
+    saved_game(state, 250)
+    crashed(tmp_path / "other.db", 40, seed=9)
+    log = Path(f"{state}-wal")
+    log.write_bytes(Path(f"{tmp_path / 'other.db'}-wal").read_bytes())
+    before = (digest(state), digest(log))
+    for args in (("show",), ("list",), ("apply",), ("export",)):
+        code, _, err = nova("session", *args, "--state", state, stdin='{"type": "end_activation"}\n')
+        assert code == 1 and f"{state} is damaged" in err, (args, err)
+        assert (digest(state), digest(log)) == before, args
+    log.unlink()
+    Path(f"{state}-shm").unlink(missing_ok=True)
+    assert nova.json("session", "list", "--state", state)[0]["events"] == 250  # the game, whole
+
+
+def test_a_game_moved_away_after_a_crash_keeps_its_newest_events(nova: Nova, tmp_path: Path) -> None:
+    """After a pulled plug the newest events are in table.db-wal: a new game at that name read that log as its
+    own and deleted it. Now the new game is refused beside it; and once a command has opened the pair, the
+    file holds every event on its own (moved or copied without its log)."""
+    table = tmp_path / "table.db"
+    crashed(table, 120, seed=5)
+    moved = tmp_path / "moved.db"
+    table.rename(moved)
+    log = Path(f"{table}-wal")
+    before = digest(log)
+    code, _, err = nova("session", "new", "--scenario", DEMO, "--state", table)
+    assert code == 1 and f"{log} holds the newest events of a game whose file is not beside it" in err, err
+    assert digest(log) == before and not table.exists()
+    moved.rename(table)
+    assert nova.json("session", "list", "--state", table)[0]["events"] == 120  # opened: the log copied in
+    alone = tmp_path / "alone.db"
+    alone.write_bytes(table.read_bytes())  # the file by itself, as copied to a PC
+    assert nova.json("session", "list", "--state", alone)[0]["events"] == 120

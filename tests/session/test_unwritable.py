@@ -134,10 +134,11 @@ def test_a_game_from_an_older_file_still_opens_on_a_full_card(state_path: Path) 
             journal.append(event)
         table.db.execute("DELETE FROM snapshots")
         assert Path(f"{state_path}-wal").stat().st_size > 100_000  # the log the next write goes on growing
-        shown = _on_a_full_card("session", "show", "--state", state_path)
+        room = state_path.stat().st_size  # the file cannot grow to take the log in: the log stays, full
+        shown = _on_a_full_card("session", "show", "--state", state_path, room=room)
         assert shown.returncode == 0, shown.stderr
         assert json.loads(shown.stdout)["count"] == 150  # the state after the 150 events
-        applied = _on_a_full_card("session", "apply", "--state", state_path, stdin=f"{json.dumps(events[150])}\n")
+        applied = _on_a_full_card("session", "apply", "--state", state_path, stdin=f"{json.dumps(events[150])}\n", room=room)
         assert applied.returncode == 1 and "Traceback" not in applied.stderr
         assert f"Not saved: is the card read-only or full? SQLite cannot write to {state_path}" in applied.stderr
         assert journal.head == 150
