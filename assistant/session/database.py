@@ -191,11 +191,22 @@ def _migrate(connection: sqlite3.Connection, path: Path) -> None:
 
 def _connect(file: Path, mode: str) -> sqlite3.Connection:
     try:
-        return sqlite3.connect(
+        connection = sqlite3.connect(
             f"file:{quote(str(file.absolute()))}?mode={mode}", uri=True, isolation_level=None, check_same_thread=False
         )
     except sqlite3.Error as error:
         raise StateFileError(f"{file}: cannot open ({error})") from error
+
+    def text(raw: bytes) -> str:
+        """A stored text; one that is not UTF-8 is damage (sqlite3 itself says OperationalError, a traceback)."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise StateFileError(f"{file} is damaged: a text stored in it is not UTF-8 (a byte 0x{raw[bad.start]:02X}); "
+                                 f"{LEFT_AS_IS}") from None  # fmt: skip
+
+    connection.text_factory = text
+    return connection
 
 
 def _check_contents(connection: sqlite3.Connection, path: Path, create: bool, check: bool) -> int:

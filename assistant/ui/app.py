@@ -225,6 +225,9 @@ class App:
             events = [event for event in events if not _aimed(event)]
             if self._close_form():
                 self.error = "The game was changed elsewhere: the form is closed"
+        if self.game.problem and self.error != self.game.problem:  # deleted or damaged by another process
+            self.error = self.game.problem
+            self.dirty = True
         read = False  # the camera's dice came in this pass: the form changed under a finger lifted to tap it
         for event in events:
             if read and _aimed(event):

@@ -7,13 +7,16 @@ event is stored, synchronously, before `apply` returns, so nothing shown as done
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from assistant.rules import game as rules
 from assistant.rules.scenario import Scenario
 from assistant.rules.state import GameState
+
+
+T = TypeVar("T")
 
 
 class Refused(Exception):
@@ -22,6 +25,8 @@ class Refused(Exception):
 
 class TableGame(Protocol):
     """What the app needs of a game in progress."""
+
+    problem: str  # why the game can no longer be read (deleted or damaged elsewhere): shown, or ""
 
     @property
     def state(self) -> GameState: ...
@@ -60,6 +65,7 @@ class MemoryGame:
         self._states = [rules.new_game(scenario)]
         self._events: list[dict[str, Any]] = []
         self._head = 0
+        self.problem = ""  # nothing else can change a game in memory
 
     def restart(self) -> GameState:
         self.__init__(self._scenario)  # type: ignore[misc]
@@ -117,11 +123,29 @@ class SavedGame:
     def __init__(self, state_file: Any, journal: Any) -> None:
         self._file = state_file
         self._journal = journal
+        self._last: GameState | None = None
+        self.problem = ""  # why the game could not be read since (deleted or damaged by another process), or ""
+
+    def _read(self, call: Callable[[], T], otherwise: T) -> T:
+        """`call()`; where the game can no longer be read, `otherwise`, and `problem` says why."""
+        import sqlite3
+
+        from assistant.session.errors import SessionError
+
+        try:
+            value = call()
+        except (SessionError, sqlite3.Error) as error:
+            self.problem = f"{error}: the game shown is the last one read, and nothing more is saved"
+            return otherwise
+        self.problem = ""
+        return value
 
     @property
     def state(self) -> GameState:
-        state: GameState = self._journal.state
-        return state
+        if self._last is None:  # at the start a game that cannot be read is said by `play` itself
+            self._last = self._journal.state
+        self._last = self._read(lambda: self._journal.state, self._last)
+        return self._last
 
     @property
     def where(self) -> str:
@@ -160,14 +184,14 @@ class SavedGame:
 
     def events(self, start: int = 0) -> list[dict[str, Any]]:
         """The surviving events from index `start` (the journal counts them from 1)."""
-        events: list[dict[str, Any]] = self._journal.events(start + 1)
+        events: list[dict[str, Any]] = self._read(lambda: self._journal.events(start + 1), [])
         return events
 
     def can_undo(self) -> bool:
-        return bool(self._journal.can_undo())
+        return self._read(lambda: bool(self._journal.can_undo()), False)
 
     def can_redo(self) -> bool:
-        return bool(self._journal.can_redo())
+        return self._read(lambda: bool(self._journal.can_redo()), False)
 
     def close(self) -> None:
         self._file.close()

@@ -347,3 +347,24 @@ def test_a_game_moved_away_after_a_crash_keeps_its_newest_events(nova: Nova, tmp
     alone = tmp_path / "alone.db"
     alone.write_bytes(table.read_bytes())  # the file by itself, as copied to a PC
     assert nova.json("session", "list", "--state", alone)[0]["events"] == 120
+
+
+@pytest.mark.parametrize(("table", "column", "where"), [("games", "scenario_text", "id = 1"), ("games", "title", "id = 1"),
+                                                         ("events", "body", "seq = 7")])  # fmt: skip
+def test_a_stored_text_that_is_not_utf8_is_damage_said_not_a_traceback(nova: Nova, state_path: Path, table: str,
+                                                                        column: str, where: str) -> None:  # fmt: skip
+    """One byte gone bad in a stored text: sqlite3 raised OperationalError ("Could not decode to UTF-8 column")
+    through `show`, `play`, `export` and `list`, a traceback where the players needed the file named."""
+    saved_game(state_path, 20)
+    with closing(sqlite3.connect(state_path)) as db:
+        db.execute(f"UPDATE {table} SET {column} = CAST(CAST({column} AS BLOB) || X'E9' AS TEXT) WHERE {where}")
+        db.commit()
+    before = digest(state_path)
+    refused = set()
+    for args in (("show",), ("list",), ("export",)):
+        code, _, err = nova("session", *args, "--state", state_path)
+        if code:  # a command that does not read the text (`list` reads no scenario, `show` no title) shows the rest
+            assert err.endswith(f": {state_path} is damaged: a text stored in it is not UTF-8 (a byte 0xE9); it was left as it is\n"), err
+            refused.add(args[0])
+    assert refused == ({"list", "export"} if column == "title" else {"show", "export"})
+    assert digest(state_path) == before

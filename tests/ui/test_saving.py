@@ -72,3 +72,24 @@ def test_a_form_open_when_another_process_changes_the_game_is_closed(tmp_path: P
     assert app.error == "The game was changed elsewhere: the form is closed"
     assert app.game.state.count == 1  # nothing applied for Sofia
     app.close()
+
+
+def test_a_game_deleted_by_another_process_is_said_on_the_screen_and_the_table_goes_on(tmp_path: Path) -> None:
+    """`nova-table session delete` of the game on the table: `play` ended in a NoSuchGame traceback. Now the
+    screen says so over the last state read, and a change is refused with the same words."""
+    from assistant.session.games import StateFile
+
+    path = tmp_path / "table.db"
+    app = make_app(game=open_saved_game(path, None, new=False))  # type: ignore[arg-type]
+    assert app.act({"type": "end_activation"})
+    shown = app.game.state
+    with StateFile(path) as other:
+        other.delete(None)
+    feed(app, key("u"))  # undo: the table reads the game to draw, then is asked for a change
+    assert app.running and app.game.state == shown
+    assert "no game 1 in this state file" in app.error, app.error
+    app.draw()
+    assert not app.act({"type": "end_activation"}) and "no game 1" in app.error
+    app.pump()
+    assert app.error == "no game 1 in this state file: the game shown is the last one read, and nothing more is saved"
+    app.close()
