@@ -29,6 +29,9 @@ def _describe_header(path: Path, header: bytes, size: int, checkpoint_pending: b
     file whose write-ahead log is not yet copied into it, `checkpoint_pending`, is not checked)."""
     if not header.startswith(SQLITE_MAGIC):
         if size and not header.strip(b"\x00"):
+            if _holds_data(path):
+                return (f"{path} has lost its header (its first bytes are zeros), but the rest of it holds data (the "
+                        f"games may still be in it): keep the file, and start a new one elsewhere; {LEFT_AS_IS}")
             return f"{path} is all zeros (a write that never reached the disk?), not a Nova Table state file; {LEFT_AS_IS}"
         return f"{path} is not a Nova Table state file (it is not an SQLite database); {LEFT_AS_IS}"
     if len(header) < 100:
@@ -43,6 +46,15 @@ def _describe_header(path: Path, header: bytes, size: int, checkpoint_pending: b
             f" but the file has {size} bytes; {LEFT_AS_IS}"
         )
     return None
+
+
+def _holds_data(path: Path) -> bool:
+    """Any byte of `path` not zero."""
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            if chunk.strip(b"\x00"):
+                return True
+    return False
 
 
 def _check_file(path: Path, create: bool) -> None:

@@ -62,6 +62,16 @@ def test_a_file_of_zeros(nova: Nova, state_path: Path) -> None:
     refuses_and_keeps(nova, state_path, "all zeros", "not a Nova Table state file")
 
 
+def test_a_file_whose_header_alone_is_zeros_is_not_called_all_zeros(nova: Nova, state_path: Path) -> None:
+    """Told "all zeros", a player throws away a file whose 250 events are all still in it."""
+    saved_game(state_path, 250)
+    data = bytearray(state_path.read_bytes())
+    data[:100] = bytes(100)
+    state_path.write_bytes(bytes(data))
+    message = refuses_and_keeps(nova, state_path, "has lost its header", "holds data", "keep the file")
+    assert "all zeros" not in message
+
+
 def test_a_file_of_a_newer_schema_version(nova: Nova, state_path: Path) -> None:
     saved_game(state_path, 5)
     with closing(sqlite3.connect(state_path)) as db:
