@@ -27,6 +27,9 @@ S = TypeVar("S")
 SNAPSHOT_EVERY = 100
 """Events between two snapshots: resuming folds at most this many events after the last one."""
 
+JOURNAL_LEFT = ("the journal was left as it is (`nova-table play --new` starts another game beside it; "
+                "`nova-table session list` shows them all)")
+
 
 def encode_event(event: Mapping[str, Any]) -> str:
     """The stored form of an event: compact JSON with sorted keys."""
@@ -241,15 +244,14 @@ class Journal(Generic[S]):
                 state = self.fold.apply(state, event)
             except ValueError as error:
                 raise SessionError(
-                    f"game {self.game_id}: stored event {seq} is refused by this version of the rules ({error});"
-                    " the journal was left as it is"
+                    f"game {self.game_id}: stored event {seq} is refused by this version of the rules ({error}: written"
+                    f" by another version, or damaged); {JOURNAL_LEFT}"
                 ) from None
             if seq % self.snapshot_every == 0:  # (the nearest this fold wrote is `start`: none after it here)
                 self._passed.append((seq, state))
             expected += 1
         if expected <= head:
-            raise SessionError(f"game {self.game_id}: event {expected} is missing from the journal (damaged?);"
-                               " the journal was left as it is")
+            raise SessionError(f"game {self.game_id}: event {expected} is missing from the journal (damaged?); {JOURNAL_LEFT}")
         return state, head - start
 
     def _store_passed(self) -> None:
@@ -275,7 +277,7 @@ def stored_event(game_id: int, seq: int, body: str) -> dict[str, Any]:
         if isinstance(event, dict):
             return event
         why = "not a JSON object"
-    raise SessionError(f"game {game_id}: stored event {seq} is damaged ({why}); the journal was left as it is")
+    raise SessionError(f"game {game_id}: stored event {seq} is damaged ({why}); {JOURNAL_LEFT}")
 
 
 class _WriteTransaction(writing):

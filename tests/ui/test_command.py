@@ -280,3 +280,31 @@ def test_the_smallest_sizes_taken_are_a_small_screen_either_way_round() -> None:
     from assistant.ui.command import _size
 
     assert _size("480x320") == (480, 320) and _size("320x480") == (320, 480)
+
+
+def test_a_damaged_event_names_the_way_on_and_play_new_starts_a_game_beside_it(tmp_path: Path) -> None:
+    """One event gone bad stops `play` (under systemd, five tries and a blank screen): the message now says
+    that `play --new` starts another game beside the damaged one, and it does, leaving that one as it was."""
+    import sqlite3
+    from contextlib import closing
+
+    from assistant.session.games import StateFile
+
+    state = tmp_path / "table.db"
+    with StateFile(state, create=True) as games:
+        demo = ROOT / "assistant" / "demo" / "skirmish.toml"
+        games.new_game(demo.read_text(encoding="utf-8"), str(demo))
+        journal = games.journal()
+        for _ in range(3):
+            journal.append({"type": "end_activation"})
+    with closing(sqlite3.connect(state)) as db:
+        db.execute("UPDATE events SET body = '{\"type\" \"end_activation\"}' WHERE seq = 3")
+        db.commit()
+    process = nova("play", "--state", str(state), "--screenshot", str(tmp_path / "x.png"))
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 1 and "stored event 3 is damaged" in err and "`nova-table play --new` starts another game" in err
+    process = nova("play", "--state", str(state), "--new", "--screenshot", str(tmp_path / "x.png"))
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    with closing(sqlite3.connect(state)) as db:
+        assert db.execute("SELECT id, head FROM games ORDER BY id").fetchall() == [(1, 3), (2, 0)]
