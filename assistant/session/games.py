@@ -114,7 +114,7 @@ class StateFile:
         if row is None:
             raise NoSuchGame(f"{self.path}: no game {ref} (see: nova-table session list --state {self.path})")
         kind, text, source = row
-        fold: Fold[Any] = self.folds(kind, text, f"{self.path} (game {game_id}, scenario {source})")
+        fold: Fold[Any] = self.folds(kind, text, f"{self.path} (the copy of {source} saved with game {game_id})")
         return Journal(self.db, game_id, fold, self.snapshot_every)
 
     def scenario(self, ref: int | str | None = None) -> tuple[str, str]:

@@ -378,3 +378,15 @@ def test_a_stored_text_that_is_not_utf8_is_damage_said_not_a_traceback(nova: Nov
             refused.add(args[0])
     assert refused == ({"list", "export"} if column == "title" else {"show", "export"})
     assert digest(state_path) == before
+
+
+def test_a_damaged_copy_of_the_scenario_in_the_state_file_is_not_blamed_on_the_file_on_disk(nova: Nova,
+                                                                                               state_path: Path) -> None:  # fmt: skip
+    """The game keeps its own copy of the scenario: a fault in that copy named the file on disk, where a
+    player looking for it would not find it."""
+    saved_game(state_path, 5)
+    with closing(sqlite3.connect(state_path)) as db:
+        db.execute("UPDATE games SET scenario_text = replace(scenario_text, 'swiftness', 'swiftnesz') WHERE id = 1")
+        db.commit()
+    code, _, err = nova("session", "show", "--state", state_path)
+    assert code == 1 and f"{state_path} (the copy of endless.toml saved with game 1):" in err, err
