@@ -92,7 +92,7 @@ def _new(args: argparse.Namespace, state: str) -> int:
 
 def _apply(args: argparse.Namespace, state: str) -> int:
     from assistant.reading import NotJSON, loads
-    from assistant.session.errors import EventRefused
+    from assistant.session.errors import EventRefused, StateFileError
     from assistant.session.games import StateFile
 
     refused = 0
@@ -113,6 +113,9 @@ def _apply(args: argparse.Namespace, state: str) -> int:
                 refused += 1
                 _print({"line": number, "error": f"{error}; not stored"})
                 continue
+            except StateFileError as error:  # the card cannot take it: this line answered, the next ones not read
+                _print({"line": number, "error": f"{error}; not stored"})
+                raise
             _print({"line": number, "seq": seq, "type": event.get("type")})
     return 1 if refused else 0
 

@@ -141,6 +141,8 @@ def test_a_game_from_an_older_file_still_opens_on_a_full_card(state_path: Path) 
         applied = _on_a_full_card("session", "apply", "--state", state_path, stdin=f"{json.dumps(events[150])}\n", room=room)
         assert applied.returncode == 1 and "Traceback" not in applied.stderr
         assert f"Not saved: is the card read-only or full? SQLite cannot write to {state_path}" in applied.stderr
+        answer = json.loads(applied.stdout)  # the line answered as every refused line is (a script reads stdout)
+        assert answer["line"] == 1 and answer["error"].startswith("Not saved: ") and answer["error"].endswith("; not stored")
         assert journal.head == 150
     with closing(sqlite3.connect(state_path)) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
