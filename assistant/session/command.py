@@ -137,7 +137,7 @@ def _undo_redo(args: argparse.Namespace, state: str) -> int:
 def _show(args: argparse.Namespace, state: str) -> int:
     from assistant.session.games import StateFile
 
-    with StateFile(state) as games:
+    with StateFile(state, read_only=True) as games:
         journal = games.journal(_game_ref(args))
         _print(journal.fold.dump(journal.state))
     return 0
@@ -146,7 +146,7 @@ def _show(args: argparse.Namespace, state: str) -> int:
 def _list(args: argparse.Namespace, state: str) -> int:
     from assistant.session.games import StateFile
 
-    with StateFile(state) as games:
+    with StateFile(state, read_only=True) as games:
         for info in games.games(archived=not args.active, campaign=True):
             _print(info.to_dict())
     return 0
@@ -169,7 +169,7 @@ def _export(args: argparse.Namespace, state: str) -> int:
     from assistant.session.exchange import export_game
     from assistant.session.games import StateFile
 
-    with StateFile(state) as games:
+    with StateFile(state, read_only=True) as games:
         if args.out is None:
             export_game(games, _game_ref(args), sys.stdout)
             return 0

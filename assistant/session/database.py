@@ -97,9 +97,13 @@ def _damaged(path: Path, error: sqlite3.Error | str) -> StateFileError:
     return StateFileError(f"{path} is damaged (SQLite says: {error}); {LEFT_AS_IS}")
 
 
+class _Unusable(StateFileError):
+    """SQLite could not use an intact file (`_unusable`)."""
+
+
 def _unusable(path: Path | str, error: sqlite3.Error) -> StateFileError:
     """SQLite could not use an intact file: a read-only file, folder or card, a full card, a lock held."""
-    return StateFileError(f"{path}: SQLite cannot use it ({error}): is it, its folder or the card read-only, or the "
+    return _Unusable(f"{path}: SQLite cannot use it ({error}): is it, its folder or the card read-only, or the "
                           f"card full? {LEFT_AS_IS}")
 
 
@@ -261,10 +265,13 @@ def _guarded(connection: sqlite3.Connection, file: Path, step: Callable[[], T]) 
         raise _damaged(file, error) from error
 
 
-def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check: bool = True) -> sqlite3.Connection:
+def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check: bool = True,
+                    read_only: bool = False) -> sqlite3.Connection:  # fmt: skip
     """An open connection (autocommit: the caller runs its own transactions) to a checked state file.
 
-    `create` makes the file if it does not exist (or is empty); `check` runs SQLite's quick_check.
+    `create` makes the file if it does not exist (or is empty); `check` runs SQLite's quick_check;
+    `read_only` opens it for reading only (`show`, `list`, `export`: a card gone read-only, as worn SD
+    cards do, still gives its games up), unless its schema must first be brought up to date.
     A file with a write-ahead log beside it (a crash's, or another file's put there) is checked through a
     read-only connection first: a refused file is never opened for writing, whose closing would copy that
     log into it. Once open, the log is copied into the file, so the file holds the whole game on its own
@@ -272,6 +279,20 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
     """
     file = Path(path)
     _check_file(file, create)
+    try:
+        return _open(file, create, check)
+    except _Unusable:
+        if not read_only or create:
+            raise
+    reader = _reader(file)  # a read-only card (or file, or folder): read as it is
+    if _guarded(reader, file, lambda: _check_contents(reader, file, False, check)) < len(schema.MIGRATIONS):
+        reader.close()
+        raise _unusable(file, sqlite3.OperationalError("its schema must be brought up to date, which writes"))
+    return reader
+
+
+def _open(file: Path, create: bool, check: bool) -> sqlite3.Connection:
+    """The writing connection of `open_state_file`."""
     if file.is_file() and file.stat().st_size > 0 and _has_log(file):
         reader = _connect(file, "ro")
         _guarded(reader, file, lambda: _check_contents(reader, file, create, check))
@@ -284,7 +305,7 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
     def prepare() -> None:
         version = _check_contents(connection, file, create, check)
         if _write_ahead(connection).lower() != "wal":
-            raise StateFileError(f"{path}: SQLite cannot use write-ahead logging here")
+            raise StateFileError(f"{file}: SQLite cannot use write-ahead logging here")
         connection.execute("PRAGMA synchronous = FULL")
         connection.execute("PRAGMA foreign_keys = ON")
         if version < len(schema.MIGRATIONS):
@@ -296,6 +317,23 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
 
     _guarded(connection, file, prepare)
     return connection
+
+
+def _reader(file: Path) -> sqlite3.Connection:
+    """A read-only connection; on a read-only card, where SQLite cannot make the shared-memory file a log
+    needs, one that takes the file as it is (`immutable`), where no log is beside it."""
+    reader = _connect(file, "ro")
+    try:
+        reader.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        if _has_log(file):
+            return reader  # said by the checks that follow, as any file SQLite cannot use
+        reader.close()
+        reader = _connect(file, "ro&immutable=1")
+    except sqlite3.DatabaseError as error:
+        reader.close()
+        raise _damaged(file, error) from error
+    return reader
 
 
 def _refuse_orphan_log(file: Path) -> None:

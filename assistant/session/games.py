@@ -59,9 +59,9 @@ class StateFile:
     """An open state file: the saved games and the campaign sheet, each with its journal."""
 
     def __init__(self, path: str | os.PathLike[str], *, create: bool = False, folds: FoldFactory = default_folds,
-                 snapshot_every: int = SNAPSHOT_EVERY) -> None:  # fmt: skip
+                 snapshot_every: int = SNAPSHOT_EVERY, read_only: bool = False) -> None:  # fmt: skip
         self.path = str(path)
-        self.db = open_state_file(path, create=create)
+        self.db = open_state_file(path, create=create, read_only=read_only)
         self.folds = folds
         self.snapshot_every = snapshot_every
 

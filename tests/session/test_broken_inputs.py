@@ -353,7 +353,7 @@ def test_a_game_moved_away_after_a_crash_keeps_its_newest_events(nova: Nova, tmp
     assert code == 1 and f"{log} holds the newest events of a game whose file is not beside it" in err, err
     assert digest(log) == before and not table.exists()
     moved.rename(table)
-    assert nova.json("session", "list", "--state", table)[0]["events"] == 120  # opened: the log copied in
+    assert nova.json("session", "resume", "--game", "1", "--state", table)[0]["events"] == 120  # opened: the log copied in
     alone = tmp_path / "alone.db"
     alone.write_bytes(table.read_bytes())  # the file by itself, as copied to a PC
     assert nova.json("session", "list", "--state", alone)[0]["events"] == 120

@@ -48,8 +48,16 @@ def test_a_folder_in_the_way_of_the_write_ahead_log(nova: Nova, state_path: Path
     the same): every command says it cannot use the file, and does not call it damaged."""
     saved_game(state_path, 20)
     Path(f"{state_path}-wal").mkdir()
-    message = refuses_and_keeps(nova, state_path, "SQLite cannot use it")
-    assert "damaged" not in message and "Traceback" not in message
+    before = state_path.read_bytes()
+    for args in (("apply",), ("undo",), ("new", "--scenario", str(DEMO))):
+        code, _, err = nova("session", *args, "--state", state_path, stdin='{"type": "end_activation"}\n')
+        assert code == 1 and "SQLite cannot use it" in err and "damaged" not in err and "Traceback" not in err, err
+    # what only reads takes the file as it is (as on a card gone read-only): the game can still be seen and exported
+    assert nova.json("session", "show", "--state", state_path)[0]["count"] == 20
+    assert nova.json("session", "list", "--state", state_path)[0]["events"] == 20
+    code, out, _ = nova("session", "export", "--state", state_path)
+    assert code == 0 and out.count("\n") == 22  # the header, 20 events, the end line
+    assert state_path.read_bytes() == before
 
 
 def test_a_state_file_where_a_file_is_in_the_way_or_the_name_is_too_long(nova: Nova, tmp_path: Path) -> None:
