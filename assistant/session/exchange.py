@@ -23,6 +23,7 @@ from assistant.session.database import writing
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError
 from assistant.session.games import CAMPAIGN, GameInfo, StateFile, title_and_edition
 from assistant.session.journal import encode_event, now, stored_event
+from assistant.session.schema import checksum
 
 FORMAT = "nova-table-game"
 VERSION = 1
@@ -39,7 +40,7 @@ def export_game(state_file: StateFile, ref: int | str | None, out: TextIO) -> in
             " FROM games WHERE id = ?",
             (info.id,),
         ).fetchone()
-        rows = db.execute("SELECT seq, recorded_at, body FROM events WHERE game_id = ? ORDER BY seq", (info.id,)).fetchall()
+        rows = db.execute("SELECT seq, recorded_at, body, crc FROM events WHERE game_id = ? ORDER BY seq", (info.id,)).fetchall()
     finally:
         db.execute("COMMIT")
     header = {
@@ -47,10 +48,10 @@ def export_game(state_file: StateFile, ref: int | str | None, out: TextIO) -> in
         "head": head, "events": len(rows), "created_at": created, "updated_at": updated,
         "scenario_source": source, "scenario_text": text,
     }  # fmt: skip
-    for seq, _, body in rows:  # a damaged one would make a file that no import takes
-        stored_event(info.id, seq, body)
+    for seq, _, body, crc in rows:  # a damaged one would make a file that no import takes
+        stored_event(info.id, seq, body, crc)
     out.write(json.dumps(header, ensure_ascii=False) + "\n")
-    for seq, recorded, body in rows:
+    for seq, recorded, body, _ in rows:
         out.write(f'{{"seq": {seq}, "recorded_at": {json.dumps(recorded)}, "event": {body}}}\n')
     out.write(json.dumps({"end": len(rows)}) + "\n")
     return len(rows)
@@ -152,12 +153,12 @@ def _insert(state_file: StateFile, header: dict[str, Any], tag: str, events: lis
         )  # fmt: skip
         game_id = int(cursor.lastrowid or 0)
         db.executemany(
-            "INSERT INTO events (game_id, seq, body, recorded_at) VALUES (?, ?, ?, ?)",
-            [(game_id, seq, body, recorded) for seq, body, recorded in events],
+            "INSERT INTO events (game_id, seq, body, recorded_at, crc) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, seq, body, recorded, checksum(body)) for seq, body, recorded in events],
         )
         db.executemany(
-            "INSERT INTO snapshots (game_id, seq, fold, state) VALUES (?, ?, ?, ?)",
-            [(game_id, seq, tag, state) for seq, state in snapshots],
+            "INSERT INTO snapshots (game_id, seq, fold, state, crc) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, seq, tag, state, checksum(state)) for seq, state in snapshots],
         )
         if header["kind"] == "mission":
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)", (str(game_id),))

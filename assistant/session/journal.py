@@ -21,6 +21,7 @@ from assistant.reading import NotJSON, loads
 from assistant.session.database import rollback, writing
 from assistant.session.errors import EventRefused, NoSuchGame, NothingToUndo, SessionError
 from assistant.session.fold import Fold
+from assistant.session.schema import checksum
 
 S = TypeVar("S")
 
@@ -93,10 +94,10 @@ class Journal(Generic[S]):
         """The events with seq from `start` to `stop` (default: the surviving ones)."""
         stop = self.head if stop is None else stop
         rows = self._db.execute(
-            "SELECT seq, body FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            "SELECT seq, body, crc FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
             (self.game_id, start, stop),
         )
-        return [stored_event(self.game_id, seq, body) for seq, body in rows]
+        return [stored_event(self.game_id, seq, body, crc) for seq, body, crc in rows]
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -116,7 +117,8 @@ class Journal(Generic[S]):
             if self._length > self._head:  # drop the redo branch
                 db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game, seq))
                 db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game, seq))
-            db.execute("INSERT INTO events (game_id, seq, body, recorded_at) VALUES (?, ?, ?, ?)", (game, seq, body, now()))
+            db.execute("INSERT INTO events (game_id, seq, body, recorded_at, crc) VALUES (?, ?, ?, ?, ?)",
+                       (game, seq, body, now(), checksum(body)))  # fmt: skip
             if seq % self.snapshot_every == 0:
                 self._store_snapshot(seq, new_state)
             self._move_head(seq)
@@ -163,10 +165,10 @@ class Journal(Generic[S]):
         self._revision += 1
 
     def _event(self, seq: int) -> dict[str, Any]:
-        row = self._db.execute("SELECT body FROM events WHERE game_id = ? AND seq = ?", (self.game_id, seq)).fetchone()
+        row = self._db.execute("SELECT body, crc FROM events WHERE game_id = ? AND seq = ?", (self.game_id, seq)).fetchone()
         if row is None:
             raise SessionError(f"game {self.game_id}: event {seq} is missing from the journal")
-        return stored_event(self.game_id, seq, row[0])
+        return stored_event(self.game_id, seq, *row)
 
     def _sync(self) -> None:
         """Re-read head and length, and the state, if the game changed since we last looked."""
@@ -218,28 +220,30 @@ class Journal(Generic[S]):
         """The state after events 1..head, and how many events were folded after the snapshot used."""
         state: S | None = None
         start = 0
-        row = self._db.execute(
-            "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? AND fold = ? ORDER BY seq DESC LIMIT 1",
+        rows = self._db.execute(
+            "SELECT seq, state, crc FROM snapshots WHERE game_id = ? AND seq <= ? AND fold = ? ORDER BY seq DESC",
             (self.game_id, head, self.fold.tag),
-        ).fetchone()
-        if row is not None:
+        )
+        for seq, text, crc in rows:  # the newest sound one: one whose bytes changed on the card is passed over
+            if crc is not None and checksum(text) != crc:
+                continue
             try:
-                state = self.fold.load(json.loads(row[1]))
-                start = row[0]
+                state, start = self.fold.load(json.loads(text)), seq
+                break
             except (ValueError, KeyError, TypeError):
-                state = None  # a snapshot this code cannot read: replay from the start
+                break  # a snapshot this code cannot read: replay from the start
         if state is None:
             state, start = self.fold.initial(), 0
         rows = self._db.execute(
-            "SELECT seq, body FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            "SELECT seq, body, crc FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
             (self.game_id, start, head),
         )
         expected = start + 1
         self._passed = []
-        for seq, body in rows:
+        for seq, body, crc in rows:
             if seq != expected:
                 break
-            event = stored_event(self.game_id, seq, body)
+            event = stored_event(self.game_id, seq, body, crc)
             try:
                 state = self.fold.apply(state, event)
             except ValueError as error:
@@ -260,15 +264,19 @@ class Journal(Generic[S]):
         self._passed = []
 
     def _store_snapshot(self, seq: int, state: S) -> None:
+        text = json.dumps(self.fold.dump(state), separators=(",", ":"))
         self._db.execute(
-            "INSERT OR REPLACE INTO snapshots (game_id, seq, fold, state) VALUES (?, ?, ?, ?)",
-            (self.game_id, seq, self.fold.tag, json.dumps(self.fold.dump(state), separators=(",", ":"))),
+            "INSERT OR REPLACE INTO snapshots (game_id, seq, fold, state, crc) VALUES (?, ?, ?, ?, ?)",
+            (self.game_id, seq, self.fold.tag, text, checksum(text)),
         )
 
 
-def stored_event(game_id: int, seq: int, body: str) -> dict[str, Any]:
-    """A stored event's text read back; SessionError where it is not an event's JSON (the file damaged or
-    edited), which is no fault of the rules."""
+def stored_event(game_id: int, seq: int, body: str, crc: int | None = None) -> dict[str, Any]:
+    """A stored event's text read back; SessionError where its checksum `crc` does not match or it is not an
+    event's JSON (the file damaged or edited), which is no fault of the rules."""
+    if crc is not None and checksum(body) != crc:
+        raise SessionError(f"game {game_id}: stored event {seq} is damaged (its bytes no longer match their checksum: "
+                           f"a byte changed on the card?); {JOURNAL_LEFT}")  # fmt: skip
     try:
         event = loads(body)
     except NotJSON as error:

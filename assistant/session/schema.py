@@ -8,6 +8,7 @@ Nova Table's. See `docs/session.md` for what each table holds.
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from collections.abc import Callable, Sequence
 
 APPLICATION_ID = 0x4E4F5641
@@ -69,9 +70,27 @@ _V2 = (  # SQLite's way to change a table's definition: a new table, the rows co
     _ONE_CAMPAIGN,
 )
 
+
+
+def checksum(text: str) -> int:
+    """The CRC-32 of a stored text's UTF-8 bytes: SQLite keeps none, and a byte gone bad on a card would change
+    a game silently (a die's value in an event, a wound in a snapshot)."""
+    return zlib.crc32(text.encode("utf-8"))
+
+
+def _v3(connection: sqlite3.Connection) -> None:
+    """2 -> 3: each event's body and each snapshot's state with its checksum, checked when read."""
+    for table, column in (("events", "body"), ("snapshots", "state")):
+        connection.execute(f"ALTER TABLE {table} ADD COLUMN crc INTEGER")
+        rows = connection.execute(f"SELECT game_id, seq, {column} FROM {table}").fetchall()
+        connection.executemany(f"UPDATE {table} SET crc = ? WHERE game_id = ? AND seq = ?",
+                               [(checksum(text), game, seq) for game, seq, text in rows])  # fmt: skip
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _statements(_V1),  # 0 -> 1: meta, games, events, snapshots
     _statements(_V2),  # 1 -> 2: a deleted game's number is never given to another game (AUTOINCREMENT)
+    _v3,  # 2 -> 3: checksums of events and snapshots
 ]
 """Run with foreign keys off (SQLite's rule for a table rebuilt, `_V2`), and checked after."""
 SCHEMA_VERSION = len(MIGRATIONS)

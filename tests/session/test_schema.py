@@ -94,12 +94,27 @@ def test_a_deleted_games_number_is_never_given_to_another_game(state_path: Path)
         assert table.game(3).head == 0 and table.journal(3).events() == []
 
 
-def test_a_file_of_schema_1_keeps_its_games_and_events_when_its_games_are_rebuilt(
-        state_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def as_schema_1(path: Path) -> None:
+    """A file written by this Nova Table made as schema 1 wrote it: no checksums (3), games numbered without
+    AUTOINCREMENT (2)."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("ALTER TABLE events DROP COLUMN crc")
+        db.execute("ALTER TABLE snapshots DROP COLUMN crc")
+        db.execute("PRAGMA foreign_keys = OFF")
+        db.execute(f"CREATE TABLE games_v1 (id INTEGER PRIMARY KEY, {schema._GAMES})")
+        db.execute("INSERT INTO games_v1 SELECT * FROM games")
+        db.execute("DROP TABLE games")
+        db.execute("ALTER TABLE games_v1 RENAME TO games")
+        db.execute(schema._ONE_CAMPAIGN)
+        db.execute("DELETE FROM sqlite_sequence")  # (SQLite keeps the table once made)
+        db.execute("PRAGMA user_version = 1")
+        db.commit()
+
+
+def test_a_file_of_schema_1_keeps_its_games_and_events_when_its_games_are_rebuilt(state_path: Path) -> None:
     """Schema 2 rebuilds the games table (SQLite's way to make its numbers AUTOINCREMENT): the events and
-    snapshots that name the games, by foreign keys that delete them with their game, stay whole."""
-    current = schema.MIGRATIONS
-    monkeypatch.setattr(schema, "MIGRATIONS", current[:1])
+    snapshots that name the games, by foreign keys that delete them with their game, stay whole; schema 3
+    gives each event and snapshot its checksum."""
     events = script(endless_text(), 30, seed=9)
     with StateFile(state_path, create=True, folds=FOLDS, snapshot_every=10) as games:
         for source in ("a.toml", "b.toml", "c.toml"):
@@ -110,14 +125,16 @@ def test_a_file_of_schema_1_keeps_its_games_and_events_when_its_games_are_rebuil
                 journal.append(event)
         games.delete(2)
         campaign = games.campaign_id()
+    as_schema_1(state_path)
     assert pragma(state_path, "user_version") == 1
-    monkeypatch.setattr(schema, "MIGRATIONS", current)
     with StateFile(state_path, folds=FOLDS) as games:
         assert sorted(g.id for g in games.games(campaign=True)) == [1, 3, campaign]
         for game in (1, 3):
             assert games.journal(game).events() == events and games.journal(game).head == 30
         assert games.db.execute("SELECT game_id, seq FROM snapshots").fetchall() == [(1, 10), (1, 20), (1, 30), (3, 10), (3, 20), (3, 30)]
+        sums = games.db.execute("SELECT body, crc FROM events UNION ALL SELECT state, crc FROM snapshots").fetchall()
+        assert len(sums) == 66 and all(crc == schema.checksum(text) for text, crc in sums)
         games.delete(campaign)
         assert games.new_game(endless_text(), "d.toml").id == campaign + 1  # the highest number, not given again
-    assert pragma(state_path, "user_version") == 2
+    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 3
     assert pragma(Path(f"{state_path}.schema-1.bak"), "user_version") == 1
