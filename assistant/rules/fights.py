@@ -194,7 +194,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
         raise RuleError("group", f"every model of {group.id!r} is defeated")
     hero = state.hero(f.text("hero"))
     if hero.ko or hero.removed:
-        raise RuleError("hero", f"{hero.id!r} is KO and cannot be targeted")
+        raise RuleError("hero", f"{state.name(hero.id)} is {term(state.edition, 'KO')} and cannot be targeted")
     attack = attack_spec(state, group.id, f)
     waiting = plan(state).attack
     default_model = waiting.model if waiting is not None and waiting.group == group.id else group.standing[0]
@@ -249,7 +249,7 @@ def damage(state: GameState, f: Fields) -> GameState:
     if f.has("hero"):
         hero = state.hero(f.text("hero"))
         if hero.ko or hero.removed:
-            raise RuleError("hero", f"{hero.id!r} is {_out(hero)}: a KO Hero suffers no game effect")
+            raise RuleError("hero", f"{state.name(hero.id)} is {_out(state, hero)}: such a Hero suffers no game effect")
         equipment = f.flag("equipment", equipment_takes(state.edition, physical=False))
         earlier = state.notes
         state, placed = wound_hero(state, hero.id, wounds, equipment)
@@ -278,12 +278,12 @@ def heal(state: GameState, f: Fields) -> GameState:
         return heal_model(state, f, wounds)
     target = state.hero(f.text("hero"))
     if target.removed:
-        raise RuleError("hero", f"{target.id!r} is out of the game: an out of action hero not treated before their next activation is removed")
+        raise RuleError("hero", f"{state.name(target.id)} is out of the game: an out of action hero not treated before their next activation is removed")
     by = acting_hero(state, f)
     discarded = discard_wounds(state.edition, target.wounds, target.equipment_wounds, wounds)
     if discarded.total == 0:
         kept = f" ({target.equipment_wounds} on the Equipment: only an effect that says so discards them, event equipment_wounds)"
-        raise RuleError("hero", f"{target.id!r} has no wound to discard" + (kept if target.equipment_wounds else ""))
+        raise RuleError("hero", f"{state.name(target.id)} has no wound to discard" + (kept if target.equipment_wounds else ""))
     healed = replace(target, wounds=target.wounds - discarded.hero, equipment_wounds=target.equipment_wounds - discarded.equipment)
     placed_words = ""
     if target.ko:  # no longer KO: Renaissance "KO Hero": the token goes one sector ahead of the active model's
@@ -326,12 +326,12 @@ def acting_hero(state: GameState, f: Fields) -> str | None:
         return None
     hero = state.hero(f.text("by"))
     if hero.ko or hero.removed:
-        raise RuleError("by", f"{hero.id!r} is {_out(hero)}: a KO Hero's Skills and Equipment produce no effect")
+        raise RuleError("by", f"{state.name(hero.id)} is {_out(state, hero)}: such a Hero's Skills and Equipment produce no effect")
     return hero.id
 
 
-def _out(hero: HeroState) -> str:
-    return "out of the game" if hero.removed else "KO"
+def _out(state: GameState, hero: HeroState) -> str:
+    return "out of the game" if hero.removed else term(state.edition, "KO")
 
 
 def equipment_wounds(state: GameState, f: Fields) -> GameState:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from assistant.rules.edition import Edition
+from assistant.rules.edition import Edition, term
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.horologium import SECTORS, Clock, Side, Token, ahead, overtaken, roman, sector_order
-from assistant.rules.names import agree
+from assistant.rules.names import agree, name_of
 from assistant.rules.prey import draw, is_prey
 from assistant.rules.questions import counted
 from assistant.rules.state import GameState, HeroState, Turn
@@ -124,10 +124,11 @@ def finish_turn(state: GameState, note: str | None = None) -> GameState:
 def active_hero(state: GameState, f: Fields, key: str = "hero") -> HeroState:
     hero_id = f.text(key) if f.has(key) else state.active
     if state.turn is None or hero_id != state.turn.token or state.side_of(state.turn.token) is not Side.HERO:
-        raise RuleError(key, f"{hero_id!r} is not the active Hero (active: {state.active or 'nobody'})")
+        raise RuleError(key, f"{name_of(state, hero_id)} is not the active Hero (active: {name_of(state, state.active)})")
     hero = state.hero(hero_id)
     if hero.ko:
-        raise RuleError(key, f"{hero_id!r} is KO: they can only draw an Injury")
+        left = "only the end of the activation is left" if state.edition is Edition.CLASSIC else "they can only draw an Injury"
+        raise RuleError(key, f"{state.name(hero.id)} is {term(state.edition, 'KO')}: {left}")
     return hero
 
 

@@ -23,7 +23,12 @@ class NothingToUndo(SessionError):
 
 
 class EventRefused(SessionError):
-    """The rules (or the campaign sheet) refused an event; it was not stored."""
+    """The rules (or the campaign sheet) refused an event; it was not stored. `plain`: the why alone, without
+    the event's field at fault (what the table's screen says)."""
+
+    def __init__(self, message: str, plain: str | None = None) -> None:
+        super().__init__(message)
+        self.plain = message if plain is None else plain
 
 
 class ExchangeError(SessionError):

@@ -111,7 +111,7 @@ class Journal(Generic[S]):
             try:
                 new_state = self.fold.apply(state, decoded)
             except ValueError as error:
-                raise EventRefused(str(error)) from None
+                raise EventRefused(str(error), getattr(error, "message", None)) from None
             seq = self._head + 1
             db, game = self._db, self.game_id
             if self._length > self._head:  # drop the redo branch

@@ -86,8 +86,8 @@ class MemoryGame:
     def apply(self, event: Mapping[str, Any]) -> GameState:
         try:
             after = rules.apply(self.state, event)
-        except ValueError as error:
-            raise Refused(str(error)) from None
+        except ValueError as error:  # the why alone: the event's field at fault is for scripts and the log
+            raise Refused(getattr(error, "message", str(error))) from None
         del self._events[self._head :]
         del self._states[self._head + 1 :]
         self._events.append(dict(event))
@@ -153,10 +153,12 @@ class SavedGame:
 
     def _change(self, call: Any, *args: Any) -> GameState:
         """One change of the journal (stored before it returns); Refused with the session's message."""
-        from assistant.session.errors import SessionError
+        from assistant.session.errors import EventRefused, SessionError
 
         try:
             call(*args)
+        except EventRefused as error:
+            raise Refused(error.plain) from None
         except SessionError as error:
             raise Refused(str(error)) from None
         return self.state

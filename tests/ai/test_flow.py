@@ -368,7 +368,7 @@ def test_a_reacting_model_that_puts_the_active_hero_out_of_action_finishes_its_a
     assert p.attack is not None and p.attack.hero == "scum"
     state = apply(state, p.attack.event([1]))
     assert state.hero("scum").ko and state.active == "scum" and state.hero("scum").threat == 6
-    with pytest.raises(RuleError, match="^hero: 'scum' is KO"):
+    with pytest.raises(RuleError, match="^hero: Scum is out of action: only the end of the activation is left"):
         apply(state, {"type": "spend_ap", "ap": 1})
     state = answer(state, ("in_area", "yes"), ("reach", 1))
     p = plan(state)

@@ -72,7 +72,7 @@ def test_first_edition_healing_takes_the_hero_sheet_wounds_first_then_the_armour
     state = apply(state, {"type": "heal", "hero": "squire", "wounds": 1})
     assert wounds(state) == (0, 0)
     assert "Squire discards 1 wound (1 on the armour)" in state.notes
-    with pytest.raises(RuleError, match="hero: 'squire' has no wound to discard"):
+    with pytest.raises(RuleError, match="hero: Squire has no wound to discard"):
         apply(state, {"type": "heal", "hero": "squire", "wounds": 1})
     healed_at_once = run(table("classic", resistance=1), halberd(3), {"type": "heal", "hero": "squire", "wounds": 5})
     assert wounds(healed_at_once) == (0, 0)
@@ -140,7 +140,7 @@ def test_the_equipment_wounds_event_puts_and_takes_wounds_within_the_resistance(
     """Renaissance: "Wounds on an Equipment Card can only be discarded by effects that specifically indicate so"."""
     state = apply(table(resistance=2), halberd(3))
     assert wounds(state) == (1, 2)
-    with pytest.raises(RuleError, match=r"hero: 'squire' has no wound to discard \(2 on the Equipment"):
+    with pytest.raises(RuleError, match=r"hero: Squire has no wound to discard \(2 on the Equipment"):
         apply(apply(state, {"type": "heal", "hero": "squire", "wounds": 1}), {"type": "heal", "hero": "squire", "wounds": 1})
     state = apply(state, {"type": "heal", "hero": "squire", "wounds": 3})
     assert wounds(state) == (0, 2)  # a healing leaves the Equipment's wounds

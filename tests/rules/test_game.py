@@ -317,7 +317,7 @@ def test_first_edition_out_of_action_heroes_leave_the_game_and_reactions_are_not
     assert state.active == "rebecca"
     # "removed from the game": too late to treat her, and nothing more befalls her
     for late in ({"type": "heal", "hero": "sofia", "wounds": 1, "by": "rebecca"}, {"type": "damage", "hero": "sofia", "wounds": 1}):
-        with pytest.raises(RuleError, match="^hero: 'sofia' is out of the game"):
+        with pytest.raises(RuleError, match="^hero: Sofia is out of the game"):
             apply(state, late)
 
 
@@ -329,7 +329,7 @@ def test_a_ko_hero_heals_nobody_and_wounds_nobody() -> None:
     for event in ({"type": "heal", "hero": "valerio", "wounds": 1, "by": "rebecca"},
                   {"type": "heal", "hero": "rebecca", "wounds": 1, "by": "rebecca"},
                   {"type": "damage", "group": "guards", "model": 1, "wounds": 1, "by": "rebecca"}):  # fmt: skip
-        with pytest.raises(RuleError, match="^by: 'rebecca' is KO: a KO Hero's Skills and Equipment produce no effect"):
+        with pytest.raises(RuleError, match="^by: Rebecca is KO: such a Hero's Skills and Equipment produce no effect"):
             apply(state, event)
     healed = apply(state, {"type": "heal", "hero": "rebecca", "wounds": 1, "by": "sofia"})  # another's healing stands her up
     assert not healed.hero("rebecca").ko and healed.hero("sofia").threat == 1 and healed.hero("rebecca").threat == 2

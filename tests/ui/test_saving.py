@@ -93,3 +93,18 @@ def test_a_game_deleted_by_another_process_is_said_on_the_screen_and_the_table_g
     app.pump()
     assert app.error == "no game 1 in this state file: the game shown is the last one read, and nothing more is saved"
     app.close()
+
+
+def test_a_refusal_on_the_screen_says_why_without_the_event_s_field_or_ids() -> None:
+    """It said "Refused: hero: 'sofia' has no wound to discard": the event's field and the hero's id, which the
+    command line wants and the table does not. Both games, in memory and saved, say it the same way."""
+    import tempfile
+
+    from assistant.ui.table import MemoryGame, demo_path, load_scenario
+
+    with tempfile.TemporaryDirectory() as folder:
+        for game in (MemoryGame(load_scenario(demo_path())), open_saved_game(Path(folder) / "table.db", None, new=False)):
+            app = make_app(game=game)  # type: ignore[arg-type]
+            assert not app.act({"type": "heal", "hero": "sofia", "wounds": 1})
+            assert app.error == "Refused: Sofia has no wound to discard", app.error
+            app.close()
