@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from assistant.rules.errors import RuleError
 from assistant.rules.horologium import Side, Token, roman, step
+from assistant.rules.questions import counted
 from assistant.rules.scenario import DraftOrder, EnemyGroupSpec
 from assistant.rules.state import GameState, GroupState, ModelState
 
@@ -68,7 +69,7 @@ def place_draft(state: GameState, cards: Sequence[str], squares: int, sector: in
             at = sector if sector is not None else step(state.clock.minute, 1)
             state = replace(state, tokens=state.tokens + (Token(card.id, Side.ENEMY, at, card.swiftness),))
             where = f"; the {card.name} activation token goes in sector {roman(at)}"
-        placed.append(f"{count} {card.name}{where}")
+        placed.append(f"{card.name}: {counted(count, 'model')}{where}")
     if left:
         raise RuleError("cards", f"{left} square{'s still need' if left > 1 else ' still needs'} a model: draw another Draft Card")
     return replace(state, notes=state.notes + ("Enemy Draft: " + "; ".join(placed),))

@@ -348,7 +348,7 @@ def equipment_wounds(state: GameState, f: Fields) -> GameState:
         raise RuleError("delta", f"must be from {-hero.equipment_wounds} to {room - hero.equipment_wounds}, not {delta}: "
                                  f"{where} of {state.name(hero.id)} holds {hero.equipment_wounds} of {room} wounds")  # fmt: skip
     state = state.with_hero(replace(hero, equipment_wounds=total))
-    return replace(state, notes=state.notes + (f"{state.name(hero.id)}: {delta:+d} wounds on {where}, now {total} of {room}",))
+    return replace(state, notes=state.notes + (f"{state.name(hero.id)}: {'+' if delta > 0 else '-'}{counted(abs(delta), 'wound')} on {where}, now {total} of {room}",))
 
 
 def discard_at_end(state: GameState) -> GameState:

@@ -82,7 +82,7 @@ def start_activation(state: GameState, token: Token) -> GameState:
             return replace(gone.without_token(token.id), notes=gone.notes + (f"{state.name(token.id)} is out of the game",))
         spec = state.hero_spec(token.id)
         ap = 0 if hero.ko else spec.swiftness
-        note = f"{spec.name} draws an Injury card" if hero.ko else f"{spec.name} activates with {ap} AP"
+        note = f"{spec.name} draws an Injury Card" if hero.ko else f"{spec.name} activates with {ap} AP"
         return replace(state, turn=Turn(token.id, ap, ap, token.sector, heroes=state.heroes), notes=state.notes + (note,))
     group = state.group_spec(token.id)
     ap = group.swiftness

@@ -19,7 +19,7 @@ from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.fights import damage, discard_at_end, enemy_attack, equipment_wounds, heal, hero_attack
 from assistant.rules.flow import active_hero, finish_turn, move_active, run_clock
-from assistant.rules.horologium import Clock, Side, Token, forced_wait
+from assistant.rules.horologium import Clock, Side, Token, forced_wait, roman
 from assistant.rules.names import agree, choice_words, model_name, name_of
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import MAX_THREAT, adjust
@@ -103,7 +103,7 @@ def _resolve_event(state: GameState, f: Fields) -> GameState:
     if state.queue and state.queue[0] == event_id and state.token(event_id).side is Side.EVENT:
         if keep:
             return replace(state, queue=state.queue[1:], acted=state.acted + (event_id,), notes=state.notes + (f"{name_of(state, event_id)} resolved",))
-        return replace(state.without_token(event_id), notes=state.notes + (f"Event {name_of(state, event_id)} resolved and removed",))
+        return replace(state.without_token(event_id), notes=state.notes + (f"{name_of(state, event_id)} resolved and removed",))
     waiting = list(state.due) + [q for q in state.queue[:1] if state.token(q).side is Side.EVENT]
     raise RuleError("event", f"{event_id!r} is not an event due now (due: {', '.join(waiting) or 'none'})")
 
@@ -165,12 +165,12 @@ def _move_token(state: GameState, f: Fields) -> GameState:
     """Place a token in a sector (a mission instruction or a correction); KO tokens never move."""
     token = state.token(f.text("token"))
     if state.active == token.id:
-        raise RuleError("token", f"{token.id!r} is active: spend AP to move it")
+        raise RuleError("token", f"{name_of(state, token.id)} is active: spend AP to move it")
     sector = f.sector("sector")
     if token.ko and sector != token.sector:
-        raise RuleError("token", f"{token.id!r} is KO: a KO Hero's token never leaves its sector")
+        raise RuleError("token", f"{name_of(state, token.id)} is KO: a KO Hero's token never leaves its sector")
     state = state.placed(replace(token, sector=sector))
-    return replace(state, notes=state.notes + (f"{token.id} placed in sector {sector}",))
+    return replace(state, notes=state.notes + (f"{name_of(state, token.id)}'s token placed in sector {roman(sector)}",))
 
 
 def _ai_answer(state: GameState, f: Fields) -> GameState:
@@ -235,7 +235,8 @@ def _end_mission(state: GameState, f: Fields) -> GameState:
     result = f.choice("result", ("victory", "defeat"))
     why = UNDECIDED.get(state.over or "")
     over = f"{result}: {why}" if why else result
-    return replace(state, over=over, notes=state.notes + (f"The mission ends: {over}",))  # `apply` clears the turn
+    said = f"The mission ends in {result}" + (f" ({why})" if why else "")
+    return replace(state, over=over, notes=state.notes + (said,))  # `apply` clears the turn
 
 
 EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {

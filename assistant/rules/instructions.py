@@ -117,6 +117,8 @@ def plan(state: GameState) -> Plan:
     """The instructions for whatever the table does now (see the module docstring)."""
     if state.over is not None:
         result, _, reason = state.over.partition(": ")
+        if reason == "heroes KO":  # "End of a Mission": at least 3 Heroes are KO
+            reason = f"{counted(sum(1 for h in state.heroes if h.ko or h.removed), 'Hero', 'Heroes')} {term(state.edition, 'KO')}"
         said = UNDECIDED.get(result, result) + (f" ({reason})" if reason else "")
         return Plan(None, (Instruction("done", f"The mission is over: {said}.", "End of a Mission"),), done=True)
     if state.due:
@@ -220,7 +222,7 @@ def _group_plan(state: GameState) -> Plan:
     ap = card.ap if card is not None else spec.swiftness
     token = state.token(spec.id) if state.has_token(spec.id) else None
     where = f" to {ROMAN[token.sector - 1]}" if token else ""
-    moved = f"The token moved {turn.moved} sectors{where}. " if turn.moved else ""
+    moved = f"The token moved {counted(turn.moved, 'sector')}{where}. " if turn.moved else ""
     each = " each" if len(group.standing) > 1 else ""
     draft.add("activate", f"{agree(spec.name, 'activates')} with {ap} AP{each}. {moved}Apply the Status Tokens first.",
               "Enemy Activation")

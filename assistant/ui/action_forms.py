@@ -16,7 +16,6 @@ from assistant.rules.stealth import stealth_active
 from assistant.ui.ai_forms import MAX_DICE
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
 from assistant.ui.mission_forms import can_draft, manual_draft_event, manual_draft_fields
-from assistant.ui.words import token_label
 
 ACTIONS = ("Skill", "Interact", "Use item", "Prayer", "Spell", "Other action")
 INJURY_CARDS = 40
@@ -106,8 +105,8 @@ def enemy_attack_form(state: GameState) -> Form:
             continue
         spec = state.scenario.enemy(group.id)
         own = attacks_of(state, group.id)
-        for attack in own:  # "Papal Guard" for a group with one attack, "PG: Halberd" with several
-            words = spec.name if len(own) == 1 else f"{token_label(state, group.id)}: {attack.name}"
+        for attack in own:  # "Papal Guard" for a group with one attack, "Duellists: Pistol" with several
+            words = spec.name if len(own) == 1 else f"{spec.name}: {attack.name}"
             attacks.append(((group.id, attack.name), words))
     heroes = [h for h in state.heroes if not h.ko and not h.removed]
     by_threat = sorted(heroes, key=lambda h: -h.threat)

@@ -47,7 +47,7 @@ def several_form(state: GameState, question: Question, name: str = "ai_several")
         if adjacency:
             return declare_event(picked)
         if not picked:
-            raise ValueError("pick at least one")
+            raise ValueError("Pick at least one")
         return {"type": "ai_answer", "question": question.key, "answer": picked}
 
     title = "Who is adjacent?" if adjacency else "Equally close"

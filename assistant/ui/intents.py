@@ -149,7 +149,7 @@ def _event_items(state: GameState, drafted: Collection[str]) -> list[Item]:
             deck = draft_deck(state, order)
             items.append(Item("Enemy Draft", "g", form="draft", enabled=bool(deck), kind="event",
                               detail="the cards drawn", extra={"event": event_id}))  # fmt: skip
-        detail = f"event {event_id}" if order is not None else texts.get(event_id, "")  # the Draft's text is shown above
+        detail = name_of(state, event_id) if order is not None else texts.get(event_id, "")  # the Draft's text is shown above
         items.append(Item("Resolve event" if order is not None else f"Resolve event {name_of(state, event_id)}", "r",
                           {"type": "resolve_event", "event": event_id}, kind="event", detail=detail))  # fmt: skip
     return items

@@ -75,7 +75,7 @@ def test_a_draft_places_models_card_after_card_and_a_new_token_after_the_active_
     assert state.group("swiss_keeper").standing == (1, 2)
     assert state.token("swiss_keeper").sector == 2  # the sector after the active one (I)
     assert state.token("swiss_guard").sector == 8  # an enemy already on the Horologium keeps its token
-    assert state.notes[-1] == "Enemy Draft: 2 Swiss Keeper; the Swiss Keeper activation token goes in sector II"
+    assert state.notes[-1] == "Enemy Draft: Swiss Keeper: 2 models; the Swiss Keeper activation token goes in sector II"
     roundtrip(state)
 
 

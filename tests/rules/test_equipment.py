@@ -146,7 +146,7 @@ def test_the_equipment_wounds_event_puts_and_takes_wounds_within_the_resistance(
     assert wounds(state) == (0, 2)  # a healing leaves the Equipment's wounds
     state = apply(state, {"type": "equipment_wounds", "hero": "squire", "delta": -1})
     assert wounds(state) == (0, 1)
-    assert "Squire: -1 wounds on the Equipment, now 1 of 2" in state.notes
+    assert "Squire: -1 wound on the Equipment, now 1 of 2" in state.notes
     with pytest.raises(RuleError, match=r"delta: must be from -1 to 1, not 2: the Equipment of Squire holds 1 of 2 wounds"):
         apply(state, {"type": "equipment_wounds", "hero": "squire", "delta": 2})
     with pytest.raises(RuleError, match="delta: must be from -1 to 1, not -2"):

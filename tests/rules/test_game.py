@@ -208,7 +208,7 @@ def test_a_mission_that_ends_on_a_ko_leaves_nobody_active_and_says_so() -> None:
     state = apply(state, {**attack, "hits": 5} if state.active == "guards" else {**attack, "effect_wounds": 5})
     assert state.over == "defeat: heroes KO" and state.active is None and state.turn is None and state.queue == ()
     assert state.notes[-1] == "The mission ends: 3 Heroes KO" and state.notes[0].endswith("; Valerio is KO")
-    assert [step.text for step in plan(state).steps] == ["The mission is over: defeat (heroes KO)."]  # not "defeat: heroes KO"
+    assert [step.text for step in plan(state).steps] == ["The mission is over: defeat (3 Heroes KO)."]  # not "defeat: heroes KO"
 
 
 def test_a_threat_event_beyond_the_dial_is_refused_and_the_dial_stops_at_its_top() -> None:
@@ -468,3 +468,10 @@ def test_names_come_from_heroes_groups_and_draft_reserves() -> None:
     assert state.name("gipsy") == "Gipsy"
     assert state.name("lancers") == "Lancers"  # a group that enters by an Enemy Draft
     assert state.name("bell") == "bell"  # an event token keeps its id
+
+
+def test_a_token_placed_by_hand_is_named_and_its_sector_said_in_roman() -> None:
+    state = apply(table(), {"type": "move_token", "token": "gipsy", "sector": 10})
+    assert state.notes == ("Gipsy's token placed in sector X",)  # was "gipsy placed in sector 10"
+    with pytest.raises(RuleError, match="^token: Valerio is active: spend AP to move it$"):
+        apply(table(), {"type": "move_token", "token": "valerio", "sector": 3})

@@ -48,6 +48,7 @@ def test_after_the_time_is_up_the_table_records_what_the_mission_card_makes_it()
     state = app.game.state
     assert state == rules.apply(ended, {"type": "end_mission", "result": "victory"})
     assert state.over == "victory: time is up" and over_words(state) == ("Victory", "Time is up")
+    assert state.notes == ("The mission ends in victory (time is up)",)  # was "The mission ends: victory: time is up"
     assert shows(app, "Victory", 36, theme.GOOD) and labels(app) == ["Play again", "Undo", "Redo"]
     with pytest.raises(RuleError, match="the mission is over"):  # once said, it is said (undo changes it)
         rules.apply(state, {"type": "end_mission", "result": "defeat"})
