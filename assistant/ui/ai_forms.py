@@ -84,7 +84,7 @@ def override_form(state: GameState, choices: tuple[Question, ...], key: str = ""
             answer.index = 0
             answer.select(current_answer(state, question))
         chosen = choice_words(state, question, str((question.default or ("",))[0]))
-        form.note = f"{question.text} The AI chose {chosen} ({question.why})."
+        form.note = f"{question.text} The AI chose {chosen}. {question.why[:1].upper()}{question.why[1:]}."
 
     def build(form: Form) -> dict[str, Any]:
         return {"type": "ai_answer", "question": form.value("which"), "answer": form.value("answer")}

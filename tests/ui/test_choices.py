@@ -56,6 +56,7 @@ def test_an_ai_choice_is_drawn_as_tappable_and_a_tap_overrides_it(size: tuple[in
     play(app, click(attack_line.rect.center))
     assert app.form is not None and app.form.name == "ai_choice"
     assert app.form.value("which") == "duellists/1:attack" and app.form.value("answer") == chosen
+    assert app.form.note.startswith("Which attack does Duellists 1 make? The AI chose Pistol. Two attacks (Eclectic): ")
     app.draw()
     pygame.image.save(app.surface, shots / f"ai-choice-form-{size[0]}x{size[1]}.png")
     assert app.fonts.squeezed == []
