@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from assistant.hardware.config import HardwareConfig
+    from assistant.ui.display import Screen
 
 
 def default_state_path() -> Path:
@@ -137,19 +138,25 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             print(f"nova-table: {error}", file=sys.stderr)
             return 1
+    unread: Exception | None = None  # the saved game that could not be resumed: said on the screen too
+    game: object | None = None
     try:
         game = _open_game(args)
     except Exception as error:
         if type(error).__module__.startswith("assistant.session") or isinstance(error, OSError):
             print(f"nova-table: {error}", file=sys.stderr)
-            return 1
-        raise
+            if args.new or args.scenario or args.memory or args.screenshot:
+                return 1
+            unread = error
+        else:
+            raise
     try:
         config = load_config(args.hardware)
         camera, tray, profile = camera_settings(args, config)
     except (ConfigError, ValueError) as error:
         print(f"nova-table: {error}", file=sys.stderr)
-        game.close()  # type: ignore[attr-defined]
+        if game is not None:
+            game.close()  # type: ignore[attr-defined]
         return 1
 
     import pygame
@@ -160,6 +167,12 @@ def run(args: argparse.Namespace) -> int:
 
     screen = open_screen(args.size, args.fullscreen)
     pygame.font.init()
+    if game is None:
+        way = _way_on(args, screen, unread)
+        if isinstance(way, int):
+            pygame.quit()
+            return way
+        game = way
     app = App(game, screen.surface)  # type: ignore[arg-type]
     app.log(f"{screen.driver} {screen.surface.get_width()}x{screen.surface.get_height()}"
             f"{' full screen' if screen.fullscreen else ''}; game {game.where}")  # type: ignore[attr-defined]  # fmt: skip
@@ -178,3 +191,31 @@ def run(args: argparse.Namespace) -> int:
         return app.run()
     finally:
         pygame.quit()
+
+
+def _way_on(args: argparse.Namespace, screen: Screen, unread: Exception | None) -> object | int:
+    """Where the saved game cannot be resumed, the reason on the screen and the ways on: a new game of its
+    mission in the same file (the damaged game stays there), or quit. The game to play, or the exit status
+    (1 where nobody can see the screen: SDL's dummy driver)."""
+    from assistant.session.errors import StateFileError
+    from assistant.ui.notice import choose
+    from assistant.ui.table import start_again
+
+    if screen.driver.lower() == "dummy":
+        return 1
+    state = args.state or default_state_path()
+    if isinstance(unread, (StateFileError, OSError)):  # the file itself: nothing can be played in it
+        choose(screen.surface, "The state file cannot be used", f"{unread}", [("quit", "Quit")])
+        return 0
+    again = "Start again: this mission anew in the same file, where the damaged game stays (nova-table session list)."
+    picked = choose(screen.surface, "The saved game cannot be resumed", f"{unread}\n\n{again}",
+                    [("new", "Start again"), ("quit", "Quit")])  # fmt: skip
+    if picked != "new":
+        return 0
+    try:
+        return start_again(state)
+    except Exception as error:
+        if type(error).__module__.startswith("assistant.session"):
+            print(f"nova-table: {error}", file=sys.stderr)
+            return 1
+        raise

@@ -230,6 +230,25 @@ def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool) -> 
         raise
 
 
+def start_again(state_path: Path) -> SavedGame:
+    """A new game of the current game's mission (from the copy of its scenario the file keeps; the demo where
+    that copy cannot be read), made the current game. The current game stays in the file as it is."""
+    from assistant.session.errors import SessionError
+    from assistant.session.games import StateFile
+    from assistant.session.scenario_file import read_scenario_text
+
+    state_file = StateFile(state_path)
+    try:
+        try:
+            state_file.new_game(*state_file.scenario(None))
+        except SessionError:
+            state_file.new_game(read_scenario_text(demo_path()), str(demo_path()))
+        return SavedGame(state_file, state_file.journal(None))
+    except BaseException:
+        state_file.close()
+        raise
+
+
 def demo_path() -> Path:
     """The bundled demo skirmish."""
     return Path(__file__).resolve().parent.parent / "demo" / "skirmish.toml"
