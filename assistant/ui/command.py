@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     screen = open_screen(args.size, args.fullscreen)
     pygame.font.init()
     if game is None:
-        way = _way_on(args, screen, unread)
+        way = _way_on(args, screen, unread, config)
         if isinstance(way, int):
             pygame.quit()
             return way
@@ -193,23 +194,31 @@ def run(args: argparse.Namespace) -> int:
         pygame.quit()
 
 
-def _way_on(args: argparse.Namespace, screen: Screen, unread: Exception | None) -> object | int:
+def _way_on(args: argparse.Namespace, screen: Screen, unread: Exception | None, config: HardwareConfig) -> object | int:
     """Where the saved game cannot be resumed, the reason on the screen and the ways on: a new game of its
     mission in the same file (the damaged game stays there), or quit. The game to play, or the exit status
     (1 where nobody can see the screen: SDL's dummy driver)."""
     from assistant.session.errors import StateFileError
+    from assistant.ui.devices import attach_encoder
     from assistant.ui.notice import choose
     from assistant.ui.table import start_again
 
     if screen.driver.lower() == "dummy":
         return 1
     state = args.state or default_state_path()
-    if isinstance(unread, (StateFileError, OSError)):  # the file itself: nothing can be played in it
-        choose(screen.surface, "The state file cannot be used", f"{unread}", [("quit", "Quit")])
-        return 0
-    again = "Start again: this mission anew in the same file, where the damaged game stays (nova-table session list)."
-    picked = choose(screen.surface, "The saved game cannot be resumed", f"{unread}\n\n{again}",
-                    [("new", "Start again"), ("quit", "Quit")])  # fmt: skip
+    knob = _Knob()  # the encoder answers the notice too; released for the table's own after it
+    if not args.no_encoder:
+        attach_encoder(knob, config)
+    try:
+        if isinstance(unread, (StateFileError, OSError)):  # the file itself: nothing can be played in it
+            choose(screen.surface, "The state file cannot be used", f"{unread}", [("quit", "Quit")])
+            return 0
+        again = "Start again: this mission anew in the same file, where the damaged game stays (nova-table session list)."
+        picked = choose(screen.surface, "The saved game cannot be resumed", f"{unread}\n\n{again}",
+                        [("new", "Start again"), ("quit", "Quit")])  # fmt: skip
+    finally:
+        for close in knob.closers:
+            close()
     if picked != "new":
         return 0
     try:
@@ -219,3 +228,13 @@ def _way_on(args: argparse.Namespace, screen: Screen, unread: Exception | None) 
             print(f"nova-table: {error}", file=sys.stderr)
             return 1
         raise
+
+
+class _Knob:
+    """The encoder's host while the notice is shown (`devices.Host`)."""
+
+    def __init__(self) -> None:
+        self.closers: list[Callable[[], None]] = []
+
+    def log(self, message: str) -> None:
+        print(f"nova-table: {message}", file=sys.stderr)

@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from assistant.hardware.config import HardwareConfig
 from assistant.rules.edition import Edition
@@ -21,7 +21,15 @@ from assistant.ui.form import Reading
 from assistant.ui.inputs import post_board_message, post_dice, post_encoder, post_knob, post_notice
 
 
-def attach_encoder(app: App, config: HardwareConfig, factory_name: str | None = None) -> object | None:
+class Host(Protocol):
+    """What a device is attached to: the app, or the notice shown before it (`assistant.ui.notice`)."""
+
+    closers: list[Callable[[], None]]
+
+    def log(self, message: str) -> None: ...
+
+
+def attach_encoder(app: Host, config: HardwareConfig, factory_name: str | None = None) -> object | None:
     """The encoder on its pins (if enabled, or "auto" on a machine with GPIO); None if not used."""
     from assistant.hardware.pins import has_gpio, pin_factory
 

@@ -22,6 +22,13 @@ CHOICES = [("new", "Start again"), ("quit", "Quit")]
 WHY = "game 1: stored event 3 is damaged (its bytes no longer match their checksum: a byte changed on the card?)"
 
 
+@pytest.fixture(autouse=True)
+def pygame_again() -> Any:
+    """`play` ends with pygame.quit(): the tests after these find pygame as tests/ui/conftest.py left it."""
+    yield
+    pygame.init()
+
+
 @pytest.fixture
 def surface() -> Any:
     pygame.display.init()
@@ -117,3 +124,41 @@ def test_the_whole_reason_fits_every_screen(size: tuple[int, int]) -> None:
         assert fonts.squeezed == [] and all(rect.bottom <= size[1] for rect in rects), (size, fonts.squeezed)
     finally:
         pygame.display.quit()
+
+
+def test_the_encoder_answers_the_notice_and_then_drives_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """At the Pi the knob is often all there is: a press on the notice's first button starts the mission again,
+    and the table's own encoder takes the pins after it (gpiozero's MockFactory stands in for the GPIO)."""
+    from gpiozero.pins.mock import MockFactory
+
+    from assistant.cli import main
+    from assistant.hardware import pins
+
+    state = tmp_path / "table.db"
+    damaged_game(state)
+    settings = tmp_path / "hardware.toml"
+    settings.write_text('[encoder]\nenabled = true\npin_factory = "mock"\n[board]\nport = "none"\n')
+    mock = MockFactory()
+    monkeypatch.setattr(pins, "pin_factory", lambda name="auto": mock)
+    real_open, real_choose = display.open_screen, notice.choose
+    monkeypatch.setattr(display, "open_screen",
+                        lambda *args, **kwargs: display.Screen(real_open(*args, **kwargs).surface, "KMSDRM", False))
+
+    def pressed(surface: Any, title: str, message: str, choices: Any) -> str | None:
+        switch = mock.pin(22)
+        switch.drive_low()
+        switch.drive_high()  # a press of the knob
+        chosen = real_choose(surface, title, message, choices)
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        return chosen
+
+    monkeypatch.setattr(notice, "choose", pressed)
+    try:
+        assert main(["play", "--state", str(state), "--hardware", str(settings)]) == 0
+    finally:
+        mock.reset()
+    said = capsys.readouterr().err
+    assert said.count("encoder on GPIO 17/27, switch on GPIO 22") == 2 and "not used" not in said, said
+    with closing(sqlite3.connect(state)) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'current_game'").fetchone() == ("2",)
