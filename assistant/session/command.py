@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -226,4 +227,7 @@ def run(args: argparse.Namespace) -> int:
         return ACTIONS[args.action](args, state)
     except SessionError as error:
         sys.stderr.write(f"{PROG} {args.action}: {error}\n")
+        return 1
+    except (sqlite3.Error, UnicodeDecodeError) as error:  # a file damaged past what the opening checks see
+        sys.stderr.write(f"{PROG} {args.action}: {state} is damaged (SQLite says: {error}); it was left as it is\n")
         return 1

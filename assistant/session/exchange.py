@@ -20,9 +20,9 @@ from typing import Any, TextIO
 
 from assistant.reading import NotJSON, loads
 from assistant.session.database import writing
-from assistant.session.errors import EventRefused, ExchangeError, ScenarioError
+from assistant.session.errors import EventRefused, ExchangeError, ScenarioError, SessionError
 from assistant.session.games import CAMPAIGN, GameInfo, StateFile, title_and_edition
-from assistant.session.journal import encode_event, now, stored_event
+from assistant.session.journal import JOURNAL_LEFT, encode_event, now, stored_event
 from assistant.session.schema import checksum
 
 FORMAT = "nova-table-game"
@@ -35,14 +35,19 @@ def export_game(state_file: StateFile, ref: int | str | None, out: TextIO) -> in
     info = state_file.game(ref)
     db.execute("BEGIN")  # one consistent read
     try:
-        kind, title, edition, source, text, status, head, created, updated = db.execute(
-            "SELECT kind, title, edition, scenario_source, scenario_text, status, head, created_at, updated_at"
+        kind, title, edition, source, text, status, head, created, updated, head_crc = db.execute(
+            "SELECT kind, title, edition, scenario_source, scenario_text, status, head, created_at, updated_at, head_crc"
             " FROM games WHERE id = ?",
             (info.id,),
         ).fetchone()
         rows = db.execute("SELECT seq, recorded_at, body, crc FROM events WHERE game_id = ? ORDER BY seq", (info.id,)).fetchall()
     finally:
         db.execute("COMMIT")
+    seqs = [row[0] for row in rows]  # a number gone bad would cut the export short, or leave a gap no import takes
+    if seqs != list(range(1, len(rows) + 1)) or head > len(rows) or (
+            head_crc is not None and checksum(info.id, head, "head") != head_crc):  # fmt: skip
+        raise SessionError(f"game {info.id} is damaged (its {len(rows)} stored events do not run from 1 up to its head, "
+                           f"{head}); {JOURNAL_LEFT}")  # fmt: skip
     header = {
         "format": FORMAT, "version": VERSION, "kind": kind, "title": title, "edition": edition, "status": status,
         "head": head, "events": len(rows), "created_at": created, "updated_at": updated,
@@ -154,12 +159,13 @@ def _insert(state_file: StateFile, header: dict[str, Any], tag: str, events: lis
         game_id = int(cursor.lastrowid or 0)
         db.executemany(
             "INSERT INTO events (game_id, seq, body, recorded_at, crc) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, seq, body, recorded, checksum(body)) for seq, body, recorded in events],
+            [(game_id, seq, body, recorded, checksum(game_id, seq, body)) for seq, body, recorded in events],
         )
         db.executemany(
             "INSERT INTO snapshots (game_id, seq, fold, state, crc) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, seq, tag, state, checksum(state)) for seq, state in snapshots],
+            [(game_id, seq, tag, state, checksum(game_id, seq, state)) for seq, state in snapshots],
         )
+        db.execute("UPDATE games SET head_crc = ? WHERE id = ?", (checksum(game_id, header["head"], "head"), game_id))
         if header["kind"] == "mission":
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)", (str(game_id),))
     return state_file.game(game_id)

@@ -11,6 +11,7 @@ from assistant.session.database import open_state_file, writing
 from assistant.session.errors import NoSuchGame
 from assistant.session.fold import Fold, FoldFactory, default_folds
 from assistant.session.journal import SNAPSHOT_EVERY, Journal, now
+from assistant.session.schema import checksum
 
 CAMPAIGN = "campaign"
 """The game reference of the campaign sheet (`--game campaign`)."""
@@ -89,6 +90,7 @@ class StateFile:
                 (title, edition, source, scenario_text, stamp, stamp),
             )
             game_id = int(cursor.lastrowid or 0)
+            self.db.execute("UPDATE games SET head_crc = ? WHERE id = ?", (checksum(game_id, 0, "head"), game_id))
             self._set_current(game_id)
         return self.game(game_id)
 
@@ -167,7 +169,9 @@ class StateFile:
                 " VALUES ('campaign', 'Campaign sheet', 'renaissance', ?, ?)",
                 (stamp, stamp),
             )
-            return int(cursor.lastrowid or 0)
+            game_id = int(cursor.lastrowid or 0)
+            self.db.execute("UPDATE games SET head_crc = ? WHERE id = ?", (checksum(game_id, 0, "head"), game_id))
+            return game_id
 
     # -- inside ----------------------------------------------------------------------------------
 

@@ -118,7 +118,7 @@ class Journal(Generic[S]):
                 db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game, seq))
                 db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game, seq))
             db.execute("INSERT INTO events (game_id, seq, body, recorded_at, crc) VALUES (?, ?, ?, ?, ?)",
-                       (game, seq, body, now(), checksum(body)))  # fmt: skip
+                       (game, seq, body, now(), checksum(game, seq, body)))  # fmt: skip
             if seq % self.snapshot_every == 0:
                 self._store_snapshot(seq, new_state)
             self._move_head(seq)
@@ -160,7 +160,8 @@ class Journal(Generic[S]):
 
     def _move_head(self, head: int) -> None:
         self._db.execute(
-            "UPDATE games SET head = ?, revision = revision + 1, updated_at = ? WHERE id = ?", (head, now(), self.game_id)
+            "UPDATE games SET head = ?, head_crc = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
+            (head, checksum(self.game_id, head, "head"), now(), self.game_id),
         )
         self._revision += 1
 
@@ -185,10 +186,13 @@ class Journal(Generic[S]):
 
     def _read(self) -> int:
         """Refresh the cache from the file; how many events had to be folded for it."""
-        row = self._db.execute("SELECT head, revision FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        row = self._db.execute("SELECT head, revision, head_crc FROM games WHERE id = ?", (self.game_id,)).fetchone()
         if row is None:
             raise NoSuchGame(f"no game {self.game_id} in this state file")
-        head, revision = row
+        head, revision, head_crc = row
+        if head_crc is not None and checksum(self.game_id, head, "head") != head_crc:  # the next move would drop events
+            raise SessionError(f"game {self.game_id} is damaged (how many of its events stand, {head}, no longer matches its "
+                               f"checksum: a byte changed on the card?); {JOURNAL_LEFT}")  # fmt: skip
         if revision == self._revision and self._state is not None:
             return 0
         (length,) = self._db.execute("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (self.game_id,)).fetchone()
@@ -225,7 +229,7 @@ class Journal(Generic[S]):
             (self.game_id, head, self.fold.tag),
         )
         for seq, text, crc in rows:  # the newest sound one: one whose bytes changed on the card is passed over
-            if crc is not None and checksum(text) != crc:
+            if crc is not None and checksum(self.game_id, seq, text) != crc:
                 continue
             try:
                 state, start = self.fold.load(json.loads(text)), seq
@@ -267,14 +271,14 @@ class Journal(Generic[S]):
         text = json.dumps(self.fold.dump(state), separators=(",", ":"))
         self._db.execute(
             "INSERT OR REPLACE INTO snapshots (game_id, seq, fold, state, crc) VALUES (?, ?, ?, ?, ?)",
-            (self.game_id, seq, self.fold.tag, text, checksum(text)),
+            (self.game_id, seq, self.fold.tag, text, checksum(self.game_id, seq, text)),
         )
 
 
 def stored_event(game_id: int, seq: int, body: str, crc: int | None = None) -> dict[str, Any]:
     """A stored event's text read back; SessionError where its checksum `crc` does not match or it is not an
     event's JSON (the file damaged or edited), which is no fault of the rules."""
-    if crc is not None and checksum(body) != crc:
+    if crc is not None and checksum(game_id, seq, body) != crc:
         raise SessionError(f"game {game_id}: stored event {seq} is damaged (its bytes no longer match their checksum: "
                            f"a byte changed on the card?); {JOURNAL_LEFT}")  # fmt: skip
     try:

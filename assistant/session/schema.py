@@ -72,19 +72,25 @@ _V2 = (  # SQLite's way to change a table's definition: a new table, the rows co
 
 
 
-def checksum(text: str) -> int:
-    """The CRC-32 of a stored text's UTF-8 bytes: SQLite keeps none, and a byte gone bad on a card would change
-    a game silently (a die's value in an event, a wound in a snapshot)."""
-    return zlib.crc32(text.encode("utf-8"))
+def checksum(game: int, seq: int, text: object) -> int:
+    """The CRC-32 of a stored row: its game, its number and its text's UTF-8 bytes. SQLite keeps none, and a
+    byte gone bad on a card would change a game silently (a die's value in an event, a wound in a snapshot,
+    the number that places a row in its game); -1 for a value that is not text (a byte that made it a blob)."""
+    if not isinstance(text, str):
+        return -1
+    return zlib.crc32(f"{game}:{seq}:{text}".encode("utf-8", "surrogatepass"))
 
 
 def _v3(connection: sqlite3.Connection) -> None:
-    """2 -> 3: each event's body and each snapshot's state with its checksum, checked when read."""
+    """2 -> 3: each event's body, each snapshot's state and each game's head with its checksum, checked when read."""
     for table, column in (("events", "body"), ("snapshots", "state")):
         connection.execute(f"ALTER TABLE {table} ADD COLUMN crc INTEGER")
         rows = connection.execute(f"SELECT game_id, seq, {column} FROM {table}").fetchall()
         connection.executemany(f"UPDATE {table} SET crc = ? WHERE game_id = ? AND seq = ?",
-                               [(checksum(text), game, seq) for game, seq, text in rows])  # fmt: skip
+                               [(checksum(game, seq, text), game, seq) for game, seq, text in rows])  # fmt: skip
+    connection.execute("ALTER TABLE games ADD COLUMN head_crc INTEGER")
+    connection.executemany("UPDATE games SET head_crc = ? WHERE id = ?",
+                           [(checksum(game, head, "head"), game) for game, head in connection.execute("SELECT id, head FROM games")])
 
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [

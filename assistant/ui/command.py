@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -144,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = _open_game(args)
     except Exception as error:
-        if type(error).__module__.startswith("assistant.session") or isinstance(error, OSError):
+        if type(error).__module__.startswith("assistant.session") or isinstance(error, (OSError, sqlite3.Error)):
             print(f"nova-table: {error}", file=sys.stderr)
             if args.new or args.scenario or args.memory or args.screenshot:
                 return 1
@@ -210,7 +211,7 @@ def _way_on(args: argparse.Namespace, screen: Screen, unread: Exception | None, 
     if not args.no_encoder:
         attach_encoder(knob, config)
     try:
-        if isinstance(unread, (StateFileError, OSError)):  # the file itself: nothing can be played in it
+        if isinstance(unread, (StateFileError, OSError, sqlite3.Error)):  # the file itself: nothing can be played in it
             choose(screen.surface, "The state file cannot be used", f"{unread}", [("quit", "Quit")])
             return 0
         again = "Start again: this mission anew in the same file, where the damaged game stays (nova-table session list)."

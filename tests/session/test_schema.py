@@ -100,6 +100,7 @@ def as_schema_1(path: Path) -> None:
     with closing(sqlite3.connect(path)) as db:
         db.execute("ALTER TABLE events DROP COLUMN crc")
         db.execute("ALTER TABLE snapshots DROP COLUMN crc")
+        db.execute("ALTER TABLE games DROP COLUMN head_crc")
         db.execute("PRAGMA foreign_keys = OFF")
         db.execute(f"CREATE TABLE games_v1 (id INTEGER PRIMARY KEY, {schema._GAMES})")
         db.execute("INSERT INTO games_v1 SELECT * FROM games")
@@ -132,8 +133,10 @@ def test_a_file_of_schema_1_keeps_its_games_and_events_when_its_games_are_rebuil
         for game in (1, 3):
             assert games.journal(game).events() == events and games.journal(game).head == 30
         assert games.db.execute("SELECT game_id, seq FROM snapshots").fetchall() == [(1, 10), (1, 20), (1, 30), (3, 10), (3, 20), (3, 30)]
-        sums = games.db.execute("SELECT body, crc FROM events UNION ALL SELECT state, crc FROM snapshots").fetchall()
-        assert len(sums) == 66 and all(crc == schema.checksum(text) for text, crc in sums)
+        sums = games.db.execute("SELECT game_id, seq, body, crc FROM events UNION ALL "
+                                "SELECT game_id, seq, state, crc FROM snapshots UNION ALL "
+                                "SELECT id, head, 'head', head_crc FROM games").fetchall()  # fmt: skip
+        assert len(sums) == 66 + 3 and all(crc == schema.checksum(game, seq, text) for game, seq, text, crc in sums)
         games.delete(campaign)
         assert games.new_game(endless_text(), "d.toml").id == campaign + 1  # the highest number, not given again
     assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 3
