@@ -288,18 +288,10 @@ def test_a_damaged_event_names_the_way_on_and_play_new_starts_a_game_beside_it(t
     import sqlite3
     from contextlib import closing
 
-    from assistant.session.games import StateFile
+    from tests.ui.test_notice import damaged_game
 
     state = tmp_path / "table.db"
-    with StateFile(state, create=True) as games:
-        demo = ROOT / "assistant" / "demo" / "skirmish.toml"
-        games.new_game(demo.read_text(encoding="utf-8"), str(demo))
-        journal = games.journal()
-        for _ in range(3):
-            journal.append({"type": "end_activation"})
-    with closing(sqlite3.connect(state)) as db:
-        db.execute("UPDATE events SET body = '{\"type\" \"end_activation\"}' WHERE seq = 3")
-        db.commit()
+    damaged_game(state)
     process = nova("play", "--state", str(state), "--screenshot", str(tmp_path / "x.png"))
     _, err = process.communicate(timeout=30)
     assert process.returncode == 1 and "stored event 3 is damaged" in err and "`nova-table play --new` starts another game" in err
