@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from assistant.rules.edition import Edition
+from assistant.rules.edition import Edition, term
 from assistant.rules.errors import RuleError
 from assistant.rules.questions import (
     NO,
@@ -134,12 +134,12 @@ def known_key(factor: str) -> Callable[[HeroFacts], int] | None:
 def factor_words(view: GoalView, factor: str) -> str:
     """'the highest Threat Level' ('the highest TV' in the first edition)."""
     words = FACTOR_WORDS[factor]
-    return words.replace("Threat Level", "TV") if view.edition is Edition.CLASSIC else words
+    return words.replace("Threat Level", term(view.edition, "Threat Level"))
 
 
 def _label(view: GoalView, hero: HeroFacts) -> str:
     """'Scum (TV 6)' in the first edition, 'Sofia (Threat Level 3)' in Renaissance."""
-    return f"{hero.name} ({'TV' if view.edition is Edition.CLASSIC else 'Threat Level'} {hero.threat})"
+    return f"{hero.name} ({term(view.edition, 'Threat Level')} {hero.threat})"
 
 
 def _key(view: GoalView, *parts: str) -> str:
@@ -292,7 +292,7 @@ def decide_goal(view: GoalView, answers: Answers) -> Question | Goal:
     found = _in_area(view, pool, ties[0], answers)
     if isinstance(found, Question):
         return found
-    word = "TV" if view.edition is Edition.CLASSIC else "Threat Level"
+    word = term(view.edition, "Threat Level")
     threat = f", {word} {mission.threat} or more" if mission is not None else ""
     if found:
         why = f"in the Control Area{threat}"  # the factors that chose among them follow (`_break_ties`)

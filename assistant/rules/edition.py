@@ -22,7 +22,8 @@ class Edition(Enum):
 
 
 CLASSIC_WORDS = {  # first edition: the hero sheet's "Rapidity, Mastery, Physical, Mind", "TV", "Mental attack", "out of action"
-    "Swiftness": "Rapidity", "Physique": "Physical", "Threat": "TV", "Psychic": "Mental", "KO": "out of action",
+    "Swiftness": "Rapidity", "Physique": "Physical", "Threat": "TV", "Threat Level": "TV", "Psychic": "Mental",
+    "KO": "out of action",
 }  # fmt: skip
 
 

@@ -83,8 +83,9 @@ def _check_header(path: Path, create: bool) -> None:
         if create:
             return
         raise StateFileError(f"{path} is empty: it holds no game")
-    wal = Path(f"{path}-wal")  # looked at first: a checkpoint writes the header's page before the others, and
-    checkpoint_pending = wal.exists() and wal.stat().st_size > 0  # the log stays until they are all written
+    # the log looked at first: a checkpoint writes the header's page before the others, and the log stays until
+    # they are all written
+    checkpoint_pending = _has_log(path)
     with path.open("rb") as handle:
         header = handle.read(100)
         size = os.fstat(handle.fileno()).st_size  # after the header: the file grows as they are written
@@ -293,13 +294,17 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
 
 def _open(file: Path, create: bool, check: bool) -> sqlite3.Connection:
     """The writing connection of `open_state_file`."""
-    if file.is_file() and file.stat().st_size > 0 and _has_log(file):
+    if _has_log(file):
+        if not file.is_file() or file.stat().st_size == 0:  # SQLite would take that log for the new file's, then delete it
+            raise StateFileError(
+                f"{file}-wal holds the newest events of a game whose file is not beside it (moved away after the power "
+                f"was cut?): put that file back as {file.name}, or move {file.name}-wal and {file.name}-shm away with "
+                f"it; {LEFT_AS_IS}"
+            )  # fmt: skip
         reader = _connect(file, "ro")
         _guarded(reader, file, lambda: _check_contents(reader, file, create, check))
         reader.close()
         check = False  # checked: the writing connection does not check again
-    else:
-        _refuse_orphan_log(file)
     connection = _connect(file, "rwc" if create else "rw")
 
     def prepare() -> None:
@@ -334,17 +339,6 @@ def _reader(file: Path) -> sqlite3.Connection:
         reader.close()
         raise _damaged(file, error) from error
     return reader
-
-
-def _refuse_orphan_log(file: Path) -> None:
-    """A new state file is not made beside a write-ahead log left by another: SQLite would read that log as
-    the new file's, and then delete it (the newest events of a game whose file was moved away after a crash)."""
-    if _has_log(file):
-        log = Path(f"{file}-wal")
-        raise StateFileError(
-            f"{log} holds the newest events of a game whose file is not beside it (moved away after the power was "
-            f"cut?): put that file back as {file.name}, or move {log.name} and {file.name}-shm away with it; {LEFT_AS_IS}"
-        )
 
 
 def _has_log(file: Path) -> bool:

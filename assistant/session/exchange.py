@@ -22,7 +22,7 @@ from assistant.reading import NotJSON, loads
 from assistant.session.database import writing
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError, SessionError
 from assistant.session.games import CAMPAIGN, GameInfo, StateFile, title_and_edition
-from assistant.session.journal import JOURNAL_LEFT, encode_event, now, stored_event
+from assistant.session.journal import JOURNAL_LEFT, encode_event, head_damaged, now, seal_head, stored_event
 from assistant.session.schema import checksum
 
 FORMAT = "nova-table-game"
@@ -44,8 +44,7 @@ def export_game(state_file: StateFile, ref: int | str | None, out: TextIO) -> in
     finally:
         db.execute("COMMIT")
     seqs = [row[0] for row in rows]  # a number gone bad would cut the export short, or leave a gap no import takes
-    if seqs != list(range(1, len(rows) + 1)) or head > len(rows) or (
-            head_crc is not None and checksum(info.id, head, "head") != head_crc):  # fmt: skip
+    if seqs != list(range(1, len(rows) + 1)) or head > len(rows) or head_damaged(info.id, head, head_crc):
         raise SessionError(f"game {info.id} is damaged (its {len(rows)} stored events do not run from 1 up to its head, "
                            f"{head}); {JOURNAL_LEFT}")  # fmt: skip
     header = {
@@ -165,7 +164,7 @@ def _insert(state_file: StateFile, header: dict[str, Any], tag: str, events: lis
             "INSERT INTO snapshots (game_id, seq, fold, state, crc) VALUES (?, ?, ?, ?, ?)",
             [(game_id, seq, tag, state, checksum(game_id, seq, state)) for seq, state in snapshots],
         )
-        db.execute("UPDATE games SET head_crc = ? WHERE id = ?", (checksum(game_id, header["head"], "head"), game_id))
+        seal_head(db, game_id, header["head"])
         if header["kind"] == "mission":
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)", (str(game_id),))
     return state_file.game(game_id)

@@ -10,8 +10,7 @@ from typing import Any
 from assistant.session.database import open_state_file, writing
 from assistant.session.errors import NoSuchGame
 from assistant.session.fold import Fold, FoldFactory, default_folds
-from assistant.session.journal import SNAPSHOT_EVERY, Journal, now
-from assistant.session.schema import checksum
+from assistant.session.journal import SNAPSHOT_EVERY, Journal, now, seal_head
 
 CAMPAIGN = "campaign"
 """The game reference of the campaign sheet (`--game campaign`)."""
@@ -90,7 +89,7 @@ class StateFile:
                 (title, edition, source, scenario_text, stamp, stamp),
             )
             game_id = int(cursor.lastrowid or 0)
-            self.db.execute("UPDATE games SET head_crc = ? WHERE id = ?", (checksum(game_id, 0, "head"), game_id))
+            seal_head(self.db, game_id, 0)
             self._set_current(game_id)
         return self.game(game_id)
 
@@ -170,7 +169,7 @@ class StateFile:
                 (stamp, stamp),
             )
             game_id = int(cursor.lastrowid or 0)
-            self.db.execute("UPDATE games SET head_crc = ? WHERE id = ?", (checksum(game_id, 0, "head"), game_id))
+            seal_head(self.db, game_id, 0)
             return game_id
 
     # -- inside ----------------------------------------------------------------------------------

@@ -32,6 +32,16 @@ JOURNAL_LEFT = ("the journal was left as it is (`nova-table play --new` starts a
                 "`nova-table session list` shows them all)")
 
 
+def seal_head(db: sqlite3.Connection, game_id: int, head: int) -> None:
+    """Set game `game_id`'s head with its checksum (a head changed on the card would rewind the game)."""
+    db.execute("UPDATE games SET head = ?, head_crc = ? WHERE id = ?", (head, checksum(game_id, head, "head"), game_id))
+
+
+def head_damaged(game_id: int, head: int, head_crc: int | None) -> bool:
+    """A head that no longer matches its checksum (None: a row written before schema 3 set one)."""
+    return head_crc is not None and checksum(game_id, head, "head") != head_crc
+
+
 def encode_event(event: Mapping[str, Any]) -> str:
     """The stored form of an event: compact JSON with sorted keys."""
     if not isinstance(event, Mapping):
@@ -159,10 +169,8 @@ class Journal(Generic[S]):
         return _WriteTransaction(self)
 
     def _move_head(self, head: int) -> None:
-        self._db.execute(
-            "UPDATE games SET head = ?, head_crc = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
-            (head, checksum(self.game_id, head, "head"), now(), self.game_id),
-        )
+        seal_head(self._db, self.game_id, head)
+        self._db.execute("UPDATE games SET revision = revision + 1, updated_at = ? WHERE id = ?", (now(), self.game_id))
         self._revision += 1
 
     def _event(self, seq: int) -> dict[str, Any]:
@@ -190,7 +198,7 @@ class Journal(Generic[S]):
         if row is None:
             raise NoSuchGame(f"no game {self.game_id} in this state file")
         head, revision, head_crc = row
-        if head_crc is not None and checksum(self.game_id, head, "head") != head_crc:  # the next move would drop events
+        if head_damaged(self.game_id, head, head_crc):  # the next move would drop the events after it
             raise SessionError(f"game {self.game_id} is damaged (how many of its events stand, {head}, no longer matches its "
                                f"checksum: a byte changed on the card?); {JOURNAL_LEFT}")  # fmt: skip
         if revision == self._revision and self._state is not None:

@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = _open_game(args)
     except Exception as error:
-        if type(error).__module__.startswith("assistant.session") or isinstance(error, (OSError, sqlite3.Error)):
+        if _said(error) or isinstance(error, (OSError, sqlite3.Error)):
             print(f"nova-table: {error}", file=sys.stderr)
             if args.new or args.scenario or args.memory or args.screenshot:
                 return 1
@@ -225,10 +225,15 @@ def _way_on(args: argparse.Namespace, screen: Screen, unread: Exception | None, 
     try:
         return start_again(state)
     except Exception as error:
-        if type(error).__module__.startswith("assistant.session"):
+        if _said(error):
             print(f"nova-table: {error}", file=sys.stderr)
             return 1
         raise
+
+
+def _said(error: Exception) -> bool:
+    """An error of the session (a state or scenario file): its message says what and where."""
+    return type(error).__module__.startswith("assistant.session")
 
 
 class _Knob:

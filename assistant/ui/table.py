@@ -121,20 +121,21 @@ class SavedGame:
     """A game in the session's state file (`assistant.session`): the journal is the only truth."""
 
     def __init__(self, state_file: Any, journal: Any) -> None:
-        self._file = state_file
-        self._journal = journal
-        self._last: GameState | None = None
-        self.problem = ""  # why the game could not be read since (deleted or damaged by another process), or ""
-
-    def _read(self, call: Callable[[], T], otherwise: T) -> T:
-        """`call()`; where the game can no longer be read, `otherwise`, and `problem` says why."""
         import sqlite3
 
         from assistant.session.errors import SessionError
 
+        self._file = state_file
+        self._journal = journal
+        self._unreadable = (SessionError, sqlite3.Error)  # a game deleted or damaged by another process
+        self._last: GameState = journal.state  # at the start a game that cannot be read is said by `play` itself
+        self.problem = ""  # why the game could not be read since, or ""
+
+    def _read(self, call: Callable[[], T], otherwise: T) -> T:
+        """`call()`; where the game can no longer be read, `otherwise`, and `problem` says why."""
         try:
             value = call()
-        except (SessionError, sqlite3.Error) as error:
+        except self._unreadable as error:
             self.problem = f"{error}: the game shown is the last one read, and nothing more is saved"
             return otherwise
         self.problem = ""
@@ -142,8 +143,6 @@ class SavedGame:
 
     @property
     def state(self) -> GameState:
-        if self._last is None:  # at the start a game that cannot be read is said by `play` itself
-            self._last = self._journal.state
         self._last = self._read(lambda: self._journal.state, self._last)
         return self._last
 
