@@ -4,6 +4,7 @@ Every game lives in one SQLite state file (--state), beside the Renaissance camp
 (--game campaign). Examples:
 
   nova-table session new --scenario assistant/demo/skirmish.toml --state games.db
+  nova-table session new --status mano,milizia,pugno --priority milizia --state games.db
   echo '{"type": "spend_ap", "ap": 2, "action": "move"}' | nova-table session apply --state games.db
   nova-table session undo --state games.db
   nova-table session show --state games.db
@@ -51,8 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             command.add_argument("--game", metavar="ID", required=True, help='a game number from `list`, or "campaign"')
         return command
 
-    new = action("new", "start a game from a scenario file; it becomes the current game", game=None)
-    new.add_argument("--scenario", metavar="FILE", required=True, help="a scenario TOML file (see docs/scenario.md)")
+    new = action("new", "start a game from a scenario file, or a game of Status; it becomes the current game", game=None)
+    which = new.add_mutually_exclusive_group(required=True)
+    which.add_argument("--scenario", metavar="FILE", help="a scenario TOML file (see docs/scenario.md)")
+    which.add_argument("--status", metavar="FACTIONS",
+                       help="a game of Nova Lectio: Status for these Factions, clockwise, comma-separated: "
+                            "mano, ragione, milizia, pugno")  # fmt: skip
+    new.add_argument("--priority", metavar="FACTION", help="with --status: who holds the Priority token (default: the first)")
     action("apply", "apply events read from stdin, one JSON object a line; one answer a line")
     action("undo", "take back the last event (redo brings it back)")
     action("redo", "bring back the last undone event")
@@ -83,10 +89,17 @@ def _new(args: argparse.Namespace, state: str) -> int:
     from assistant.session.games import StateFile
     from assistant.session.scenario_file import read_scenario_text
 
-    text = read_scenario_text(args.scenario)
-    default_folds("mission", text, args.scenario)  # the scenario is checked whole before the file is made
+    if args.status is not None:
+        from assistant.session.status_fold import setup_text
+
+        kind, source = "status", "--status"
+        text = setup_text(args.status.split(","), args.priority)
+    else:
+        kind, source = "mission", args.scenario
+        text = read_scenario_text(args.scenario)
+    default_folds(kind, text, source)  # the scenario is checked whole before the file is made
     with StateFile(state, create=True) as games:
-        info = games.new_game(text, args.scenario)
+        info = games.new_game(text, source, kind)
     _print(info.to_dict())
     return 0
 

@@ -23,7 +23,7 @@ from assistant.session.database import writing
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError, SessionError
 from assistant.session.games import CAMPAIGN, GameInfo, StateFile, title_and_edition
 from assistant.session.journal import JOURNAL_LEFT, encode_event, head_damaged, now, seal_head, stored_event
-from assistant.session.schema import checksum
+from assistant.session.schema import KINDS, checksum
 
 FORMAT = "nova-table-game"
 VERSION = 1
@@ -85,8 +85,9 @@ def _header(objects: list[tuple[int, dict[str, Any]]], source: str) -> dict[str,
     version = header.get("version")
     if not isinstance(version, int) or version > VERSION:
         raise ExchangeError(f"{source}:{number}: version: {version!r}; this Nova Table reads export version {VERSION}")
-    if header.get("kind") not in ("mission", CAMPAIGN):
-        raise ExchangeError(f"{source}:{number}: kind: expected \"mission\" or \"campaign\", got {header.get('kind')!r}")
+    if header.get("kind") not in KINDS:
+        expected = ", ".join(f'"{kind}"' for kind in KINDS)
+        raise ExchangeError(f"{source}:{number}: kind: expected one of {expected}, got {header.get('kind')!r}")
     for key in ("title", "created_at"):
         if not isinstance(header.get(key), str):
             raise ExchangeError(f"{source}:{number}: {key}: expected text, got {header.get(key)!r}")
@@ -99,8 +100,9 @@ def _header(objects: list[tuple[int, dict[str, Any]]], source: str) -> dict[str,
         raise ExchangeError(f"{source}:{number}: created_at: expected a date and time, got {header['created_at']!r}") from None
     if header.get("status") not in ("active", "archived"):
         raise ExchangeError(f"{source}:{number}: status: expected \"active\" or \"archived\", got {header.get('status')!r}")
-    if header["kind"] == "mission" and not isinstance(header.get("scenario_text"), str):
-        raise ExchangeError(f"{source}:{number}: scenario_text: a mission export carries its scenario")
+    if header["kind"] != CAMPAIGN and not isinstance(header.get("scenario_text"), str):
+        raise ExchangeError(f"{source}:{number}: scenario_text: a {header['kind']} export carries its "
+                            f"{'scenario' if header['kind'] == 'mission' else 'setup'}")
     return header
 
 
@@ -124,7 +126,7 @@ def import_game(state_file: StateFile, lines: Iterable[str], source: str) -> Gam
         fold = state_file.folds(kind, header.get("scenario_text"), f"{source} (scenario_text)")
     except ScenarioError as error:
         raise ExchangeError(f"{source}:{objects[0][0]}: the scenario in this export is wrong:\n{error}") from None
-    if kind == "mission":  # the edition is the scenario's, whatever the header says
+    if kind != CAMPAIGN:  # the edition is the scenario's, whatever the header says
         header = dict(header, edition=title_and_edition(fold, source)[1])
     state = fold.initial()
     events: list[tuple[int, str, str]] = []
@@ -165,6 +167,6 @@ def _insert(state_file: StateFile, header: dict[str, Any], tag: str, events: lis
             [(game_id, seq, tag, state, checksum(game_id, seq, state)) for seq, state in snapshots],
         )
         seal_head(db, game_id, header["head"])
-        if header["kind"] == "mission":
+        if header["kind"] != CAMPAIGN:
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)", (str(game_id),))
     return state_file.game(game_id)

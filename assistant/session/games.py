@@ -35,6 +35,7 @@ class GameInfo:
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": CAMPAIGN if self.kind == CAMPAIGN else self.id,
+            "kind": self.kind,
             "title": self.title,
             "edition": self.edition,
             "status": self.status,
@@ -76,17 +77,18 @@ class StateFile:
 
     # -- games -----------------------------------------------------------------------------------
 
-    def new_game(self, scenario_text: str, source: str) -> GameInfo:
-        """Start a mission from a scenario's text (checked whole first) and make it the current game."""
-        fold = self.folds("mission", scenario_text, source)  # its reader has had the rules set it up (`parse_scenario`)
+    def new_game(self, scenario_text: str, source: str, kind: str = "mission") -> GameInfo:
+        """Start a game of `kind` from its setup's text (a mission's scenario, a Status table's factions), checked
+        whole first, and make it the current game."""
+        fold = self.folds(kind, scenario_text, source)  # its reader has had the rules set it up (`parse_scenario`)
         title, edition = title_and_edition(fold, source)
         source = source.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # a file name not in UTF-8
         with writing(self.db):
             stamp = now()
             cursor = self.db.execute(
                 "INSERT INTO games (kind, title, edition, scenario_source, scenario_text, created_at, updated_at)"
-                " VALUES ('mission', ?, ?, ?, ?, ?, ?)",
-                (title, edition, source, scenario_text, stamp, stamp),
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (kind, title, edition, source, scenario_text, stamp, stamp),
             )
             game_id = int(cursor.lastrowid or 0)
             seal_head(self.db, game_id, 0)
@@ -125,6 +127,11 @@ class StateFile:
         if row is None or row[0] is None:
             raise NoSuchGame(f"{self.path}: game {ref} has no saved scenario")
         return str(row[0]), str(row[1] or "")
+
+    def again(self, ref: int | str | None = None) -> GameInfo:
+        """A new game of the same kind and setup as game `ref` (from the copy saved with it), made the current game."""
+        text, source = self.scenario(ref)
+        return self.new_game(text, source, self.game(ref).kind)
 
     def resume(self, ref: int | str | None) -> GameInfo:
         """Make game `ref` the current one (bringing it back from the archive)."""
@@ -207,7 +214,7 @@ class StateFile:
 
     def _latest_active(self, excluding: int) -> int | None:
         row = self.db.execute(
-            "SELECT id FROM games WHERE kind = 'mission' AND status = 'active' AND id != ? ORDER BY updated_at DESC, id DESC",
+            "SELECT id FROM games WHERE kind != 'campaign' AND status = 'active' AND id != ? ORDER BY updated_at DESC, id DESC",
             (excluding,),
         ).fetchone()
         return int(row[0]) if row is not None else None
@@ -228,6 +235,7 @@ def _info(row: tuple[Any, ...], current: int | None) -> GameInfo:
 
 
 def title_and_edition(fold: Fold[Any], source: str) -> tuple[str, str | None]:
+    """A game's title and edition: its fold's, else its scenario's (a mission), else where it came from."""
     scenario = getattr(fold, "scenario", None)
-    title = getattr(scenario, "title", None) or source
+    title = getattr(fold, "title", None) or getattr(scenario, "title", None) or source
     return str(title), getattr(scenario, "edition", None)

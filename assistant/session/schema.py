@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 APPLICATION_ID = 0x4E4F5641
 """'NOVA': SQLite's application_id of a Nova Table state file."""
 
+# the games table as schema 1 made it; schema 3 adds head_crc, schema 4 the kind "status"
 _GAMES = """
         kind TEXT NOT NULL CHECK (kind IN ('mission', 'campaign')),
         title TEXT NOT NULL,
@@ -93,10 +94,32 @@ def _v3(connection: sqlite3.Connection) -> None:
                            [(checksum(game, head, "head"), game) for game, head in connection.execute("SELECT id, head FROM games")])
 
 
+KINDS = ("mission", "campaign", "status")
+"""The kinds of game a state file holds: a Nova Aetas mission, the Renaissance campaign sheet, a game of
+Nova Lectio: Status. Each folds its events through its own rules (`fold.default_folds`)."""
+
+
+def _v4(connection: sqlite3.Connection) -> None:
+    """3 -> 4: a game may be of the kind "status" (the games table rebuilt, as `_V2`, for its CHECK); the
+    highest number given so far is carried over, so a deleted game's number is still never given again."""
+    (given,) = connection.execute("SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'games'").fetchone()
+    kinds = ", ".join(f"'{kind}'" for kind in KINDS)
+    columns = _GAMES.replace("kind IN ('mission', 'campaign')", f"kind IN ({kinds})")
+    connection.execute(f"CREATE TABLE games_v4 (id INTEGER PRIMARY KEY AUTOINCREMENT, {columns}, head_crc INTEGER)")
+    connection.execute("INSERT INTO games_v4 SELECT * FROM games")
+    connection.execute("DROP TABLE games")
+    connection.execute("ALTER TABLE games_v4 RENAME TO games")
+    connection.execute(_ONE_CAMPAIGN)
+    (highest,) = connection.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()
+    connection.execute("DELETE FROM sqlite_sequence WHERE name = 'games'")
+    connection.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)", (max(given, highest),))
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _statements(_V1),  # 0 -> 1: meta, games, events, snapshots
     _statements(_V2),  # 1 -> 2: a deleted game's number is never given to another game (AUTOINCREMENT)
     _v3,  # 2 -> 3: checksums of events and snapshots
+    _v4,  # 3 -> 4: games of Nova Lectio: Status (kind "status")
 ]
 """Run with foreign keys off (SQLite's rule for a table rebuilt, `_V2`), and checked after."""
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,6 +11,7 @@ import pytest
 from assistant.session import schema
 from assistant.session.errors import NoSuchGame, StateFileError
 from assistant.session.games import StateFile
+from assistant.session.status_fold import setup_text
 from tests.session.conftest import FOLDS, endless_text, script
 
 
@@ -139,5 +140,45 @@ def test_a_file_of_schema_1_keeps_its_games_and_events_when_its_games_are_rebuil
         assert len(sums) == 66 + 3 and all(crc == schema.checksum(game, seq, text) for game, seq, text, crc in sums)
         games.delete(campaign)
         assert games.new_game(endless_text(), "d.toml").id == campaign + 1  # the highest number, not given again
-    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 3
+    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 4
     assert pragma(Path(f"{state_path}.schema-1.bak"), "user_version") == 1
+
+
+def as_schema_3(path: Path) -> None:
+    """A file as schema 3 wrote it: its games' kind only "mission" or "campaign"."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA foreign_keys = OFF")
+        db.execute(f"CREATE TABLE games_v3 (id INTEGER PRIMARY KEY AUTOINCREMENT, {schema._GAMES}, head_crc INTEGER)")
+        db.execute("INSERT INTO games_v3 SELECT * FROM games")
+        (given,) = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'").fetchone()
+        db.execute("DROP TABLE games")
+        db.execute("ALTER TABLE games_v3 RENAME TO games")
+        db.execute(schema._ONE_CAMPAIGN)
+        db.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'games'", (given,))
+        db.execute("PRAGMA user_version = 3")
+        db.commit()
+
+
+def test_a_file_of_schema_3_takes_games_of_status_and_keeps_its_own(state_path: Path) -> None:
+    """Schema 4 rebuilds the games table for its new kind, "status": the missions, their events and checksums
+    stay whole, and the number of the game deleted last (the highest) is still never given again."""
+    events = script(endless_text(), 12, seed=5)
+    with StateFile(state_path, create=True, folds=FOLDS, snapshot_every=5) as games:
+        for source in ("a.toml", "b.toml", "c.toml"):
+            games.new_game(endless_text(), source)
+        journal = games.journal(2)
+        for event in events:
+            journal.append(event)
+        games.delete(3)
+    as_schema_3(state_path)
+    with closing(sqlite3.connect(state_path)) as db:
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):  # what schema 3 could not hold
+            db.execute("INSERT INTO games (kind, title, created_at, updated_at) VALUES ('status', 't', 'x', 'x')")
+    with StateFile(state_path, folds=FOLDS) as games:
+        assert [g.id for g in games.games()] == [1, 2]
+        assert games.journal(2).events() == events and games.journal(2).head == 12
+        assert games.db.execute("SELECT game_id, seq FROM snapshots").fetchall() == [(2, 5), (2, 10)]
+        status = games.new_game(setup_text(["mano", "ragione"]), "the table", "status")
+        assert (status.id, status.kind, games.game(2).kind) == (4, "status", "mission")
+    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 4
+    assert pragma(Path(f"{state_path}.schema-3.bak"), "user_version") == 3
