@@ -1,11 +1,13 @@
 """Answer rules questions as JSON lines: one request a line on stdin, one answer a line on stdout.
 
-Operations: test, hero_attack, enemy_attack, next_activation, forced_wait, ai_goal.
+Operations: test, hero_attack, enemy_attack, next_activation, forced_wait, ai_goal (Nova Aetas);
+status_military, status_tie, status_priority, status_final (Nova Lectio: Status, docs/status.md).
 A request that cannot be served gets {"error": "..."} naming the field at fault; the next line
 is read as usual, and the exit code is 1 once stdin ends. Examples:
 
   {"op": "test", "edition": "renaissance", "dice": [6, 6, 5, 2], "threshold": 5}
   {"op": "forced_wait", "start": 12, "position": 3, "ap_left": 2, "enemy_sectors": [5, 9]}
+  {"op": "status_military", "track": {"mano": 4, "ragione": 5, "pugno": 6, "milizia": 7}, "faction": "ragione", "steps": 2}
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, TextIO
 from assistant.reading import NotJSON, loads
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
+from assistant.status.wire import OPERATIONS as STATUS_OPERATIONS
 from assistant.wire import answer_ai_goal, answer_enemy_attack, answer_forced_wait
 from assistant.wire import answer_hero_attack, answer_next_activation, answer_test
 
@@ -29,6 +32,7 @@ OPERATIONS: Mapping[str, Callable[[Fields], dict[str, Any]]] = {
     "next_activation": answer_next_activation,
     "forced_wait": answer_forced_wait,
     "ai_goal": answer_ai_goal,
+    **STATUS_OPERATIONS,
 }
 
 

@@ -32,6 +32,7 @@ Functions (track: Mapping[Faction, int] of Military spaces; each returns new val
     scoring.resolve_card(officials, track) -> CardResult(sums, winner, track, tied)
     scoring.final_score(status, assets, continents, track) -> FinalScore(status, track, winner, awards)
     setup.starting_track(factions, priority), setup.deck_size(n), setup.monitor_size(n)
+    wire.OPERATIONS      the `nova-table resolve` ops status_military, status_tie, status_priority, status_final
 """
 
 from __future__ import annotations
