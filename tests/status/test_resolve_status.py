@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,6 +82,14 @@ def test_bad_lines_get_an_error_naming_the_field_and_the_next_line_is_served() -
         assert answer["error"].startswith(field + ":"), (field, answer)
     assert answers[1]["error"].endswith("both on space 4: a space holds one indicator")
     assert answers[-1] == {"priority": "mano"}
+
+
+@pytest.mark.parametrize("op", ["status_military", "status_tie", "status_priority", "status_final"])
+def test_each_status_operation_names_a_missing_field(op: str) -> None:
+    assert serve(json.dumps({"op": op}))["error"] == "track: missing"
+    answer = serve(json.dumps({"op": op, "track": {"mano": 3, "pugno": 4}}))
+    assert answer["error"].split(":")[0] in {"faction", "tied", "status"}
+    assert answer["error"].endswith("missing")
 
 
 @settings(max_examples=200)

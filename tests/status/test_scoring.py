@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -27,11 +28,11 @@ MANO, RAGIONE, PUGNO, MILIZIA = Faction.MANO, Faction.RAGIONE, Faction.PUGNO, Fa
 AM, EU, AF, AS = Continent.AM, Continent.EU, Continent.AF, Continent.AS
 
 
-def table(phase: Phase, track: dict[Faction, int], status: dict[Faction, int], **changes: object) -> StatusGame:
+def table(phase: Phase, track: dict[Faction, int], status: dict[Faction, int], **changes: Any) -> StatusGame:
     """A game in progress in round 2 at `phase`, seated in the order of `track`, the first holding Priority."""
     seats = tuple(Seat(f, space, status[f]) for f, space in track.items())
     state = StatusGame(seats=seats, priority=seats[0].faction, round=2, phase=phase, deck=4)
-    return replace(state, **changes)  # type: ignore[arg-type]
+    return replace(state, **changes)
 
 
 @pytest.mark.parametrize(("factions", "deck", "monitor"), [(2, 12, 3), (3, 16, 4), (4, 20, 5)])
