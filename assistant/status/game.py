@@ -244,6 +244,8 @@ def _moved(state: StatusGame, faction: Faction, steps: int, why: str) -> StatusG
     before = state.track
     state = state.with_track(move(before, faction, steps))
     after = state.track
+    if after == before:
+        return state.said(f"{why}: {faction.full_name} stays on space {after[faction]}, the first of the track")
     way = "forward" if steps > 0 else "back"
     pushed = [f"{f.full_name} to {after[f]}" for f in after if f is not faction and after[f] != before[f]]
     return state.said(

@@ -238,6 +238,14 @@ def test_no_military_income_when_the_milizia_is_absent_or_the_table_says_so() ->
     assert none.track == {RAGIONE: 5, MILIZIA: 6, PUGNO: 7}
 
 
+def test_a_move_back_from_the_first_space_stays_and_says_so() -> None:
+    state = apply(ready(), {"type": "military", "faction": "ragione", "steps": -9})
+    assert state.track[RAGIONE] == 1
+    state = apply(state, {"type": "military", "faction": "ragione", "steps": -1})
+    assert state.track[RAGIONE] == 1
+    assert state.notes == ("Military track: Ragione di Stato stays on space 1, the first of the track",)
+
+
 def test_apply_never_changes_the_state_it_was_given() -> None:
     state = ready()
     before = state.to_dict()
