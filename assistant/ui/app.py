@@ -20,7 +20,7 @@ from assistant.ui.inputs import DICE, Action, translate
 from assistant.ui.layout import Layout, layout_for
 from assistant.ui.panel import Hit
 from assistant.ui.reactions import adjacency_question, declare_event, move_ready
-from assistant.ui.screens import FormScreen, Machine, TableScreen
+from assistant.ui.screens import FormScreen, Machine, Screen, TableScreen
 from assistant.ui.table import Refused, TableGame
 from assistant.ui.theme import Fonts
 
@@ -52,7 +52,7 @@ class App:
         self.asking = False  # Renaissance: the active Hero's Move waits for who is adjacent (not journaled yet)
         self.moves = 0  # the game's changes seen here (events applied, undone, redone, or by another process)
         self.dice_read: tuple[Reading, int] | None = None  # the camera's last dice, and `moves` when read
-        self.machine = Machine([TableScreen(), FormScreen()], "table")
+        self.machine = Machine(self.screens(), "table")
         self.running = False
         self.dirty = True
         self.frames = 0
@@ -62,6 +62,10 @@ class App:
         self._shown = game.state  # the state the screen was drawn from
         self.machine.start(self)
         self._mirror()
+
+    def screens(self) -> list[Screen]:
+        """The screens of this game: "table" (the first) and "form"."""
+        return [TableScreen(), FormScreen()]
 
     # -- what inputs do ----------------------------------------------------------------------
 
@@ -94,10 +98,14 @@ class App:
         self.error = ""
         self.moves += 1
         after = self.game.state
-        # undoing a declared Move asks again who is adjacent (as it was before the answer)
-        self.asking = name == "undo" and _declared(before) and not _declared(after) and after.active == before.active
+        self.asking = name == "undo" and self._asks_again(before, after)
         self._mirror()
         return True
+
+    @staticmethod
+    def _asks_again(before: Any, after: Any) -> bool:
+        """Undoing a declared Move asks again who is adjacent (as it was before the answer)."""
+        return _declared(before) and not _declared(after) and after.active == before.active
 
     def keep_dice(self, reading: Reading) -> None:
         """The camera's dice, for a form opened before the game changes (`fresh_dice`)."""

@@ -45,10 +45,16 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--scenario", type=Path, help="start a new game from this scenario file (TOML)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--scenario", type=Path, help="start a new game from this scenario file (TOML)")
+    which.add_argument("--status", metavar="FACTIONS",
+                       help="start a game of Nova Lectio: Status for these Factions, clockwise, comma-separated "
+                            "(mano, ragione, milizia, pugno)")  # fmt: skip
+    parser.add_argument("--priority", metavar="FACTION", help="with --status: who holds the Priority token (default: the first)")
     parser.add_argument("--state", type=Path, default=None,
                         help=f"the state file of saved games (default: {default_state_path()})")  # fmt: skip
-    parser.add_argument("--new", action="store_true", help="start a new game even if one is in progress")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game even if one is in progress: on a screen, choose Nova Aetas or Status first")  # fmt: skip
     parser.add_argument("--memory", action="store_true", help="keep the game in memory only (nothing is saved)")
     parser.add_argument("--size", type=_size, default=None, help="window size, e.g. 800x480 or 720x1280")
     screen = parser.add_mutually_exclusive_group()
@@ -74,6 +80,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _open_game(args: argparse.Namespace) -> object:
     from assistant.ui.table import MemoryGame, demo_path, load_scenario, open_saved_game
 
+    if args.memory and args.status is not None:
+        raise ValueError("--memory plays Nova Aetas only: a game of Status is kept in the state file")
     if args.memory:
         return MemoryGame(load_scenario(args.scenario or demo_path()))
     try:
@@ -81,7 +89,12 @@ def _open_game(args: argparse.Namespace) -> object:
     except ModuleNotFoundError:
         print("nova-table: the session journal is not installed: this game is kept in memory only", file=sys.stderr)
         return MemoryGame(load_scenario(args.scenario or demo_path()))
-    return open_saved_game(args.state or default_state_path(), args.scenario, args.new)
+    status = None
+    if args.status is not None:
+        from assistant.session.status_fold import setup_text
+
+        status = setup_text(args.status.split(","), args.priority)
+    return open_saved_game(args.state or default_state_path(), args.scenario, args.new, status)
 
 
 def check_profile(path: Path, where: str) -> None:
@@ -142,9 +155,15 @@ def run(args: argparse.Namespace) -> int:
             return 1
     unread: Exception | None = None  # the saved game that could not be resumed: said on the screen too
     game: object | None = None
+    choose = args.new and args.scenario is None and args.status is None and not args.memory and not args.screenshot
     try:
-        game = _open_game(args)
+        if args.priority is not None and args.status is None:
+            raise ValueError("--priority: only with --status")
+        game = None if choose else _open_game(args)
     except Exception as error:
+        if isinstance(error, ValueError) and not _said(error):
+            print(f"nova-table: {error}", file=sys.stderr)
+            return 1
         if _said(error) or isinstance(error, (OSError, sqlite3.Error)):
             print(f"nova-table: {error}", file=sys.stderr)
             if args.new or args.scenario or args.memory or args.screenshot:
@@ -163,19 +182,25 @@ def run(args: argparse.Namespace) -> int:
 
     import pygame
 
-    from assistant.ui.app import App
     from assistant.ui.devices import attach_board, attach_camera, attach_encoder, dice_of
     from assistant.ui.display import open_screen
+    from assistant.ui.status_app import app_for
 
     screen = open_screen(args.size, args.fullscreen)
     pygame.font.init()
+    if choose:
+        picked = _new_game(args, screen, config)
+        if isinstance(picked, int):
+            pygame.quit()
+            return picked
+        game = picked
     if game is None:
         way = _way_on(args, screen, unread, config)
         if isinstance(way, int):
             pygame.quit()
             return way
         game = way
-    app = App(game, screen.surface)  # type: ignore[arg-type]
+    app = app_for(game, screen.surface)  # type: ignore[arg-type]
     app.log(f"{screen.driver} {screen.surface.get_width()}x{screen.surface.get_height()}"
             f"{' full screen' if screen.fullscreen else ''}; game {game.where}")  # type: ignore[attr-defined]  # fmt: skip
     if args.screenshot:
@@ -185,14 +210,50 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.no_encoder:
         attach_encoder(app, config)
-    attach_board(app, config, args.board)
-    if camera is not None:
+    status = getattr(game, "kind", "mission") == "status"  # no Horologium for the board, no dice for the camera
+    if not status:
+        attach_board(app, config, args.board)
+    if camera is not None and not status:
         kind = args.dice_kind or dice_of(game.state.edition)  # type: ignore[attr-defined]
         attach_camera(app, camera, tray=tray, kind=kind, profile=profile)
     try:
         return app.run()
     finally:
         pygame.quit()
+
+
+def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) -> object | int:
+    """`play --new`: on a screen, the game to start is chosen first (`ui/new_game.py`): Nova Aetas's demo, or
+    Status for the Factions at the table. With no screen (SDL's dummy driver) the demo starts, as it always did.
+    The game, or the exit status (0: closed without starting; 1: the state file cannot take it, said)."""
+    from assistant.ui.devices import attach_encoder
+    from assistant.ui.new_game import choose_game
+    from assistant.ui.table import open_saved_game
+
+    state = args.state or default_state_path()
+    status = None
+    if screen.driver.lower() != "dummy":
+        knob = _Knob()
+        if not args.no_encoder:
+            attach_encoder(knob, config)
+        try:
+            picked = choose_game(screen.surface)
+        finally:
+            for close in knob.closers:
+                close()
+        if picked is None:
+            return 0
+        if picked["game"] == "status":
+            from assistant.session.status_fold import setup_text
+
+            status = setup_text(picked["factions"], picked["priority"])
+    try:
+        return open_saved_game(state, None, True, status)
+    except Exception as error:
+        if _said(error) or isinstance(error, (OSError, sqlite3.Error)):
+            print(f"nova-table: {error}", file=sys.stderr)
+            return 1
+        raise
 
 
 def _way_on(args: argparse.Namespace, screen: Screen, unread: Exception | None, config: HardwareConfig) -> object | int:

@@ -66,6 +66,7 @@ class MemoryGame:
         self._events: list[dict[str, Any]] = []
         self._head = 0
         self.problem = ""  # nothing else can change a game in memory
+        self.kind = "mission"
 
     def restart(self) -> GameState:
         self.__init__(self._scenario)  # type: ignore[misc]
@@ -130,6 +131,7 @@ class SavedGame:
         self._unreadable = (SessionError, sqlite3.Error)  # a game deleted or damaged by another process
         self._last: GameState = journal.state  # at the start a game that cannot be read is said by `play` itself
         self.problem = ""  # why the game could not be read since, or ""
+        self.kind = str(state_file.game(journal.game_id).kind)  # "mission" or "status": which app plays it
 
     def _read(self, call: Callable[[], T], otherwise: T) -> T:
         """`call()`; where the game can no longer be read, `otherwise`, and `problem` says why."""
@@ -172,12 +174,11 @@ class SavedGame:
         return self._change(self._journal.redo)
 
     def restart(self) -> GameState:
-        """A new game of the scenario this one was started from (its saved text), made the current game."""
+        """A new game of the scenario (or Status table) this one was started from (its saved text), made the current game."""
         from assistant.session.errors import SessionError
 
         try:
-            text, source = self._file.scenario(self._journal.game_id)
-            self._file.new_game(text, source)
+            self._file.again(self._journal.game_id)
             self._journal = self._file.journal(None)
         except SessionError as error:
             raise Refused(str(error)) from None
@@ -198,10 +199,11 @@ class SavedGame:
         self._file.close()
 
 
-def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool) -> SavedGame:
-    """Resume the current game of the state file, or start one from `scenario_path`.
+def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool, status: str | None = None) -> SavedGame:
+    """Resume the current game of the state file, or start one from `scenario_path`, or a game of Status from
+    `status` (its table's setup: `assistant.session.status_fold.setup_text`).
 
-    A new game starts when `new` is set, when a scenario is named, or when the file has no game
+    A new game starts when `new` is set, when a scenario or a Status table is given, or when the file has no game
     in progress. Raises the session's errors (a damaged state file, a wrong scenario) unchanged:
     their messages say what and where, and the file is left as it was.
     """
@@ -215,12 +217,14 @@ def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool) -> 
     state_file = StateFile(state_path, create=True)
     try:
         start = new or scenario_path is not None
-        if not start:
+        if not start and status is None:
             try:
                 start = state_file.game(None).status != "active"
             except NoSuchGame:
                 start = True
-        if start:
+        if status is not None:
+            state_file.new_game(status, "the table", "status")
+        elif start:
             source = scenario_path or demo_path()
             state_file.new_game(named if named is not None else read_scenario_text(source), str(source))
         return SavedGame(state_file, state_file.journal(None))
@@ -239,7 +243,7 @@ def start_again(state_path: Path) -> SavedGame:
     state_file = StateFile(state_path)
     try:
         try:
-            state_file.new_game(*state_file.scenario(None))
+            state_file.again(None)
         except SessionError:
             state_file.new_game(read_scenario_text(demo_path()), str(demo_path()))
         return SavedGame(state_file, state_file.journal(None))

@@ -1,0 +1,231 @@
+"""The table app playing Nova Lectio: Status: every screen drawn at 800x480 and 720x1280 with nothing cut or
+overlapping; a round played by keys, the encoder and taps through the real loop, each action in the journal
+before it is shown; undo; the final count entered a Faction at a time and shown step by step; a new game chosen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from assistant.session.games import StateFile
+from assistant.session.status_fold import setup_text
+from assistant.status import Faction, Phase
+from assistant.ui import theme
+from assistant.ui.form import APPLY
+from assistant.ui.inputs import ENCODER, Action
+from assistant.ui.new_game import draw_chooser, handle
+from assistant.ui.status_app import StatusApp, app_for
+from assistant.ui.status_board import regions
+from assistant.ui.status_forms import new_game_form
+from assistant.ui.table import SavedGame, open_saved_game
+from assistant.ui.theme import Fonts
+from tests.session.status_script import FACTIONS, PRIORITY, whole_game
+from tests.ui.conftest import click, feed, key
+
+SIZES = [(800, 480), (720, 1280)]
+EVENTS = whole_game()
+
+TIE = [  # round 1, Phase II: the Mano and the Ragione each put a 1 on card 1 (Military 5 and 6)
+    {"type": "send_official", "faction": f, "card": c, "value": v}
+    for v, cards in ((1, (1, 1, 2)), (2, (3, 4, 2)), (3, (3, 4, 2)), (None, (3, 4, 2)))
+    for f, c in zip(FACTIONS, cards)
+] + [{"type": "advance"}]
+
+
+def started(tmp_path: Path, events: list[dict[str, Any]], size: tuple[int, int] = (800, 480)) -> StatusApp:
+    """The app on a saved game of Status (the script's table) after `events`, on a real surface of `size`."""
+    path = tmp_path / "table.db"
+    with StateFile(path, create=True) as games:
+        games.new_game(setup_text(FACTIONS, PRIORITY), "the table", "status")
+        journal = games.journal()
+        for event in events:
+            journal.append(event)
+    surface = pygame.display.set_mode(size)
+    pygame.event.clear()
+    app = app_for(open_saved_game(path, None, new=False), surface, log=lambda message: None)
+    assert isinstance(app, StatusApp)
+    return app
+
+
+def upto(kind: str, nth: int = 0) -> int:
+    """How many of the script's events come before its `nth` event of `kind` (0: the first)."""
+    return [i for i, event in enumerate(EVENTS) if event["type"] == kind][nth]
+
+
+def pressed(*names: str) -> Callable[[StatusApp], None]:
+    def press(app: StatusApp) -> None:
+        for name in names:
+            app.handle(Action("key", name) if len(name) == 1 and name.isalpha() else Action(name))
+
+    return press
+
+
+CASES: dict[str, tuple[list[dict[str, Any]], Callable[[StatusApp], None] | None]] = {
+    "sending": (EVENTS[:4], None),
+    "send-form": (EVENTS[:4], pressed("s")),
+    "fix-form": (EVENTS[:4], pressed("f")),
+    "tie-form": (TIE, pressed("r")),
+    "tie": (TIE + [{"type": "resolve_card", "officials": {"mano": [1], "ragione": [1]}, "reward": 1}], None),
+    "income": (EVENTS[: upto("increase_status") - 1], None),
+    "increase": (EVENTS[: upto("increase_status") + 1], None),
+    "priority": (EVENTS[: upto("increase_status") + 4], None),
+    "end": (EVENTS[:-1], None),
+    "count-form": (EVENTS[:-1], pressed("c", "confirm", "confirm", "confirm", "confirm", "confirm", "confirm")),
+    "over": (EVENTS, pressed("n", "n", "n", "n", "n", "n")),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_status_screen_fits_and_reads(case: str, size: tuple[int, int], tmp_path: Path, shots: Path) -> None:
+    events, then = CASES[case]
+    app = started(tmp_path, events, size)
+    if then is not None:
+        then(app)
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"status-{case}-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == [], f"text cut to fit: {app.fonts.squeezed}"
+    screen = pygame.Rect(0, 0, *size)
+    board, panel = regions(app.layout)
+    assert screen.contains(board) and screen.contains(panel) and not board.colliderect(panel)
+    rects = [hit.rect for hit in app.hits]
+    assert rects, "nothing to touch"
+    for index, rect in enumerate(rects):
+        assert panel.contains(rect), f"{app.hits[index].target} {rect} is off the panel {panel}"
+        assert rect.height >= 0.06 * min(size), f"{app.hits[index].target} is too small to touch"
+        assert not any(rect.colliderect(other) for other in rects[index + 1 :]), f"{app.hits[index].target} overlaps"
+    clock = pygame.Rect(board.left, board.top, board.width, board.height // 9)  # the Clock token on its phase
+    lit = sum(1 for x in range(clock.left, clock.right, 2) for y in range(clock.top, clock.bottom, 2)
+              if app.surface.get_at((x, y))[:3] == theme.ACTIVE)  # fmt: skip
+    assert (lit > 0) == (app.status.phase is not Phase.END), "the current phase is lit, and no phase after the game"
+    app.close()
+
+
+def test_a_round_is_played_by_keys_the_encoder_and_taps_each_action_saved_before_it_is_shown(tmp_path: Path) -> None:
+    app = started(tmp_path, [])
+    path = tmp_path / "table.db"
+    saved: list[tuple[int, int]] = []
+    draw = app.draw
+
+    def check_then_draw() -> None:  # another opening of the file, as after a pulled plug
+        with StateFile(path) as other:
+            saved.append((app.status.count, other.journal(None).state.count))
+        draw()
+
+    app.draw = check_then_draw  # type: ignore[method-assign]
+    feed(app, key("s"), key("return"), key("return"), key("return"))  # the Mano: card 1, face down
+    encoder = [pygame.event.Event(ENCODER, action=a, value=v) for a, v in
+               (("confirm", 0), ("turn", 1), ("confirm", 0), ("turn", 2), ("confirm", 0), ("confirm", 0))]  # fmt: skip
+    feed(app, *encoder)  # the Ragione: Card 2, its 2 face up
+    feed(app, click(next(hit.rect.center for hit in app.hits if hit.target == ("item", 0))))  # Send Official
+    assert app.form is not None and app.form.name == "send"
+    feed(app, click(next(hit.rect.center for hit in app.hits if hit.target[:2] == ("stop", APPLY))))
+    sent = [(str(o.faction), o.card, o.value) for o in app.status.officials]
+    assert sent == [("mano", 1, None), ("ragione", 2, 2), ("milizia", 1, None)]
+    assert saved and all(shown == stored for shown, stored in saved), saved
+    feed(app, key("u"))
+    assert app.status.to_play is Faction.MILIZIA and len(app.status.officials) == 2
+    feed(app, key("s"), key("return"), key("2"), key("return"), key("return"))  # Card 1, its 1 face up
+    assert app.status.officials[-1].value == 1 and not app.game.can_redo()  # the undone one gone
+    app.close()
+    resumed = SavedGame(*_opened(path))
+    assert [(str(o.faction), o.value) for o in resumed.state.officials] == [("mano", None), ("ragione", 2), ("milizia", 1)]
+    resumed.close()
+
+
+def _opened(path: Path) -> tuple[StateFile, Any]:
+    games = StateFile(path)
+    return games, games.journal(None)
+
+
+def test_a_card_is_resolved_with_its_face_down_officials_set_and_the_tie_said(tmp_path: Path) -> None:
+    app = started(tmp_path, TIE)
+    feed(app, key("r"))
+    assert app.form is not None and "a tie, Ragione di Stato takes it" in app.form.note
+    assert app.form is not None and app.form.focus.field == app.form.fields.index(app.form.get("reward"))  # no "?"
+    feed(app, key("1"), key("return"), key("return"))  # Reward: 1 Status; Resolve
+    assert app.form is None
+    notes = " ".join(app.status.notes)
+    assert "Mano Invisibile and Ragione di Stato tie" in notes and "Ragione di Stato takes card 1" in notes
+    assert app.status.track[Faction.RAGIONE] == 5 and app.status.track[Faction.MANO] == 6  # stepped back, swapped
+    assert app.status.status[Faction.RAGIONE] == 2 and app.status.next_card == 2
+    app.close()
+
+
+def test_the_final_count_is_entered_a_faction_at_a_time_then_shown_step_by_step(tmp_path: Path) -> None:
+    app = started(tmp_path, EVENTS[:-1])
+    feed(app, key("c"), key("3"), key("return"), key("2"), key("return"), key("1"), key("return"), key("1"),
+         key("return"), key("1"), key("return"), key("return"))  # fmt: skip  # the Mano's page: 3, 2, 1, 1, 1; Next
+    assert app.form is not None and app.form.title.startswith("Ragione") and app.status.phase is Phase.END
+    feed(app, key("5"), key("return"), key("2"), key("return"), key("2"), key("return"), key("0"), key("return"),
+         key("1"), key("return"), key("return"))  # fmt: skip
+    feed(app, key("1"), key("return"), key("0"), key("return"), key("1"), key("return"), key("2"), key("return"),
+         key("1"), key("return"), key("return"))  # fmt: skip  # the last page: Count
+    assert app.form is None and app.status.over and app.status.winner is Faction.MILIZIA
+    screen = app.machine.current
+    steps = len(app.status.notes)
+    assert [item.label for item in screen.items][:2] == ["Next step", "Play again"]  # type: ignore[attr-defined]
+    for _ in range(steps - 1):
+        feed(app, key("n"))
+    assert [item.label for item in screen.items][0] == "Play again"  # type: ignore[attr-defined]
+    feed(app, key("u"))  # the count taken back, to be entered again
+    assert not app.status.over and app.status.phase is Phase.END
+    feed(app, key("y"), key("p"))  # redone; Play again: the same table, a new game beside it
+    assert app.status.round == 1 and app.status.factions == tuple(Faction(f) for f in FACTIONS)
+    with StateFile(tmp_path / "table.db") as games:
+        assert [(g.kind, g.current) for g in games.games()] == [("status", False), ("status", True)]
+    app.close()
+
+
+def test_a_new_game_is_chosen_nova_aetas_or_status_with_its_table(shots: Path) -> None:
+    for size in SIZES:
+        surface = pygame.display.set_mode(size)
+        for kind in ("status", "mission"):
+            fonts = Fonts()
+            hits = draw_chooser(surface, fonts, new_game_form(kind), "Mano Invisibile is at the table twice")
+            pygame.image.save(surface, shots / f"status-new-{kind}-{size[0]}x{size[1]}.png")
+            assert fonts.squeezed == [] and all(surface.get_rect().contains(hit.rect) for hit in hits)
+            assert not any(a.rect.colliderect(b.rect) for i, a in enumerate(hits) for b in hits[i + 1 :])
+    form = new_game_form("mission")
+    assert handle(form, Action("confirm"), []) == ("", None) and form.focus == APPLY  # the Game, then Start
+    assert handle(form, Action("confirm"), []) == ("start", {"game": "mission"})
+    form = new_game_form("status")
+    for action in ("confirm", "confirm", "confirm"):  # Game, Seat 1, Seat 2: to Seat 3 (the Milizia)
+        handle(form, Action(action), [])
+    handle(form, Action("turn", 1), [])  # Milizia -> Pugno del Popolo (nobody, Mano, Ragione, Milizia, Pugno)
+    handle(form, Action("confirm"), [])
+    handle(form, Action("turn", 1), [])  # Seat 4: nobody -> Mano Invisibile, at the table twice
+    for _ in range(3):  # Priority, Start, and Start pressed
+        went = handle(form, Action("confirm"), [])
+    assert went == ("error", "Mano Invisibile is at the table twice")
+    form.get("seat3").turn(-1)  # nobody again
+    form.get("priority").turn(2)  # Mano, Ragione, Pugno: the Pugno holds it
+    form.refresh()
+    assert handle(form, Action("confirm"), []) == ("start", {"game": "status", "factions": ["mano", "ragione", "pugno"],
+                                                            "priority": "pugno"})  # fmt: skip
+    assert handle(new_game_form(), Action("back"), []) == ("back", None)
+
+
+def test_play_status_starts_a_saved_game_of_status_and_a_wrong_table_starts_nothing(tmp_path: Path) -> None:
+    from tests.ui.test_command import nova
+
+    state, shot = tmp_path / "table.db", tmp_path / "shot.png"
+    process = nova("play", "--state", str(state), "--status", "pugno,mano,milizia", "--priority", "milizia",
+                   "--screenshot", str(shot))  # fmt: skip
+    assert process.wait(60) == 0 and shot.stat().st_size > 0
+    with StateFile(state) as games:
+        (game,) = games.games()
+        assert (game.kind, game.title) == ("status", "Status: Pugno del Popolo, Mano Invisibile, Nuova Milizia")
+        assert games.journal(None).state.to_play is Faction.MILIZIA
+    for args, says in ((("--status", "mano,mano"), "nova-table: the table: factions[1]: Mano Invisibile is at the table twice"),
+                       (("--priority", "mano"), "nova-table: --priority: only with --status")):  # fmt: skip
+        process = nova("play", "--state", str(state), *args, "--screenshot", str(shot))
+        assert process.wait(60) == 1
+        assert process.stderr is not None and says in process.stderr.read()
+    with StateFile(state) as games:
+        assert len(games.games()) == 1
