@@ -88,6 +88,5 @@ def asks(state: StatusGame) -> str:
             return "Every Faction has had its turn"
         return f"{turn.full_name}: 1 Economy + 1 Politics + 1 Consensus for +1, two of each for +2"
     if state.phase is Phase.VI:
-        holder = state.priority.full_name if state.priority else "nobody"
-        return f"{holder} takes the Priority token: fewest Status, a tie to the furthest back"
+        return "The Priority token goes to the fewest Status; a tie to the furthest back on the Military track"
     return "The fourth round is over: count each Faction's Assets and Continent symbols"

@@ -70,6 +70,8 @@ CASES: dict[str, tuple[list[dict[str, Any]], Callable[[StatusApp], None] | None]
     "fix-form": (EVENTS[:4], pressed("f")),
     "tie-form": (TIE, pressed("r")),
     "tie": (TIE + [{"type": "resolve_card", "officials": {"mano": [1], "ragione": [1]}, "reward": 1}], None),
+    "newspaper": (EVENTS[:2] + [{"type": "send_official", "faction": "milizia", "newspaper": 2, "value": None}], None),
+    "new-events": (EVENTS[: upto("advance", 4) + 1], None),  # round 2, Phase I
     "income": (EVENTS[: upto("increase_status") - 1], None),
     "increase": (EVENTS[: upto("increase_status") + 1], None),
     "priority": (EVENTS[: upto("increase_status") + 4], None),
@@ -229,3 +231,20 @@ def test_play_status_starts_a_saved_game_of_status_and_a_wrong_table_starts_noth
         assert process.stderr is not None and says in process.stderr.read()
     with StateFile(state) as games:
         assert len(games.games()) == 1
+
+
+def test_a_cost_that_cannot_be_paid_is_refused_on_the_screen_and_nothing_is_stored(tmp_path: Path) -> None:
+    app = started(tmp_path, EVENTS[:4])
+    feed(app, key("f"), key("right"), key("return"), key("return"))  # Status; the Ragione (whose turn it is)
+    assert app.form is not None
+    by = app.form.get("by")
+    by.set(-2)  # type: ignore[union-attr]
+    feed(app, key("return"), key("right"), key("return"), key("return"))  # By -2; A Cost: yes; Move
+    assert app.error == "Refused: Ragione di Stato has 1 Status points: it cannot lose 2 to pay the Cost"
+    assert app.form is not None and app.status.count == 5 and app.game.events() == EVENTS[:4]  # (start + 4)
+    app.fonts.squeezed.clear()
+    app.draw()
+    assert app.fonts.squeezed == []
+    feed(app, key("backspace"), key("left"), key("return"), key("return"))  # back to A Cost: no; a loss stops at 0
+    assert app.form is None and app.status.status[Faction.RAGIONE] == 0 and app.error == ""
+    app.close()
