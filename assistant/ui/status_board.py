@@ -59,6 +59,12 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, state: StatusGame, fo
     _legend(surface, pygame.Rect(inner.left, bottom, inner.width, round(34 * k)), state, fonts, k)
 
 
+def fitting(fonts: Fonts, words: list[str], size: int, width: int) -> str:
+    """The first of `words` that fits `width` at `size` (or as small as `fit` shrinks it), else the last."""
+    font = fonts.get(fonts.smallest(size))
+    return next((text for text in words if font.size(text)[0] <= width), words[-1])
+
+
 def _label(surface: pygame.Surface, fonts: Fonts, words: str, rect: pygame.Rect, k: float) -> int:
     _text(surface, fonts, words, max(fonts.MIN_READABLE, round(17 * k)), theme.MUTED, pygame.Rect(rect.left, rect.top, rect.width, round(20 * k)))
     return rect.top + round(21 * k)
@@ -66,9 +72,9 @@ def _label(surface: pygame.Surface, fonts: Fonts, words: str, rect: pygame.Rect,
 
 def _clock(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, fonts: Fonts, k: float) -> int:
     """The round, and the six phases with the current one lit (the Clock token moved to the right)."""
-    words = f"Round {state.round} of 4" if state.phase is not Phase.END else "The end"
     left = pygame.Rect(area.left, area.top, round(150 * k), area.height)
-    _text(surface, fonts, words, round(26 * k), theme.TEXT, left)
+    said = [f"Round {state.round} of 4", f"Round {state.round}", f"R{state.round}"] if state.phase is not Phase.END else ["The end", "End"]
+    _text(surface, fonts, fitting(fonts, said, round(26 * k), left.width), round(26 * k), theme.TEXT, left)
     gap = round(4 * k)
     room = area.right - left.right - gap
     each = (room - gap * 5) // 6

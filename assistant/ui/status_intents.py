@@ -49,9 +49,9 @@ def status_menu(state: StatusGame, can_undo: bool, can_redo: bool, steps_left: i
     elif state.phase is Phase.V and state.to_play is not None:
         who = str(state.to_play)
         items += [
-            Item("+1 Status", "1", event={"type": "increase_status", "faction": who, "points": 1}, detail="1 of each"),
-            Item("+2 Status", "2", event={"type": "increase_status", "faction": who, "points": 2}, detail="2 of each"),
-            Item("0 Status", "0", event={"type": "increase_status", "faction": who, "points": 0}, detail="none"),
+            Item("+1", "1", event={"type": "increase_status", "faction": who, "points": 1}, detail="1 of each"),
+            Item("+2", "2", event={"type": "increase_status", "faction": who, "points": 2}, detail="2 of each"),
+            Item("+0", "0", event={"type": "increase_status", "faction": who, "points": 0}, detail="none"),
         ]
     else:
         items.append(advance_item(state))

@@ -14,8 +14,8 @@ from assistant.ui.inputs import Action
 from assistant.ui.intents import Item
 from assistant.ui.panel import Hit, _text, draw_form, draw_lines, draw_menu
 from assistant.ui.screens import FormScreen
-from assistant.ui.status_board import FACTION_COLORS, draw_board, regions
-from assistant.ui.status_forms import final_form, fix_form, resolve_form, send_form
+from assistant.ui.status_board import FACTION_COLORS, draw_board, fitting, regions
+from assistant.ui.status_forms import SHORT, final_form, fix_form, resolve_form, send_form
 from assistant.ui.status_intents import asks, status_menu
 
 if TYPE_CHECKING:
@@ -148,8 +148,8 @@ class StatusTableScreen:
         who = state.to_play
         if who is not None:
             verb = "sends" if state.phase is Phase.II else "increases Status"
-            _text(surface, fonts, f"{who.full_name} {verb}", lay.px(26), FACTION_COLORS[who],
-                  pygame.Rect(area.left, y, area.width, lay.px(34)))  # fmt: skip
+            said = fitting(fonts, [f"{who.full_name} {verb}", f"{SHORT[who]} {verb}", SHORT[who]], lay.px(26), area.width)
+            _text(surface, fonts, said, lay.px(26), FACTION_COLORS[who], pygame.Rect(area.left, y, area.width, lay.px(34)))
             y += lay.px(34)
         return y
 

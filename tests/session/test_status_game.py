@@ -4,10 +4,13 @@ resumed mid-game, listed, exported and imported, like every game; its setup chec
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError
 from assistant.session.exchange import export_game, import_game
@@ -146,3 +149,35 @@ def test_an_export_of_a_status_game_without_its_setup_or_with_a_wrong_event_impo
 def test_an_unknown_kind_of_game_is_said(state_path: Path) -> None:
     with pytest.raises(Exception, match="kind 'chess', which this Nova Table does not know"):
         default_folds("chess", "", "games.db (game 3)")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(moves=st.lists(st.sampled_from(["play", "play", "play", "undo", "redo"]), max_size=60),
+       every=st.sampled_from([2, 3, 100]))  # fmt: skip
+def test_any_walk_of_play_undo_and_redo_is_the_replay_of_the_surviving_events(moves: list[str], every: int) -> None:
+    """Playing the script on, undoing and redoing in any order (snapshots every 2, 3 or 100 events): after every
+    step the state is the fold of the surviving events from scratch, and another opening of the file agrees."""
+    script = whole_game()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.db"
+        with StateFile(path, create=True, snapshot_every=every) as games:
+            games.new_game(SETUP, "the table", "status")
+            journal = games.journal()
+            head, stored = 0, 0  # the script's events that survive, and that are stored (redo brings them back)
+            for move in moves:
+                if move == "play" and head < len(script):
+                    journal.append(script[head])
+                    head = stored = head + 1
+                elif move == "undo" and head > 0:
+                    assert journal.undo() == script[head - 1]
+                    head -= 1
+                elif move == "redo" and head < stored:
+                    assert journal.redo() == script[head]
+                    head += 1
+                else:
+                    continue
+                assert journal.fold.dump(journal.state) == replayed(script[:head])
+            with StateFile(path, snapshot_every=every) as other:
+                again = other.journal()
+                assert (again.head, again.length) == (head, stored)
+                assert again.fold.dump(again.state) == replayed(script[:head])
