@@ -89,6 +89,10 @@ def _new(args: argparse.Namespace, state: str) -> int:
     from assistant.session.games import StateFile
     from assistant.session.scenario_file import read_scenario_text
 
+    if args.priority is not None and args.status is None:
+        from assistant.session.errors import SessionError
+
+        raise SessionError("--priority: only with --status (who holds the Priority token in a game of Status)")
     if args.status is not None:
         from assistant.session.status_fold import setup_text
 
