@@ -66,14 +66,17 @@ def fitting(fonts: Fonts, words: list[str], size: int, width: int) -> str:
 
 
 def _label(surface: pygame.Surface, fonts: Fonts, words: str, rect: pygame.Rect, k: float) -> int:
-    _text(surface, fonts, words, max(fonts.MIN_READABLE, round(17 * k)), theme.MUTED, pygame.Rect(rect.left, rect.top, rect.width, round(20 * k)))
+    line = pygame.Rect(rect.left, rect.top, rect.width, round(20 * k))
+    _text(surface, fonts, words, max(fonts.MIN_READABLE, round(17 * k)), theme.MUTED, line)
     return rect.top + round(21 * k)
 
 
 def _clock(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, fonts: Fonts, k: float) -> int:
     """The round, and the six phases with the current one lit (the Clock token moved to the right)."""
     left = pygame.Rect(area.left, area.top, round(150 * k), area.height)
-    said = [f"Round {state.round} of 4", f"Round {state.round}", f"R{state.round}"] if state.phase is not Phase.END else ["The end", "End"]
+    said = [f"Round {state.round} of 4", f"Round {state.round}", f"R{state.round}"]
+    if state.phase is Phase.END:
+        said = ["The end", "End"]
     _text(surface, fonts, fitting(fonts, said, round(26 * k), left.width), round(26 * k), theme.TEXT, left)
     gap = round(4 * k)
     room = area.right - left.right - gap

@@ -234,7 +234,7 @@ def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool, sta
 
 
 def start_again(state_path: Path) -> SavedGame:
-    """A new game of the current game's mission (from the copy of its scenario the file keeps; the demo where
+    """A new game of the current game's mission or Status table (from the copy the file keeps; the demo where
     that copy cannot be read), made the current game. The current game stays in the file as it is."""
     from assistant.session.errors import SessionError
     from assistant.session.games import StateFile

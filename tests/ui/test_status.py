@@ -248,3 +248,19 @@ def test_a_cost_that_cannot_be_paid_is_refused_on_the_screen_and_nothing_is_stor
     feed(app, key("backspace"), key("left"), key("return"), key("return"))  # back to A Cost: no; a loss stops at 0
     assert app.form is None and app.status.status[Faction.RAGIONE] == 0 and app.error == ""
     app.close()
+
+
+def test_start_again_after_a_damaged_game_of_status_sets_the_same_table_anew(tmp_path: Path) -> None:
+    from assistant.ui.table import start_again
+
+    app = started(tmp_path, EVENTS[:3])
+    app.close()
+    with StateFile(tmp_path / "table.db") as games:
+        games.db.execute("UPDATE events SET body = '{\"type\": \"send_official\", \"faction\": \"mano\"' WHERE seq = 2")
+        with pytest.raises(Exception, match="stored event 2 is damaged"):
+            games.journal(None)
+    again = start_again(tmp_path / "table.db")
+    assert again.kind == "status" and again.state.count == 1 and again.state.factions == tuple(Faction(f) for f in FACTIONS)
+    again.close()
+    with StateFile(tmp_path / "table.db") as games:
+        assert [(g.id, g.kind, g.head, g.current) for g in games.games()] == [(1, "status", 3, False), (2, "status", 0, True)]
