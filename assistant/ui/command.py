@@ -1,7 +1,8 @@
 """Open the touchscreen table: the live Horologium, the Perilium, and the intents of the game in progress.
 
-With no arguments it resumes the game in progress in the state file, or starts the bundled demo
-skirmish. Every action is saved in the state file before it is shown. Keyboard: arrows choose,
+With no arguments it resumes the game in progress in the state file; with none (or --new) it asks on
+the screen which game to start, the bundled demo skirmish or a game of Nova Lectio: Status (with no
+display, the demo starts). Every action is saved in the state file before it is shown. Keyboard: arrows choose,
 Enter confirms, Backspace or Escape goes back, the letter on a button picks it, 1-8 type dice,
 U undo, Y redo, Ctrl+Q or Escape held one second quits. Touch and mouse tap the buttons.
 """
@@ -155,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
             return 1
     unread: Exception | None = None  # the saved game that could not be resumed: said on the screen too
     game: object | None = None
-    choose = args.new and args.scenario is None and args.status is None and not args.memory and not args.screenshot
+    named = args.scenario is not None or args.status is not None or args.memory or args.screenshot
+    choose = not named and (args.new or not _in_progress(args.state or default_state_path()))
     try:
         if args.priority is not None and args.status is None:
             raise ValueError("--priority: only with --status")
@@ -193,7 +195,11 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(picked, int):
             pygame.quit()
             return picked
-        game = picked
+        if isinstance(picked, Exception):  # the state file cannot take it: said, and on a screen shown
+            print(f"nova-table: {picked}", file=sys.stderr)
+            unread = picked
+        else:
+            game = picked
     if game is None:
         way = _way_on(args, screen, unread, config)
         if isinstance(way, int):
@@ -222,10 +228,28 @@ def run(args: argparse.Namespace) -> int:
         pygame.quit()
 
 
+def _in_progress(path: Path) -> bool:
+    """Whether the state file holds a game to resume; where in doubt (a file that cannot be read), True: opening it
+    says what is wrong, as it always did."""
+    from assistant.session.errors import NoSuchGame
+    from assistant.session.games import StateFile
+
+    if not path.exists():
+        return False
+    try:
+        with StateFile(path, read_only=True) as games:
+            return games.game(None).status == "active"
+    except NoSuchGame:
+        return False
+    except Exception:
+        return True
+
+
 def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) -> object | int:
-    """`play --new`: on a screen, the game to start is chosen first (`ui/new_game.py`): Nova Aetas's demo, or
-    Status for the Factions at the table. With no screen (SDL's dummy driver) the demo starts, as it always did.
-    The game, or the exit status (0: closed without starting; 1: the state file cannot take it, said)."""
+    """`play --new`, or `play` with no game to resume: on a screen, the game to start is chosen first
+    (`ui/new_game.py`): Nova Aetas's demo, or Status for the Factions at the table. With no screen (SDL's dummy
+    driver) the demo starts, as it always did.
+    The game, the exit status (0: closed without starting), or why the state file cannot take it."""
     from assistant.ui.devices import attach_encoder
     from assistant.ui.new_game import choose_game
     from assistant.ui.table import open_saved_game
@@ -251,8 +275,7 @@ def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) 
         return open_saved_game(state, None, True, status)
     except Exception as error:
         if _said(error) or isinstance(error, (OSError, sqlite3.Error)):
-            print(f"nova-table: {error}", file=sys.stderr)
-            return 1
+            return error
         raise
 
 

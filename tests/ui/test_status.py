@@ -264,3 +264,49 @@ def test_start_again_after_a_damaged_game_of_status_sets_the_same_table_anew(tmp
     again.close()
     with StateFile(tmp_path / "table.db") as games:
         assert [(g.id, g.kind, g.head, g.current) for g in games.games()] == [(1, "status", 3, False), (2, "status", 0, True)]
+
+
+@pytest.fixture
+def pygame_again() -> Any:
+    """`play` ends with pygame.quit(): the tests after it find pygame as tests/ui/conftest.py left it."""
+    yield
+    pygame.init()
+
+
+@pytest.mark.usefixtures("pygame_again")
+def test_play_with_no_game_to_resume_asks_which_game_on_a_screen_and_then_resumes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """As on the Pi (a screen someone sees: the dummy driver under another name): the first `play` asks which game;
+    the encoder turns it to Status and presses through the table's seats to Start; the next `play` resumes it."""
+    from assistant.cli import main
+    from assistant.ui import display, new_game
+    from assistant.ui.inputs import post_encoder
+
+    state = tmp_path / "table.db"
+    asked: list[str] = []
+    real_open, real_choose = display.open_screen, new_game.choose_game
+
+    def seen(*args: Any, **kwargs: Any) -> display.Screen:
+        opened = real_open(*args, **kwargs)
+        return display.Screen(opened.surface, "KMSDRM", opened.fullscreen)
+
+    def choose(surface: Any, kind: str = "mission") -> dict[str, Any] | None:
+        asked.append(kind)
+        post_encoder("turn", 1)  # Game: Status
+        for _ in range(7):  # Game, Seats 1 to 4, Priority, Start
+            post_encoder("confirm")
+        chosen = real_choose(surface, kind)
+        pygame.event.post(pygame.event.Event(pygame.QUIT))  # then the table, closed at once
+        return chosen
+
+    monkeypatch.setattr(display, "open_screen", seen)
+    monkeypatch.setattr(new_game, "choose_game", choose)
+    assert main(["play", "--state", str(state), "--no-encoder", "--board", "none"]) == 0
+    pygame.display.init()  # (play ends with pygame.quit)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert main(["play", "--state", str(state), "--no-encoder", "--board", "none"]) == 0
+    assert asked == ["mission"]  # asked once: the second play resumed the game
+    with StateFile(state) as games:
+        (game,) = games.games()
+        assert (game.kind, game.current) == ("status", True)
+        assert games.journal(None).state.factions == tuple(Faction(f) for f in FACTIONS)
