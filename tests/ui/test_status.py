@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pygame
 import pytest
 
 from assistant.session.games import StateFile
 from assistant.session.status_fold import setup_text
-from assistant.status import Faction, Phase
+from assistant.status import Faction, Phase, StatusGame
 from assistant.ui import theme
 from assistant.ui.form import APPLY
 from assistant.ui.inputs import ENCODER, Action
@@ -136,7 +136,7 @@ def test_a_round_is_played_by_keys_the_encoder_and_taps_each_action_saved_before
     assert app.status.officials[-1].value == 1 and not app.game.can_redo()  # the undone one gone
     app.close()
     resumed = SavedGame(*_opened(path))
-    assert [(str(o.faction), o.value) for o in resumed.state.officials] == [("mano", None), ("ragione", 2), ("milizia", 1)]
+    assert [(str(o.faction), o.value) for o in cast(StatusGame, resumed.state).officials] == [("mano", None), ("ragione", 2), ("milizia", 1)]
     resumed.close()
 
 
@@ -171,10 +171,10 @@ def test_the_final_count_is_entered_a_faction_at_a_time_then_shown_step_by_step(
     assert app.form is None and app.status.over and app.status.winner is Faction.MILIZIA
     screen = app.machine.current
     steps = len(app.status.notes)
-    assert [item.label for item in screen.items][:2] == ["Next step", "Play again"]  # type: ignore[attr-defined]
+    assert [item.label for item in screen.items][:2] == ["Next step", "Play again"]
     for _ in range(steps - 1):
         feed(app, key("n"))
-    assert [item.label for item in screen.items][0] == "Play again"  # type: ignore[attr-defined]
+    assert [item.label for item in screen.items][0] == "Play again"
     feed(app, key("u"))  # the count taken back, to be entered again
     assert not app.status.over and app.status.phase is Phase.END
     feed(app, key("y"), key("p"))  # redone; Play again: the same table, a new game beside it
@@ -205,8 +205,8 @@ def test_a_new_game_is_chosen_nova_aetas_or_status_with_its_table(shots: Path) -
     for _ in range(3):  # Priority, Start, and Start pressed
         went = handle(form, Action("confirm"), [])
     assert went == ("error", "Mano Invisibile is at the table twice")
-    form.get("seat3").turn(-1)  # nobody again
-    form.get("priority").turn(2)  # Mano, Ragione, Pugno: the Pugno holds it
+    form.get("seat3").turn(-1)  # type: ignore[call-arg]  # nobody again
+    form.get("priority").turn(2)  # type: ignore[call-arg]  # Mano, Ragione, Pugno: the Pugno holds it
     form.refresh()
     assert handle(form, Action("confirm"), []) == ("start", {"game": "status", "factions": ["mano", "ragione", "pugno"],
                                                             "priority": "pugno"})  # fmt: skip
@@ -238,7 +238,7 @@ def test_a_cost_that_cannot_be_paid_is_refused_on_the_screen_and_nothing_is_stor
     feed(app, key("f"), key("right"), key("return"), key("return"))  # Status; the Ragione (whose turn it is)
     assert app.form is not None
     by = app.form.get("by")
-    by.set(-2)  # type: ignore[union-attr]
+    by.set(-2)  # type: ignore[union-attr, call-arg]
     feed(app, key("return"), key("right"), key("return"), key("return"))  # By -2; A Cost: yes; Move
     assert app.error == "Refused: Ragione di Stato has 1 Status points: it cannot lose 2 to pay the Cost"
     assert app.form is not None and app.status.count == 5 and app.game.events() == EVENTS[:4]  # (start + 4)
@@ -260,7 +260,7 @@ def test_start_again_after_a_damaged_game_of_status_sets_the_same_table_anew(tmp
         with pytest.raises(Exception, match="stored event 2 is damaged"):
             games.journal(None)
     again = start_again(tmp_path / "table.db")
-    assert again.kind == "status" and again.state.count == 1 and again.state.factions == tuple(Faction(f) for f in FACTIONS)
+    assert again.kind == "status" and cast(StatusGame, again.state).count == 1 and cast(StatusGame, again.state).factions == tuple(Faction(f) for f in FACTIONS)
     again.close()
     with StateFile(tmp_path / "table.db") as games:
         assert [(g.id, g.kind, g.head, g.current) for g in games.games()] == [(1, "status", 3, False), (2, "status", 0, True)]
