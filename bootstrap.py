@@ -87,6 +87,8 @@ def main() -> int:
     if not venv_works():
         make_venv()
     extras = ["test"] if args.test else []
+    if on_raspberry_pi():  # `dice learn` and `dice calibrate` at the table: PyTorch's CPU build (aarch64)
+        extras.append("learn")
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONWARNINGS="ignore")
 
     def install(target: str, quiet: bool = False) -> subprocess.CompletedProcess[bytes]:

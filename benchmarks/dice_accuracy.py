@@ -12,17 +12,15 @@ unreadable dice; false dice per image (read dice matched to no label, only on im
 manifest says complete); and the median milliseconds per image of the reader alone (decoding
 excluded), on one core (cv2.setNumThreads(1)), with its ratio to a baseline run in the same
 process on the same images (Lab conversion + 5x5 Gaussian blur).
-Rendered sets are made fresh from fixed seeds that the built-in profile was not learned from.
+Rendered sets are made fresh from fixed seeds that no network was trained on.
 
 HONEST PROTOCOL (printed with every run): nothing is ever trained or tuned on the pictures it is
-scored on. The detector, the face network and its shipped profile learned from rendered dice and
-from webcam-two-white-d6-TRAIN only, so that set's figure is marked SEEN; every other figure is on pictures no model or threshold saw.
-A CALIBRATED row is what a table does with its own dice: the reader calibrates (the detector's
-threshold, and a profile of the dice: the face network's embeddings and the classical signs) on
-pictures of the set picked as a table's owner photographs each face a few times (in manifest
-order, each picture showing a face still short of PER_VALUE labelled dice, until every face of
-each kind in the set has PER_VALUE; at most MOST_PICTURES pictures), a fixed rule, and is scored
-on the rest only, beside the uncalibrated row on the same rest.
+scored on. The finder and the face network learned from rendered dice and the -train sets only
+(their rows are marked SEEN); mixed-oblique-d6 and webcam-two-white-d6-valid chose thresholds.
+A CALIBRATED row is what a table does with its own dice: `dice learn` (the face network fine-tuned)
+on a fixed pick of the set's pictures (the first PHOTOS photos; of tiles, the first PER_VALUE of
+each face), scored on the rest only, beside the uncalibrated row on the same rest; the webcam row
+learns from WEBCAM_PHOTOS photos of its -train split and is scored on all of -valid.
 """
 
 from __future__ import annotations
@@ -46,27 +44,29 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant.vision.dice import FACES  # noqa: E402
 from assistant.vision.errors import ImageError, ManifestError  # noqa: E402
 from assistant.vision.images import load_image  # noqa: E402
-from assistant.vision.learn import learn_entry, learn_faces  # noqa: E402
+from assistant.vision.find import Finder  # noqa: E402
+from assistant.vision.learn import Examples, learn_examples  # noqa: E402
 from assistant.vision.manifest import Entry, manifest_folders, read_manifest  # noqa: E402
 from assistant.vision.matching import match  # noqa: E402
 from assistant.vision.network import runtime  # noqa: E402
-from assistant.vision.profile import Profile, load  # noqa: E402
+from assistant.vision.profile import load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
 
 from assistant.vision.render import write_set  # noqa: E402
 
-SEEN = {"webcam-two-white-d6-train": "SEEN: the detector, the face network and its shipped profile learned from these frames"}
-PER_VALUE = 5  # calibration: labelled dice of each face value ...
-MOST_PICTURES = 40  # ... from at most this many pictures
+SEEN = {name: "SEEN: the finder and the face network learned from these frames"
+        for name in ("webcam-two-white-d6-train", "mixed-oblique-d6-train")}
+PER_VALUE = 5  # calibration of tiles: this many of each face, in manifest order
+PHOTOS = 10  # calibration of photos: the first this many (the tray: 10, then the other 4)
+WEBCAM_PHOTOS = 14  # the webcam row: learned from this many -train photos, scored on all of -valid
 PROTOCOL = (
-    "HONEST PROTOCOL: nothing is trained or tuned on the pictures it is scored on. The detector, the face\n"
-    "network and its shipped profile learned from rendered dice and webcam-two-white-d6-TRAIN only (that\n"
-    "set's row is SEEN). CALIBRATED rows: the reader calibrated on pictures of the set taken in manifest\n"
-    f"order where they show a face still short of {PER_VALUE} labelled dice, until every face has {PER_VALUE} "
-    f"(at most {MOST_PICTURES}\npictures), scored on the rest only."
+    "HONEST PROTOCOL: nothing is trained or tuned on the pictures it is scored on. The finder and the face\n"
+    "network learned from rendered dice and the -train sets only (their rows are SEEN); mixed-oblique-d6 and\n"
+    "webcam-two-white-d6-valid chose thresholds. CALIBRATED rows: `dice learn` on the set's first "
+    f"{PHOTOS} photos\n(tiles: the first {PER_VALUE} of each face), scored on the rest only; webcam: learned from "
+    f"{WEBCAM_PHOTOS} -train photos, scored on -valid."
 )
 
 SHARED = ROOT.parent / "shared" / "dice"
@@ -169,37 +169,32 @@ def report(s: Score, tag: str = "") -> None:
 
 
 def calibration_pictures(pictures: list[tuple[Entry, np.ndarray]]) -> list[int]:
-    """Which pictures calibrate, as a table's owner picks photos of each face: in manifest order,
-    each picture that shows a face still short of PER_VALUE labelled dice, until every face of each
-    kind in the set has PER_VALUE (at most MOST_PICTURES pictures)."""
-    kinds = {die.kind for item, _image in pictures for die in item.dice}
-    wanted = {(kind, value): PER_VALUE for kind in kinds for value in range(1, FACES[kind] + 1)}
-    chosen: list[int] = []
+    """Which pictures calibrate, a fixed pick: of tiles, the first PER_VALUE of each face in manifest
+    order; of photos, the first PHOTOS."""
+    if not pictures or pictures[0][0].box_style != "tile":
+        return list(range(min(PHOTOS, len(pictures) - 1)))
+    count: dict[tuple[str, int], int] = {}
+    chosen = []
     for n, (item, _image) in enumerate(pictures):
-        if len(chosen) == MOST_PICTURES or not any(wanted.values()):
-            break
-        short = [(die.kind, die.value) for die in item.dice if wanted.get((die.kind, die.value), 0) > 0]
-        if short:
+        face = (item.dice[0].kind, item.dice[0].value)
+        if count.get(face, 0) < PER_VALUE:
+            count[face] = count.get(face, 0) + 1
             chosen.append(n)
-            for face in short:
-                wanted[face] -= 1
     return chosen
 
 
-def calibrated(kind: str, profile: Profile | None, pictures: list[tuple[Entry, np.ndarray]]) -> DiceReader:
-    """A reader with the profile a table learns from `pictures` (`nova-table dice learn`: the face
-    networks' embeddings of the labelled dice, and the classical signs); the detector keeps its own
-    threshold, as at the table."""
-    learned = Profile(learned_from=["calibration pictures"])
-    teacher = DiceReader(kind, profile, detector=False)
-    learn_faces([(image, item.dice) for item, image in pictures], learned)
+def calibrated(kind: str, pictures: list[tuple[Entry, np.ndarray]]) -> tuple[DiceReader, float]:
+    """A reader with the profile `nova-table dice learn` makes of `pictures`, and the seconds learning took."""
+    start = time.perf_counter()
+    found = Examples()
+    finder = Finder()
     for item, image in pictures:
-        learn_entry(item, image, teacher, learned)
-    merged = profile.merged(learned) if profile is not None else learned
-    return DiceReader(kind, merged)
+        found.add(item, image, finder)
+    profile = learn_examples(found, ["calibration pictures"])
+    return DiceReader(kind, profile), time.perf_counter() - start
 
 
-def run_set(folder: Path, reader: DiceReader, args: argparse.Namespace, profile: Profile | None) -> None:
+def run_set(folder: Path, reader: DiceReader, args: argparse.Namespace) -> None:
     s = Score(folder.name)
     pictures = entries(folder / "manifest.jsonl", s)
     if args.limit:
@@ -207,14 +202,24 @@ def run_set(folder: Path, reader: DiceReader, args: argparse.Namespace, profile:
     whole = score_set(folder.name, folder / "manifest.jsonl", reader, pictures=pictures)
     whole.skipped = s.skipped
     report(whole, SEEN.get(folder.name, "uncalibrated"))
+    if not args.calibrate or folder.name in SEEN:
+        return
+    if folder.name == "webcam-two-white-d6-valid":
+        train = SHARED / "webcam-two-white-d6-train"
+        if not train.exists():
+            return
+        table, took = calibrated(args.kind, entries(train / "manifest.jsonl", Score(train.name))[:WEBCAM_PHOTOS])
+        report(score_set(folder.name, folder / "manifest.jsonl", table, pictures=pictures),
+               f"CALIBRATED on {WEBCAM_PHOTOS} webcam -train photos in {took:.0f} s")
+        return
     chosen = calibration_pictures(pictures)
-    if args.calibrate and len(pictures) > len(chosen) and folder.name not in SEEN:
-        table = calibrated(args.kind, profile, [pictures[n] for n in chosen])
+    if len(pictures) > len(chosen):
+        table, took = calibrated(args.kind, [pictures[n] for n in chosen])
         picked = set(chosen)
         rest = [p for n, p in enumerate(pictures) if n not in picked]
         report(score_set(folder.name, folder / "manifest.jsonl", reader, pictures=rest), "uncalibrated, same pictures as below")
         report(score_set(folder.name, folder / "manifest.jsonl", table, pictures=rest),
-               f"CALIBRATED on {len(chosen)} of its pictures, up to picture {chosen[-1] + 1}, scored on the other {len(rest)}")
+               f"CALIBRATED on {len(chosen)} of its pictures in {took:.0f} s, scored on the other {len(rest)}")
 
 
 def main() -> int:
@@ -226,27 +231,23 @@ def main() -> int:
     parser.add_argument("--no-rendered", action="store_true", help="skip the rendered sets")
     parser.add_argument("--no-calibrate", dest="calibrate", action="store_false",
                         help="skip the calibrated rows (calibrate on the first pictures, score the rest)")
-    parser.add_argument("--classical", action="store_true", help="the classical segmentation, not the detector")
-    parser.add_argument("--threshold", type=float, help="the detector's threshold (default: the model's own)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     profile = load(args.profile) if args.profile else None
-    reader = DiceReader(args.kind, profile, detector=not args.classical, threshold=args.threshold)
+    reader = DiceReader(args.kind, profile)
     print(PROTOCOL)
-    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, networks by {runtime()}, 1 thread; profile: "
-          f"{args.profile or 'built-in (rendered dice; white pip d6 faces from webcam TRAIN)'}; kind: {args.kind}; finder: "
-          f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
-          f"values: {reader.values_by}")
+    print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, networks by {runtime()}, 1 thread (learning: "
+          f"PyTorch, {os.cpu_count()} cores); profile: {args.profile or 'none (the shipped face network)'}; kind: {args.kind}")
     folders = list(args.folders) or manifest_folders(SHARED)
     failed = 0
     for folder in folders:
         try:
-            run_set(folder, reader, args, profile)
+            run_set(folder, reader, args)
         except ManifestError as bad:  # a folder without a readable manifest: said, and the next set is run
             print(f"{folder}: not a set in the manifest format of ../shared/dice/README.md ({bad})", file=sys.stderr)
             failed = 1
     if not args.folders and not args.no_rendered:
-        d8_reader = DiceReader("d8", profile, detector=not args.classical, threshold=args.threshold)
+        d8_reader = DiceReader("d8", profile)
         with tempfile.TemporaryDirectory() as tmp:
             for name, (count, seed, tiles, style) in RENDERED.items():
                 manifest = write_set(Path(tmp) / name, count, seed, tiles=tiles, style=style)

@@ -11,8 +11,8 @@ of 1 to 6 dice, read with --kind auto (the "all 640x480 frames" line is over the
 with the same for a baseline run in the same process on the same frames (Lab conversion and a
 5x5 Gaussian blur), and their ratio: the Pi is about 3 to 5 times slower than this machine.
 The CPU time of this single-threaded process is printed too: it counts less of what other
-programs running on the machine at the same time cost it. "find" is the detector alone (the
-network and its decoding); the rest of "read" is reading each die's face.
+programs running on the machine at the same time cost it. "find" is the finder alone (the
+network and its decoding, on the working image); the rest of "read" is cutting and reading each die.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from assistant.vision.images import working  # noqa: E402
 from assistant.vision.network import runtime  # noqa: E402
 from assistant.vision.profile import load  # noqa: E402
 from assistant.vision.reader import DiceReader  # noqa: E402
@@ -75,26 +76,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--rendered", type=int, default=60)
-    parser.add_argument("--classical", action="store_true", help="the classical segmentation, not the detector")
     parser.add_argument("--profile", type=Path, help="a profile from `nova-table dice learn`")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     profile = load(args.profile) if args.profile else None
-    reader = DiceReader(profile=profile, detector=not args.classical)
+    reader = DiceReader(profile=profile)
 
     def baseline(frame: np.ndarray) -> None:
         cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB), (5, 5), 0)
 
-    print(f"OpenCV {cv2.__version__}, networks by {runtime()}, 1 thread, {args.passes} passes per frame; finder: "
-          f"{'learned detector' if reader.detector is not None else 'classical segmentation'}; "
-          f"values: {reader.values_by}")
+    print(f"OpenCV {cv2.__version__}, networks by {runtime()}, 1 thread, {args.passes} passes per frame")
     every: list[float] = []
     every_cpu: list[float] = []
     def measure(name: str, pictures: list[np.ndarray], reader: DiceReader) -> tuple[list[float], list[float]]:
         ms = [timed(reader.read, f, args.passes) for f in pictures]
         cpu = [timed(reader.read, f, args.passes, time.process_time) for f in pictures]
         base = [timed(baseline, f, args.passes) for f in pictures]
-        find = [timed(reader.find, f, args.passes) for f in pictures] if reader.detector is not None else [0.0]
+        find = [timed(reader.finder.find, working(f)[0], args.passes) for f in pictures]
         med, bmed = statistics.median(ms), statistics.median(base)
         print(f"{name:32s} frames {len(pictures):4d}  median {med:6.2f} ms  p90 {np.percentile(ms, 90):6.2f} ms"
               f"  (CPU time {statistics.median(cpu):6.2f} ms; find {statistics.median(find):5.2f} ms)"
@@ -116,7 +114,7 @@ def main() -> int:
           f"  baseline {statistics.median(base):5.2f} ms  ratio x{statistics.median(ms) / statistics.median(base):5.1f}",
           flush=True)
     nova = nova_frames(args.rendered)
-    measure("rendered Nova d8 scenes, --kind d8", nova, DiceReader("d8", profile, detector=not args.classical))
+    measure("rendered Nova d8 scenes, --kind d8", nova, DiceReader("d8", profile))
     measure("rendered Nova d8 scenes (auto)", nova, reader)
     return 0
 

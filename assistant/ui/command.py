@@ -101,13 +101,12 @@ def _open_game(args: argparse.Namespace) -> object:
 def check_profile(path: Path, where: str) -> None:
     """A dice profile the camera's reader can use, or ValueError saying what is wrong and where (`where`: who named it)."""
     from assistant.vision.errors import VisionError
-    from assistant.vision.faces import FaceReader
     from assistant.vision.profile import load
+    from assistant.vision.read import FaceNet
 
     try:
         profile = load(path)
-        if profile.embeddings()[1] or profile.close_embeddings()[1]:
-            FaceReader(profile=profile)  # learned with these face models?
+        FaceNet(profile.network, profile.name)  # a network this runtime can run?
     except VisionError as bad:
         raise ValueError(f"{where}: {bad}") from None
 

@@ -8,7 +8,7 @@
 
 `read` prints one JSON line per image: {"image": PATH, "dice": [{"kind", "value", "confidence",
 "box": [x, y, w, h]}]} (and "symbol" on a d8 whose astro symbol was read); a die that cannot be
-read has "value": null, and "why" where it leans on something or is partly out of view. An image that cannot be
+read has "value": null, and "why" where it is partly out of view. An image that cannot be
 used gets {"image": PATH, "dice": [], "error": "..."} and a message on stderr; the others go on.
 `watch` and `calibrate` without --source or --tray take the hardware file's [camera], as `play` does.
 """
@@ -19,10 +19,13 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.vision.dice import VIEWS
+
+STEPS = 300  # tune.STEPS, said in --help without importing numpy
 
 if TYPE_CHECKING:  # the reader's modules load inside each action (`nova-table --help` stays fast)
     from assistant.hardware.config import HardwareConfig
@@ -38,8 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     learn = sub.add_parser("learn", help="learn a dice profile from labelled photos (a manifest)")
     learn.add_argument("manifest", type=Path, metavar="MANIFEST", help="manifest.jsonl of labelled photos")
     learn.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="where to write the profile")
-    learn.add_argument("--no-built-in", action="store_true",
-                       help="learn from scratch instead of on top of the rendered-dice profile")
+    learn.add_argument("--steps", type=positive, help=f"batches of fine-tuning (default {STEPS}; fewer: quicker, "
+                                                     "less learned)")
     render = sub.add_parser("render", help="render labelled synthetic dice pictures and their manifest")
     render.add_argument("out", type=Path, metavar="OUTDIR")
     render.add_argument("--count", type=positive, default=100)
@@ -66,6 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="where to write the profile")
     add_camera_arguments(calibrate)
     calibrate.add_argument("--views", type=positive, default=VIEWS, help=f"views of each face (default {VIEWS})")
+    calibrate.add_argument("--steps", type=positive, help=f"batches of fine-tuning (default {STEPS})")
     calibrate.add_argument("--dice", type=positive, help="how many dice you will show: other views are not kept")
     calibrate.add_argument("--keep", type=Path, metavar="DIR",
                            help="where the views are kept (default: beside PROFILE, named after it)")
@@ -142,11 +146,8 @@ def say(line: str) -> None:
 
 
 def warmed(reader: DiceReader) -> DiceReader:
-    """`reader` (a DiceReader) warmed before the first settled roll, not during it; what it reads
-    without (a model missing) is said."""
+    """`reader` (a DiceReader) warmed before the first settled roll, not during it."""
     reader.warm()
-    if reader.problem:
-        say(reader.problem)
     return reader
 
 
@@ -160,18 +161,12 @@ def run_read(args: argparse.Namespace) -> int:
     from assistant.vision.profile import load
     from assistant.vision.reader import DiceReader
 
-    profile = None
-    if args.profile is not None:
-        try:
-            profile = load(args.profile)
-            reader = DiceReader(args.kind, profile)
-        except VisionError as bad:
-            say(str(bad))
-            return 2
-    else:
-        reader = DiceReader(args.kind)
+    try:
+        reader = DiceReader(args.kind, load(args.profile) if args.profile is not None else None)
+    except VisionError as bad:
+        say(str(bad))
+        return 2
     failures = 0
-    warned = False
     for path in expand(args.images):
         try:
             if os.path.isdir(path):  # `expand` gives a folder as itself only where it holds no pictures
@@ -181,9 +176,6 @@ def run_read(args: argparse.Namespace) -> int:
                     raise ImageError(f"{path}: cannot read this folder ({bad.strerror or bad})") from None
                 raise ImageError(f"{path}: no pictures in this folder ({', '.join(sorted(IMAGE_SUFFIXES))})")
             reading = reader.read(load_image(path))
-            if reader.problem and not warned:
-                say(reader.problem)
-                warned = True
         except VisionError as bad:
             failures += 1
             say(str(bad))
@@ -196,35 +188,57 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_learn(args: argparse.Namespace) -> int:
-    return learn_and_check(args.manifest, args.out, not args.no_built_in)
+    return learn_and_check(args.manifest, args.out, args.steps)
 
 
-def learn_and_check(manifest: Path, out: Path, use_built_in: bool = True) -> int:
-    """Learn a profile from `manifest` into `out`, then say whether it helps, its photos read held out in turn."""
+def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
+    """Learn a profile from `manifest` into `out` (the face network fine-tuned on its dice), saying first how
+    well a profile learned without some of its pictures reads those (heldout.py)."""
     from assistant.vision.errors import VisionError
-    from assistant.vision.heldout import held_out, verdict
-    from assistant.vision.learn import entries_of, learn, learn_entries
+    from assistant.vision.heldout import check
+    from assistant.vision.learn import entries_of, examples, learn_examples, say_missing
     from assistant.vision.profile import same_file
+    from assistant.vision.tune import NEEDS
 
     if same_file(out, manifest):
         say(f"{out}: is the manifest: write the profile to another file")
         return 2
     try:
-        profile = learn(manifest, use_built_in=use_built_in)
-        if len(profile) == 0:
+        entries = entries_of(manifest, say)
+        found = examples(entries)
+        if not found.faces:
             say(f"{manifest}: nothing to learn (no usable labelled die in it); {out} is left as it was")
             return 1
+        say_missing(found.faces, manifest, say)
+        said = check(entries, lambda part: learn_examples(examples(part, lambda _said: None), [str(manifest)],
+                                                          progress_bar("checking"), steps))
+        if said:
+            say(said)
+        profile = learn_examples(found, [str(manifest)], progress_bar("learning"), steps)
+        profile.check = said
+        profile.sources.append(manifest)
         profile.save(out)
     except VisionError as bad:
         say(str(bad))
         return 2
-    say(f"learned {len(profile)} examples from {manifest} into {out}")
-    entries = entries_of(manifest, lambda _said: None)  # what is wrong in it was said above
-    if len(entries) >= 2:
-        say("reading the photos with profiles learned from the others, to check it ...")
-        without, with_profile = held_out(entries, lambda rest: learn_entries(rest, use_built_in, lambda _said: None))
-        say(verdict(without, with_profile))
+    except ModuleNotFoundError:
+        say(NEEDS)
+        return 2
+    dice = sum(found.faces.values())
+    say(f"learned {dice} dice ({', '.join(f'{face} x{n}' for face, n in found.faces.items())}) from {manifest} into {out}")
     return 0
+
+
+def progress_bar(what: str) -> Callable[[float], None]:
+    """A progress line on stderr for each quarter done."""
+    said = [0]
+
+    def show(share: float) -> None:
+        if share * 4 >= said[0] + 1:
+            said[0] = int(share * 4)
+            say(f"{what}: {25 * said[0]} %")
+
+    return show
 
 
 def run_render(args: argparse.Namespace) -> int:
@@ -295,7 +309,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         say(f"{args.source} ended before every face was shown (views still to show: {args.kind} faces "
             f"{', '.join(map(str, short))}); the views kept are in {folder}: the same command goes on from there")
         return 1
-    return learn_and_check(snapshots.manifest, args.out)
+    return learn_and_check(snapshots.manifest, args.out, args.steps)
 
 
 def run(args: argparse.Namespace) -> int:

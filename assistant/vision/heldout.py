@@ -1,8 +1,8 @@
-"""Whether a table's profile helps: its own labelled photos read held out in turn, with and without it.
+"""Whether a table's profile helps: some of its own labelled photos read held out, with and without it.
 
-    photos -> FOLDS folds (every FOLDS-th photo) -> per fold: a profile learned from the other
-    folds reads it, as `--profile` would -> right / misread / not read, over every labelled die
-    beside: the reader without a profile (the shipped one) on the same photos
+    photos -> every HOLD-th photo held out -> a profile learned from the others reads them, as
+    `--profile` would -> right / misread / not read, over every labelled die held out
+    beside: the reader without a profile (the shipped network) on the same photos
 
 A profile learned from photos of dice it should not learn (dice of many sets, a tray unlike the
 table's) can read worse than none; `nova-table dice learn` says so rather than let it be used
@@ -21,7 +21,7 @@ from assistant.vision.matching import match
 from assistant.vision.profile import Profile
 from assistant.vision.reader import DiceReader
 
-FOLDS = 5
+HOLD = 5  # every this many-th picture is held out
 NOISE = 0.01  # a share of the dice under which two readings are the same
 
 
@@ -62,22 +62,23 @@ def tally(reader: DiceReader, entries: Sequence[Entry]) -> Tally:
     return out
 
 
-def held_out(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile],
-             folds: int = FOLDS) -> tuple[Tally, Tally]:
-    """(without a profile, with one learned by `learn` from the other folds): `entries` read held out in turn."""
-    without = tally(DiceReader(), entries)
-    with_profile = Tally()
-    for fold in range(min(folds, len(entries))):
-        rest = [e for n, e in enumerate(entries) if n % folds != fold]
-        with_profile.add(tally(DiceReader(profile=learn(rest)), entries[fold::folds]))
-    return without, with_profile
+def check(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile]) -> str:
+    """The verdict on a profile learned by `learn` from all but every HOLD-th of `entries`, reading those
+    ("" where there are too few to hold any out)."""
+    held = list(entries[HOLD - 1 :: HOLD]) or list(entries[-1:])
+    rest = [e for e in entries if e not in held]
+    if not rest:
+        return ""
+    profile = learn(rest)
+    return verdict(tally(DiceReader(), held), tally(DiceReader(profile=profile), held), len(held))
 
 
-def verdict(without: Tally, with_profile: Tally) -> str:
+def verdict(without: Tally, with_profile: Tally, held: int) -> str:
     """What the held-out reading says of the profile, in a line for the person calibrating. A
     difference of under NOISE of the dice (and under 2 dice) is no difference; fewer dice misread
     is a gain as much as more read right (a wrong reading is worse than none)."""
-    said = f"held out in turn, its own photos read {with_profile} with it; {without} without"
+    said = (f"{held} of its own pictures held out and read by a profile learned from the others: {with_profile} "
+            f"with it; {without} without")
     margin = max(2, round(NOISE * (without.right + without.misread + without.unread)))
     more_right, fewer_wrong = with_profile.right - without.right, without.misread - with_profile.misread
     if more_right <= -margin or fewer_wrong <= -margin:

@@ -76,3 +76,51 @@ def check_frame(image: np.ndarray, name: str = "frame") -> np.ndarray:
     if h * w > MAX_PIXELS:
         raise ImageError(f"{name}: too large ({w}x{h} pixels)")
     return image
+
+
+WORK_SIDE = 640  # frames are read at most this many pixels on their longer side
+TILE_SIDE = 200  # a picture this small or smaller, roughly square, is one cropped die
+
+
+def is_tile(shape: tuple[int, ...]) -> bool:
+    """A small, roughly square picture: one die cropped close."""
+    h, w = shape[:2]
+    return max(h, w) <= TILE_SIDE and 0.7 <= w / h <= 1.43
+
+
+def content_window(image: np.ndarray) -> tuple[int, int, int, int]:
+    """(top, bottom, left, right) bounds of the picture without masked bands at its edges.
+
+    A band is a run of edge rows (or columns) all of one and the same colour; bands that would
+    leave less than half the picture are not taken for masks (a picture of stripes).
+    """
+    h, w = image.shape[:2]
+
+    def run(lines: list[np.ndarray]) -> int:
+        first = lines[0].reshape(-1, image.shape[2])[0]
+        n = 0
+        for line in lines:
+            if not (line == first).all():
+                break
+            n += 1
+        return n
+
+    top = run([image[i] for i in range(h // 4)]) if h >= 4 else 0
+    bottom = h - (run([image[h - 1 - i] for i in range(h // 4)]) if h >= 4 else 0)
+    left = run([image[:, j] for j in range(w // 4)]) if w >= 4 else 0
+    right = w - (run([image[:, w - 1 - j] for j in range(w // 4)]) if w >= 4 else 0)
+    return top, bottom, left, right
+
+
+def working(frame: np.ndarray) -> tuple[np.ndarray, float, int, int, bool]:
+    """The frame without masked bands, at most WORK_SIDE pixels: (image, scale, left, top, is a tile).
+    A frame's box (x, y) is the working image's (x / scale + left, y / scale + top)."""
+    frame = check_frame(frame)
+    h, w = frame.shape[:2]
+    top, bottom, left, right = content_window(frame)
+    frame = frame[top:bottom, left:right]
+    scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
+    if min(frame.shape[:2]) * scale < MIN_SIDE:  # a strip: at the working size its short side would go
+        raise ImageError(f"frame: too long and narrow ({w}x{h} pixels) to hold a die at {WORK_SIDE} pixels")
+    work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return work, scale, left, top, is_tile(frame.shape)

@@ -42,8 +42,10 @@ class Network:
     `engine`: OpenCV 5's dnn engine for the fallback ("ENGINE_NEW" or "ENGINE_CLASSIC"; the faster one
     differs by network)."""
 
-    def __init__(self, path: Path, engine: str) -> None:
-        self.path = path
+    def __init__(self, path: Path | bytes, engine: str, name: str = "") -> None:
+        """`path`: the model's file, or its bytes (a profile's network: `name` says whose, in messages)."""
+        self.path = path if isinstance(path, Path) else Path(name or "network")
+        source = str(path) if isinstance(path, Path) else path
         ort = onnxruntime()
         self.runtime = "opencv" if ort is None else "onnxruntime"
         if ort is not None:
@@ -54,18 +56,19 @@ class Network:
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             options.log_severity_level = 3  # errors only: its warnings are not the table's business
             try:
-                self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+                self.session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
             except Exception as bad:  # noqa: BLE001 - onnxruntime raises its own kinds for a bad file
-                raise NetworkError(_line(bad, path)) from None
+                raise NetworkError(_line(bad, self.path)) from None
             self.input = self.session.get_inputs()[0].name
             return
         if not hasattr(cv2, "dnn"):
             raise NetworkError("this OpenCV has no dnn module")
         chosen = getattr(cv2.dnn, engine, None)  # OpenCV 4 has one engine
         try:
-            self.net = cv2.dnn.readNetFromONNX(str(path)) if chosen is None else cv2.dnn.readNetFromONNX(str(path), chosen)
+            data = source if isinstance(source, str) else np.frombuffer(source, np.uint8)
+            self.net = cv2.dnn.readNetFromONNX(data) if chosen is None else cv2.dnn.readNetFromONNX(data, chosen)
         except cv2.error as bad:
-            raise NetworkError(_line(bad, path)) from None
+            raise NetworkError(_line(bad, self.path)) from None
 
     def run(self, batch: np.ndarray) -> np.ndarray:
         batch = np.ascontiguousarray(batch, np.float32)
@@ -78,6 +81,19 @@ class Network:
         except Exception as bad:  # noqa: BLE001 - each runtime raises its own kinds
             raise NetworkError(_line(bad, self.path)) from None
         return np.asarray(out, np.float32)
+
+
+def load(path: Path | bytes, what: str, name: str = "") -> Network:
+    """A network to run, or ModelError saying what is wrong with it (`what`: which network, in words)."""
+    from assistant.vision.errors import ModelError
+
+    where = str(path) if isinstance(path, Path) else name or "network"
+    if isinstance(path, Path) and not path.is_file():
+        raise ModelError(f"{where}: the {what} is missing: reinstall Nova Table (python3 bootstrap.py)")
+    try:
+        return Network(path, "ENGINE_NEW", name)
+    except NetworkError as bad:
+        raise ModelError(f"{where}: the {what} cannot be loaded ({bad})") from None
 
 
 def _line(bad: Exception, path: Path) -> str:

@@ -366,7 +366,7 @@ def write_set(folder: Path, count: int, seed: int, *, tiles: bool = False, style
 
 # -- training crops for the face reader: solid dice (solids.py) on varied tables --------------------
 
-# classes of the face network (facenet.CLASSES): 0 "none", 1..6 d6, 7..14 d8
+# classes of the face network (read.CLASSES): 0 "none", 1..6 d6, 7..14 d8
 SYMBOL_INDEX = {None: 0, "sun": 1, "star": 2, "moon": 3}
 
 
@@ -469,7 +469,7 @@ def tile_marks(rng: np.random.Generator, crop: np.ndarray) -> None:
 def face_sample(rng: np.random.Generator, none_share: float = 0.12, kind: str | None = None,
                 style: str | None = None, value: int | None = None,
                 emblems: tuple[tuple[int, str], ...] = (), context: float | None = None) -> tuple[np.ndarray, int, int]:
-    """One training crop for a face network, cut `context` (default facenet.CONTEXT) times its box:
+    """One training crop for the face network, cut `context` (default crop.CONTEXT) times its box:
     (INPUT x INPUT uint8 grey, class index, symbol index).
 
     A solid die (any kind, style, colour, material, pose) on a random table, maybe with other dice
@@ -477,7 +477,7 @@ def face_sample(rng: np.random.Generator, none_share: float = 0.12, kind: str | 
     or its top face, a little off; sometimes the picture is a tile cut close around it. A share
     `none_share` of the crops hold no die in the middle (class 0): table, clutter, a die's edge.
     """
-    from assistant.vision import facenet as F
+    from assistant.vision.crop import CONTEXT, crop
     from assistant.vision import solids as D
 
     side = 160
@@ -528,15 +528,15 @@ def face_sample(rng: np.random.Generator, none_share: float = 0.12, kind: str | 
         t = max(w, h) / rng.uniform(0.7, 1.0)
         x0, y0 = int(round(cx - t / 2)), int(round(cy - t / 2))
         cut = image[max(0, y0) : y0 + int(t), max(0, x0) : x0 + int(t)]
-        crop = F.prepare(cut, (0, 0, cut.shape[1], cut.shape[0]), context or F.CONTEXT)
+        view = crop(cut, (0, 0, cut.shape[1], cut.shape[0]), context or CONTEXT)
         if rng.random() < 0.5:
-            tile_marks(rng, crop)
+            tile_marks(rng, view)
     else:
-        crop = F.prepare(image, (cx - w / 2, cy - h / 2, w, h), context or F.CONTEXT)
+        view = crop(image, (cx - w / 2, cy - h / 2, w, h), context or CONTEXT)
     if look is None:
-        return crop, 0, 0
+        return view, 0, 0
     symbol = SYMBOL_INDEX[ASTRO_BY_VALUE[look.value]] if look.style == "astro" else 0
-    return crop, class_index(look.kind, look.value), symbol
+    return view, class_index(look.kind, look.value), symbol
 
 
 def solid_tile(rng: np.random.Generator, side: int = 96, kind: str | None = None, style: str | None = None,

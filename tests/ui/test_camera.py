@@ -187,17 +187,18 @@ def test_a_video_that_runs_out_is_said_to_the_players(monkeypatch) -> None:  # t
 
 
 def test_a_tables_profile_is_checked_before_the_game_starts(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    pytest.importorskip("assistant.vision.faces")
-    import numpy as np
+    import json
+
     from assistant.ui.command import check_profile
     from assistant.vision.profile import Profile
-    from importlib import resources
+    from assistant.vision.read import MODEL
 
-    shipped = resources.files("assistant.vision").joinpath("models", "white_pips.profile.json")
-    check_profile(Path(str(shipped)), "--dice-profile")  # learned by `dice learn` with the shipped model: usable
-    other = Profile(model="0123456789abcdef")
-    other.add("d6:3", np.array([0.5] * 64, np.float32))
-    other.save(tmp_path / "old.json")
+    Profile(MODEL.read_bytes(), {"d6:3": 5}).save(tmp_path / "mine.json")
+    check_profile(tmp_path / "mine.json", "--dice-profile")  # a network this reader runs: usable
+    Profile(b"no network", {"d6:3": 5}).save(tmp_path / "broken.json")
+    with pytest.raises(ValueError, match="--dice-profile: .*the face network cannot be loaded"):
+        check_profile(tmp_path / "broken.json", "--dice-profile")
+    (tmp_path / "old.json").write_text(json.dumps({"format": "nova-table-dice-profile", "version": 2, "examples": []}))
     with pytest.raises(ValueError, match="--dice-profile: .*learn it again"):
         check_profile(tmp_path / "old.json", "--dice-profile")
 
@@ -206,14 +207,17 @@ def test_the_hardware_files_camera_is_the_tables_unless_the_command_line_says_ot
     """[camera] in hardware.toml gives `play` its camera, tray and profile (a relative profile from the
     file's folder); --camera, --[no-]camera-tray and --dice-profile win over it; --camera none leaves it out."""
     import argparse
-    from importlib import resources
 
     from assistant.hardware.config import HardwareConfig, load_config
     from assistant.ui.command import add_arguments, camera_settings
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    shipped = Path(str(resources.files("assistant.vision").joinpath("models", "white_pips.profile.json")))
+    from assistant.vision.profile import Profile
+    from assistant.vision.read import MODEL
+
+    shipped = tmp_path / "shipped.json"
+    Profile(MODEL.read_bytes(), {"d6:3": 5}).save(shipped)
     (tmp_path / "dice").mkdir()
     (tmp_path / "dice" / "mine.json").write_bytes(shipped.read_bytes())
     settings = tmp_path / "hardware.toml"

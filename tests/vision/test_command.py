@@ -180,7 +180,7 @@ def test_learn_skips_unreadable_manifest_lines_with_a_message(tmp_path: Path, re
     fixed = [json.dumps({**json.loads(g), "image": str(rendered_astro_tiles.parent / json.loads(g)["image"])})
              for g in good]
     manifest.write_text("\n".join(["not json", "{\"image\": \"gone.png\", \"dice\": []}", *fixed]) + "\n")
-    done = dice("learn", str(manifest), "--out", str(tmp_path / "p.json"))
+    done = dice("learn", str(manifest), "--out", str(tmp_path / "p.json"), "--steps", "1")
     assert done.returncode == 0, done.stderr
     assert f"{manifest}:1: not JSON" in done.stderr
     assert "gone.png: no such file" in done.stderr
@@ -198,7 +198,7 @@ def test_learn_with_nothing_to_learn_fails_and_leaves_the_profile_there_untouche
     assert done.returncode == 1, done.stderr
     assert f"{manifest}: nothing to learn (no usable labelled die in it); {out} is left as it was" in done.stderr
     assert out.read_bytes() == b"a good profile, learned before"
-    assert "learned 0 examples" not in done.stderr and "Traceback" not in done.stderr
+    assert "learned 0" not in done.stderr and "Traceback" not in done.stderr
 
 
 def test_learn_will_not_write_the_profile_over_its_manifest_nor_under_a_file(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from assistant.vision.errors import ManifestError
+from assistant.vision.errors import ProfileError
 from assistant.vision.learn import learn
 from assistant.vision.manifest import Entry, check_in_picture, parse_line, read_manifest
 
@@ -122,6 +123,6 @@ def test_learn_skips_a_line_whose_box_is_outside_its_picture(tmp_path: Path, ren
     manifest.write_text(json.dumps({"image": image, "dice": [{"kind": "d6", "value": 1, "box": [-5000, -5000, 10, 10]}]})
                         + "\n")
     said: list[str] = []
-    profile = learn(manifest, report=said.append)
-    assert len(profile) == 0
+    with pytest.raises(ProfileError, match="nothing to learn"):
+        learn(manifest, report=said.append)
     assert f"skipped: {manifest}:1: box [-5000, -5000, 10, 10] is outside the picture {image} (640x480 pixels)" in said

@@ -6,10 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assistant.vision import detector as D
-from assistant.vision import facenet as F
-from assistant.vision import network
-from assistant.vision.faces import load_net
+from assistant.vision import find, network, read
 from assistant.vision.reader import DiceReader
 from assistant.vision.render import scene
 from tests.vision.conftest import on_opencv
@@ -19,19 +16,18 @@ needs_onnxruntime = pytest.mark.skipif(network.onnxruntime() is None, reason="on
 
 @needs_onnxruntime
 @pytest.mark.parametrize("model, shapes", [
-    (D.MODEL, [(2, 3, 240, 320), (1, 3, 480, 640), (1, 3, 320, 224)]),  # frame and mirror; the small and big dice's passes
-    (F.default_model(), [(5, 1, 64, 64)]),
-    (F.d8_model(), [(12, 1, 48, 48)]),
+    (find.MODEL, [(1, 3, 240, 320), (1, 3, 480, 640), (1, 3, 320, 224)]),  # a frame; its fine look; a tall one
+    (read.MODEL, [(5, 1, 64, 64)]),
 ])
 def test_both_runtimes_give_the_same_outputs(model: object, shapes: list[tuple[int, ...]],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = network.Network(model, "ENGINE_NEW")  # type: ignore[arg-type]
+    fast = network.load(model, "network")  # type: ignore[arg-type]
     on_opencv(monkeypatch)
-    slow = network.Network(model, "ENGINE_CLASSIC")  # type: ignore[arg-type]
+    slow = network.load(model, "network")  # type: ignore[arg-type]
     assert (fast.runtime, slow.runtime) == ("onnxruntime", "opencv")
     rng = np.random.default_rng(1)
     for shape in shapes:
-        batch = rng.uniform(0, 255, shape).astype(np.float32) if shape[1] == 3 else rng.normal(size=shape).astype(np.float32)
+        batch = rng.uniform(0, 255, shape).astype(np.float32)
         a, b = fast.run(batch), slow.run(batch)
         assert a.shape == b.shape and a.shape[0] == shape[0]
         assert float(np.abs(a - b).max()) < 1e-3 * max(1.0, float(np.abs(b).max()))
@@ -43,13 +39,9 @@ def test_the_reader_reads_the_same_dice_on_either_runtime(monkeypatch: pytest.Mo
               for seed, style in ((11, "pips"), (12, "astro"), (13, None), (14, "numerals"))]
 
     def readings(runtime: str) -> list[list[tuple[str, int | None, tuple[int, int, int, int]]]]:
-        load_net.cache_clear()  # the face networks are loaded once per process: load them on this runtime
         reader = DiceReader("auto")
-        runtimes = {reader.detector.net.runtime, reader.faces.net.net.runtime}  # type: ignore[union-attr]
-        assert runtimes == {runtime}
-        out = [[(d.kind, d.value, d.box) for d in reader.read(f).dice] for f in frames]
-        load_net.cache_clear()
-        return out
+        assert {reader.finder.net.runtime, reader.faces.net.runtime} == {runtime}
+        return [[(d.kind, d.value, d.box) for d in reader.read(f).dice] for f in frames]
 
     fast = readings("onnxruntime")
     on_opencv(monkeypatch)

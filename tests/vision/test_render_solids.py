@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.vision import facenet as F
+from assistant.vision.crop import SIDE
+from assistant.vision.read import CLASSES, SYMBOLS
 from assistant.vision.dice import FACES
 from assistant.vision.render import class_index, face_sample
 from assistant.vision.solids import DieLook, Pose, draw_die, random_look, solid_faces
@@ -52,9 +53,9 @@ def test_a_die_seen_from_above_shows_only_its_top_face_seen_at_a_slant_more() ->
 def test_training_crops_are_labelled_in_range_and_repeat_from_a_seed(seed: int) -> None:
     crop, label, symbol = face_sample(np.random.default_rng(seed))
     again = face_sample(np.random.default_rng(seed))
-    assert crop.shape == (F.INPUT, F.INPUT) and crop.dtype == np.uint8
-    assert 0 <= label < len(F.CLASSES) and 0 <= symbol < len(F.SYMBOLS)
+    assert crop.shape == (SIDE, SIDE) and crop.dtype == np.uint8
+    assert 0 <= label < len(CLASSES) and 0 <= symbol < len(SYMBOLS)
     assert np.array_equal(crop, again[0]) and (label, symbol) == again[1:]
     if symbol:  # a symbol is only ever on a Nova Aetas d8
-        assert F.CLASSES[label].startswith("d8")
-    assert class_index(None, None) == 0 and F.CLASSES[class_index("d8", 7)] == "d8:7"
+        assert CLASSES[label].startswith("d8")
+    assert class_index(None, None) == 0 and CLASSES[class_index("d8", 7)] == "d8:7"

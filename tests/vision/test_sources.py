@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -186,17 +188,19 @@ def test_the_watch_command_prints_a_line_per_settled_roll_and_keeps_the_views(tm
     assert f"keeping each settled view in {tmp_path / 'kept'}" in done.stderr
 
 
-def test_watch_says_once_that_the_close_up_d8_model_is_missing_and_reads_on(tmp_path: Path, monkeypatch,  # type: ignore[no-untyped-def]
-                                                                            capsys) -> None:
-    from assistant.vision import facenet
+def test_watch_with_a_network_missing_says_which_and_how_to_mend_it(tmp_path: Path) -> None:
+    """A face network lost from the install stops `watch` before the first frame, naming the file."""
+    from assistant.vision import read
 
-    missing = tmp_path / "faces_d8.onnx"
-    monkeypatch.setattr(facenet, "d8_model", lambda: missing)
-    readings: list[dict[str, Any]] = []
-    watch("render:5", tray=False, kind="d8", profile_path=None, max_frames=24, emit=readings.append)
-    said = [line for line in capsys.readouterr().err.splitlines() if str(missing) in line]
-    assert len(said) == 1 and "reading d8 by the face network alone" in said[0]
-    assert readings and all(d["kind"] == "d8" for r in readings for d in r["dice"])
+    missing = tmp_path / "reader.onnx"
+    done = subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; from assistant.vision import read; "
+                           f"read.MODEL = Path({str(missing)!r}); from assistant.cli import main; "
+                           "sys.exit(main(['dice', 'watch', '--source', 'render:5', '--frames', '4']))"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"nova-table dice: {missing}: the face network is missing: reinstall Nova Table "
+                                        "(python3 bootstrap.py)"], done.stderr
+    assert read.MODEL.is_file()
 
 
 def test_the_rendered_stand_in_rolls_the_dice_the_reader_reads() -> None:

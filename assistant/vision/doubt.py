@@ -1,0 +1,84 @@
+"""Doubt: from the face network's scores to what the table is told of each die, or nothing.
+
+A crop the network calls not a die (NOT_A_DIE or surer) is dropped. Otherwise its value is the likeliest
+face of the kinds asked for, given only where that face's share of the die's chances is SURE or more;
+else the die is reported with `"value": null`, never a guess. A die cut by the picture's edge (more
+than CUT of its box outside) is not read either, nor a tile that looks like no die. A die not read
+is reported only where the finder was FOUND_UNREAD sure of it: a weak find that cannot be read was,
+on rendered scenes with a hand on the tray, more often a hand or a shadow than a die. A find inside a
+die read, PART times smaller, is part of it (a pip taken for a die) and is dropped. A Nova Aetas d8's astro symbol is given where the
+symbol head is sure of one and it is the symbol that value carries (dice.ASTRO_BY_VALUE); where it sees
+one, each d8 face's chance is weighed by the chance of the symbol that face carries (the two heads as
+one: a sun seen makes a 4, 6 or 8 likelier, a 5 less likely); a value whose own symbol the symbol
+head all but rules out (under SYMBOL_BACKED) is doubtful, however sure the value head.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.vision.dice import ASTRO_BY_VALUE, CUT_NOTE, Box, Die
+from assistant.vision.read import CLASSES, SYMBOLS, Scores
+
+NOT_A_DIE = 0.5  # the network's chance of "none" at which a crop is no die
+SURE = 0.8  # a value is given where its share of the die's chances is at least this (chosen on the -valid sets)
+SYMBOL_SURE = 0.5  # an astro symbol is given where its chance is at least this
+SYMBOL_BACKED = 0.1  # where a symbol is seen, a d8 value whose own symbol has less chance than this is doubtful
+CUT = 0.15  # a die with more than this share of its box outside the picture is not read
+PART = 1.6  # a find inside a die read, this many times its size, is part of it (a pip)
+FOUND_UNREAD = 0.35  # a die not read is reported only where the finder was this sure of it (else: a hand, a shadow)
+
+KIND_OF = np.array([c.split(":")[0] for c in CLASSES])
+VALUE_OF = np.array([int(c.split(":")[1]) if ":" in c else 0 for c in CLASSES])
+SYMBOL_OF = np.array([SYMBOLS.index(ASTRO_BY_VALUE.get(int(v), None) or "none") for v in VALUE_OF])  # of a Nova d8
+
+
+def allowed(kind: str) -> np.ndarray:
+    """Which of CLASSES are dice of `kind` ("auto": any)."""
+    dice: np.ndarray = KIND_OF != "none"
+    return dice & (KIND_OF == kind) if kind != "auto" else dice
+
+
+def cut_share(box: Box, shape: tuple[int, ...]) -> float:
+    """The share of `box`'s area outside a picture of `shape`."""
+    x, y, w, h = box
+    inside_w = max(0, min(x + w, shape[1]) - max(x, 0))
+    inside_h = max(0, min(y + h, shape[0]) - max(y, 0))
+    return 1.0 - inside_w * inside_h / max(1, w * h)
+
+
+def judge(scores: Scores, boxes: list[Box], kind: str, shape: tuple[int, ...], found: list[float] | None = None,
+          keep: bool = False) -> list[Die]:
+    """The dice of `boxes` (frame pixels; `found`: how sure the finder was of each) as the table is told of
+    them, crops that are no die left out (`keep`: reported unread instead, as a tile is: the picture is a die)."""
+    dice = []
+    mask = allowed(kind)
+    for p, s, box, sure_found in zip(scores.classes, scores.symbols, boxes, found or [1.0] * len(boxes)):
+        if p[0] >= NOT_A_DIE and not keep:
+            continue
+        chances = np.where(mask, p, 0.0)
+        symbol_index = int(np.argmax(s))
+        symbol = SYMBOLS[symbol_index] if symbol_index and s[symbol_index] >= SYMBOL_SURE else None
+        if symbol is not None:  # a Nova d8's symbol seen: its face is one that carries it (the two heads as one)
+            chances = chances * np.where(KIND_OF == "d8", s[SYMBOL_OF], 1.0)
+        best = int(np.argmax(chances))
+        share = float(chances[best] / max(chances.sum(), 1e-9))
+        die_kind, value = str(KIND_OF[best]), int(VALUE_OF[best])
+        torn = symbol is not None and die_kind == "d8" and s[SYMBOL_OF[best]] < SYMBOL_BACKED
+        if die_kind != "d8" or ASTRO_BY_VALUE[value] != symbol:
+            symbol = None
+        if cut_share(box, shape) > CUT:
+            dice.append(Die(die_kind, None, share, box, note=CUT_NOTE, guess=value))
+        elif share < SURE or p[0] >= NOT_A_DIE or torn:  # (a tile kept, that looks like no die)
+            if sure_found >= FOUND_UNREAD or keep:
+                dice.append(Die(die_kind, None, share, box, guess=value))
+        else:
+            dice.append(Die(die_kind, value, share, box, symbol=symbol))
+    return [d for d in dice if not any(part_of(d, g) for g in dice)]
+
+
+def part_of(die: Die, other: Die) -> bool:
+    """Whether `die` is part of `other`, a die read: its centre inside it, and it PART times smaller (a pip of it)."""
+    x, y, w, h = other.box
+    cx, cy = die.centre
+    return other.value is not None and max(w, h) >= PART * max(die.box[2:]) and x < cx < x + w and y < cy < y + h

@@ -1,0 +1,93 @@
+"""Find: where the dice lie in a working image, by the finder network (`models/finder.onnx`).
+
+    working image (at most 640 px) -> SIDE px on its longer side, sides a multiple of 16
+    -> a small fully-convolutional network (calibration/train_finder.py) -> per cell of STRIDE input
+       pixels: how surely a die's centre lies there, where in the cell, the whole die's width and height
+    -> 3x3 local maxima of the centre map, THRESHOLD or more -> one box per peak
+    -> where the dice found are small at that side (their median under SMALL input pixels), once more at FINE
+
+Whether a box holds a die at all is the face network's word too (read.py's "none", doubt.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.vision.network import load
+
+MODEL = Path(__file__).resolve().parent / "models" / "finder.onnx"
+STRIDE = 4  # input pixels per output cell
+MULTIPLE = 16  # the network's input sides are a multiple of this
+SIDE = 320  # the input's longer side for a working image
+FINE = 640  # ... and where the dice found are small
+SMALL = 20.0  # a median die side under this many input pixels is small
+SAME = 0.35  # a centre closer than this share of a surer die's box (each way) is that die again
+PART = 1.6  # a find inside a surer one this many times its size is part of that die (a pip)
+THRESHOLD = 0.2  # a centre this sure or more is a die's (chosen on the -valid sets with doubt.py's figures)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A die's whole box in the working image's pixels (x, y, w, h), and how sure its centre is."""
+
+    box: tuple[float, float, float, float]
+    score: float
+
+
+def input_size(shape: tuple[int, ...], side: int) -> tuple[int, int]:
+    """(width, height) of the network's input for an image of `shape`, its longer side about `side`."""
+    h, w = shape[:2]
+    s = side / max(h, w)
+    return (max(MULTIPLE, int(round(w * s / MULTIPLE)) * MULTIPLE), max(MULTIPLE, int(round(h * s / MULTIPLE)) * MULTIPLE))
+
+
+def decode(out: np.ndarray, scale: tuple[float, float], threshold: float) -> list[Found]:
+    """The dice in one output (5, H, W): centre chance, x and y in the cell, log width and height (cells)."""
+    heat = out[0]
+    peak = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    found = []
+    for gy, gx in zip(*np.nonzero(peak)):
+        cx, cy = (gx + out[1, gy, gx]) * STRIDE, (gy + out[2, gy, gx]) * STRIDE
+        w, h = np.exp(out[3, gy, gx]) * STRIDE, np.exp(out[4, gy, gx]) * STRIDE
+        sx, sy = scale
+        found.append(Found(((cx - w / 2) * sx, (cy - h / 2) * sy, w * sx, h * sy), float(heat[gy, gx])))
+    return suppress(sorted(found, key=lambda f: -f.score))
+
+
+def suppress(found: list[Found]) -> list[Found]:
+    """`found` (surest first) less each die found again (a centre within SAME of a surer one's box from its
+    centre) and each part of a surer die (a centre inside its box, PART times smaller: a pip of it)."""
+    kept: list[Found] = []
+    for f in found:
+        cx, cy = f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2
+        if not any(abs(cx - k.box[0] - k.box[2] / 2) < SAME * k.box[2] and abs(cy - k.box[1] - k.box[3] / 2) < SAME * k.box[3]
+                   or max(k.box[2:]) >= PART * max(f.box[2:]) and k.box[0] < cx < k.box[0] + k.box[2]
+                   and k.box[1] < cy < k.box[1] + k.box[3] for k in kept):
+            kept.append(f)
+    return kept
+
+
+class Finder:
+    """Finds the dice in BGR working images."""
+
+    def __init__(self, path: Path | None = None, threshold: float = THRESHOLD) -> None:
+        self.net = load(MODEL if path is None else path, "finder network")
+        self.threshold = threshold
+
+    def at(self, image: np.ndarray, side: int) -> list[Found]:
+        """The dice found with the image brought to `side` pixels on its longer side."""
+        w, h = input_size(image.shape, side)
+        small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA if w < image.shape[1] else cv2.INTER_LINEAR)
+        out = self.net.run(small.transpose(2, 0, 1)[None].astype(np.float32))[0]
+        return decode(out, (image.shape[1] / w, image.shape[0] / h), self.threshold)
+
+    def find(self, image: np.ndarray) -> list[Found]:
+        found = self.at(image, SIDE)
+        side_in = SIDE / max(image.shape[:2])
+        if found and np.median([max(f.box[2:]) for f in found]) * side_in < SMALL and max(image.shape[:2]) > SIDE:
+            found = self.at(image, FINE)
+        return found

@@ -1,0 +1,48 @@
+"""Read: what each cropped die shows, by the face network (`models/reader.onnx`, or a table's profile).
+
+The network takes crops (crop.py) and gives, per crop, scores over CLASSES (not a die, d6 1..6, d8
+1..8) and over SYMBOLS (the astro symbol on a Nova Aetas d8's top face, or none), as probabilities
+here. It was trained by `calibration/train_reader.py`; `dice learn` fine-tunes a copy of it on a
+table's own dice (calibration/ at the table: learn.py), and a profile is that copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from assistant.vision.network import load
+
+CLASSES = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" for v in range(1, 9))
+SYMBOLS = ("none", "sun", "star", "moon")
+MODEL = Path(__file__).resolve().parent / "models" / "reader.onnx"
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Per crop: the chance of each of CLASSES and of each of SYMBOLS."""
+
+    classes: np.ndarray  # (N, len(CLASSES))
+    symbols: np.ndarray  # (N, len(SYMBOLS))
+
+
+class FaceNet:
+    """The face network: the shipped one (`MODEL`), or a profile's (its ONNX bytes; `name`: the profile's file)."""
+
+    def __init__(self, path: Path | bytes | None = None, name: str = "") -> None:
+        self.net = load(MODEL if path is None else path, "face network", name)
+
+    def scores(self, crops: np.ndarray) -> Scores:
+        """Scores of an (N, 1, SIDE, SIDE) batch of crops (crop.batch)."""
+        if len(crops) == 0:
+            return Scores(np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, len(SYMBOLS)), np.float32))
+        out = self.net.run(crops)
+        return Scores(softmax(out[:, : len(CLASSES)]), softmax(out[:, len(CLASSES) :]))

@@ -1,0 +1,189 @@
+"""Tune: the face network fine-tuned on a table's own dice, with PyTorch (`dice learn`, `dice calibrate`).
+
+    labelled pictures -> each labelled die cut many times (crop.cut: turned any way, a little off its
+    centre, a little larger or smaller, lighter, darker, blurred), and bare table between the dice
+    (pictures whose every die is labelled) as "not a die"
+    -> the shipped network (models/reader.pt) trained on them for STEPS batches, its batch norms kept
+    -> exported to ONNX: the profile's network (profile.py)
+
+PyTorch is needed here only (`pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0`); reading
+runs the exported network with onnxruntime. calibration/train_reader.py trains the shipped network
+from ImageNet's weights with the same network, crops and changes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from assistant.vision.crop import CONTEXT, SIDE, cut
+from assistant.vision.read import CLASSES, SYMBOLS
+
+WEIGHTS = Path(__file__).resolve().parent / "models" / "reader.pt"
+STEPS = 300  # batches of fine-tuning (150 read 56 % of held-out marbled d8 tiles by their best guess, 400 70 %)
+BATCH = 32
+RATE = 1e-3  # the peak learning rate
+NONE_SHARE = 0.15  # share of crops of bare table, where a picture's dice are all labelled
+NEEDS = "dice learn needs PyTorch: .venv/bin/pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0"
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """One labelled die of a picture: its class and symbol (indices into CLASSES and SYMBOLS) and its whole box."""
+
+    image: int  # index of its picture
+    centre: tuple[float, float]
+    side: float  # the whole die's longer side, pixels
+    label: int
+    symbol: int = 0
+
+
+def photometric(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """A crop seen in other light: contrast, brightness, sometimes blur and noise."""
+    c: np.ndarray = crop.astype(np.float32)
+    mean = float(c.mean())
+    c = (c - mean) * rng.uniform(0.6, 1.4) + mean + rng.normal(0, 25)
+    if rng.random() < 0.3:
+        c = cv2.GaussianBlur(c, (0, 0), rng.uniform(0.5, 1.5))
+    if rng.random() < 0.3:
+        c = c + rng.normal(0, rng.uniform(2, 10), c.shape)
+    return np.clip(c, 0, 255).astype(np.uint8)
+
+
+def varied(rng: np.random.Generator, grey: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
+    """One training view of the die `side` wide at `centre`: turned, shifted, scaled, relit."""
+    dx, dy = rng.normal(0, 0.05, 2) * side
+    return photometric(rng, cut(grey, (centre[0] + dx, centre[1] + dy), side * CONTEXT * rng.uniform(0.84, 1.16),
+                                rng.uniform(0, 360)))
+
+
+def bare(rng: np.random.Generator, grey: np.ndarray, dice: Sequence[Labelled]) -> np.ndarray | None:
+    """A view of table beside the dice of a fully labelled picture (near one, or anywhere), or None where it hit a die."""
+    near = dice[int(rng.integers(len(dice)))]
+    if rng.random() < 0.5:
+        a, d = rng.uniform(0, 2 * np.pi), near.side * rng.uniform(0.8, 1.6)
+        point = (near.centre[0] + d * np.cos(a), near.centre[1] + d * np.sin(a))
+    else:
+        point = (rng.uniform(0, grey.shape[1]), rng.uniform(0, grey.shape[0]))
+    if any(abs(point[0] - o.centre[0]) < 0.6 * o.side and abs(point[1] - o.centre[1]) < 0.6 * o.side for o in dice):
+        return None
+    return photometric(rng, cut(grey, point, near.side * CONTEXT * rng.uniform(0.84, 1.2), rng.uniform(0, 360)))
+
+
+def views(rng: np.random.Generator, greys: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Sequence[bool],
+          count: int) -> tuple[np.ndarray, np.ndarray]:
+    """`count` training crops (uint8, SIDE x SIDE) and their (class, symbol), of `dice` in `greys` and bare table."""
+    by_image: dict[int, list[Labelled]] = {}
+    for d in dice:
+        by_image.setdefault(d.image, []).append(d)
+    fully = [i for i in by_image if complete[i]]
+    crops: list[np.ndarray] = []
+    labels: list[tuple[int, int]] = []
+    while len(crops) < count:
+        if fully and rng.random() < NONE_SHARE:
+            i = fully[int(rng.integers(len(fully)))]
+            view = bare(rng, greys[i], by_image[i])
+            if view is not None:
+                crops.append(view)
+                labels.append((0, 0))
+            continue
+        d = dice[int(rng.integers(len(dice)))]
+        crops.append(varied(rng, greys[d.image], d.centre, d.side))
+        labels.append((d.label, d.symbol))
+    return np.stack(crops), np.array(labels, np.int64).reshape(-1, 2)
+
+
+def network() -> Any:
+    """The face network in PyTorch (EfficientNet-Lite0 reading grey crops; outputs CLASSES then SYMBOLS), untrained."""
+    import torch.nn as nn
+    from efficientnet_lite_pytorch import EfficientNet
+
+    net = EfficientNet.from_name("efficientnet-lite0")
+    net._conv_stem = nn.Conv2d(1, net._conv_stem.out_channels, 3, 2, 1, bias=False)
+    net._fc = nn.Linear(net._fc.in_features, len(CLASSES) + len(SYMBOLS))
+    return net
+
+
+def weights(path: Path) -> Any:
+    """The network's weights saved by `save_weights` (half precision), as its float ones."""
+    import torch
+
+    return {k: v.float() if v.is_floating_point() else v for k, v in torch.load(path).items()}
+
+
+def save_weights(net: Any, path: Path) -> None:
+    """The network's weights in half precision (half the file; fine-tuning starts from them)."""
+    import torch
+
+    torch.save({k: v.half() if v.is_floating_point() else v for k, v in net.state_dict().items()}, path)
+
+
+def scaled(x: Any) -> Any:
+    """Grey levels 0..255 to the network's input."""
+    return (x - 128.0) / 64.0
+
+
+def export(net: Any) -> bytes:
+    """The network as ONNX: (N, 1, SIDE, SIDE) grey levels in, CLASSES then SYMBOLS scores out."""
+    import torch
+
+    class Reading(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x: torch.Tensor) -> Any:
+            return self.net(scaled(x))
+
+    net.eval()
+    out = io.BytesIO()
+    torch.onnx.export(Reading(), (torch.zeros(1, 1, SIDE, SIDE),), out,  # type: ignore[arg-type]
+                      input_names=["crop"], output_names=["scores"],
+                      dynamic_axes={"crop": {0: "n"}, "scores": {0: "n"}}, opset_version=13, dynamo=False)
+    return out.getvalue()
+
+
+def loss_of(net: Any, crops: np.ndarray, labels: np.ndarray) -> Any:
+    """The training loss of a batch: cross-entropy on the class, and half of it on the symbol."""
+    import torch
+    import torch.nn.functional as F
+
+    out = net(scaled(torch.from_numpy(crops).float()[:, None]))
+    y = torch.from_numpy(labels)
+    return (F.cross_entropy(out[:, : len(CLASSES)], y[:, 0], label_smoothing=0.05)
+            + 0.5 * F.cross_entropy(out[:, len(CLASSES) :], y[:, 1], label_smoothing=0.05))
+
+
+def tune(greys: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Sequence[bool], steps: int = STEPS,
+         progress: Callable[[float], None] = lambda share: None, seed: int = 0) -> bytes:
+    """The shipped network fine-tuned on `dice` (in the grey pictures `greys`), as ONNX bytes."""
+    try:
+        import torch
+    except ImportError:
+        raise RuntimeError(NEEDS) from None
+    torch.manual_seed(seed)
+    net = network()
+    net.load_state_dict(weights(WEIGHTS))
+    rng = np.random.default_rng(seed)
+    crops, labels = views(rng, greys, dice, complete, steps * BATCH)
+    optimiser = torch.optim.AdamW(net.parameters(), RATE, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, RATE, total_steps=steps, pct_start=0.2)
+    net.train()
+    for m in net.modules():  # a few hundred crops cannot teach batch statistics: keep the shipped ones
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+    for step in range(steps):
+        part = slice(step * BATCH, (step + 1) * BATCH)
+        loss = loss_of(net, crops[part], labels[part])
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        progress((step + 1) / steps)
+    return export(net)

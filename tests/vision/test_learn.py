@@ -1,0 +1,101 @@
+"""Calibration: the face network fine-tuned on a table's own dice (`dice learn`) reads faces it never saw."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.vision.heldout import HOLD, Tally, check, tally, verdict
+from assistant.vision.learn import entries_of, examples, learn, learn_examples
+from assistant.vision.manifest import Entry
+from assistant.vision.profile import Profile, load
+from assistant.vision.reader import DiceReader
+from assistant.vision.render import solid_tile
+
+pytest.importorskip("torch", reason="dice learn needs PyTorch (the test extra installs it)")
+
+# a board game's own d6: a skull for 1, a cross for 3, a shield for 6 (the networks never saw them)
+EMBLEMS = ((1, "skull"), (3, "cross"), (6, "shield"))
+
+
+def write_tiles(folder: Path, seed: int, per_face: int) -> Path:
+    """Labelled photos (rendered) of the emblem dice, every face `per_face` times, and their manifest."""
+    rng = np.random.default_rng(seed)
+    (folder / "images").mkdir(parents=True)
+    lines = []
+    for i in range(per_face):
+        for value in range(1, 7):
+            shot = solid_tile(rng, kind="d6", style="pips", value=value, emblems=EMBLEMS)
+            name = f"images/{value}_{i}.png"
+            cv2.imwrite(str(folder / name), shot.image)
+            die = {k: v for k, v in shot.dice[0].items() if k in ("kind", "value", "box")}
+            lines.append(json.dumps({"image": name, "dice": [die], "complete": True, "box": "whole_die"}))
+    (folder / "manifest.jsonl").write_text("\n".join(lines) + "\n")
+    return folder / "manifest.jsonl"
+
+
+def emblems_right(reader: DiceReader, entries: Sequence[Entry]) -> int:
+    """How many of the emblem faces among `entries` `reader` reads right."""
+    return tally(reader, [e for e in entries if e.dice[0].value in dict(EMBLEMS)]).right
+
+
+def test_a_profile_reads_a_tables_emblem_faces_that_the_shipped_network_cannot(tmp_path: Path) -> None:
+    learned = learn(write_tiles(tmp_path / "learn", seed=11, per_face=5), report=lambda _s: None, steps=60)
+    assert learned.faces == {f"d6:{v}": 5 for v in range(1, 7)}
+    learned.save(tmp_path / "table.profile.json")
+    profile = load(tmp_path / "table.profile.json")
+    others = entries_of(write_tiles(tmp_path / "read", seed=12, per_face=4), lambda _s: None)
+    without, with_profile = emblems_right(DiceReader("d6"), others), emblems_right(DiceReader("d6", profile), others)
+    # 12 emblem faces held out: measured 0 right without the profile, 8 with it (60 steps; the default 150 learn more)
+    assert without <= 2 and with_profile >= 6, (without, with_profile)
+
+
+def test_the_check_learns_without_every_fifth_picture_and_reads_those(tmp_path: Path) -> None:
+    entries = entries_of(write_tiles(tmp_path / "emblems", seed=13, per_face=2), lambda _s: None)
+    learned_from: list[list[Path]] = []
+
+    def learn_from(rest: Sequence[Entry]) -> Profile:
+        learned_from.append([e.image for e in rest])
+        return learn_examples(examples(rest, lambda _s: None), ["test"], steps=2)
+
+    said = check(entries, learn_from)
+    held = [e.image for e in entries[HOLD - 1 :: HOLD]]
+    assert len(learned_from) == 1 and sorted(learned_from[0] + held) == sorted(e.image for e in entries)
+    assert not set(held) & set(learned_from[0])
+    assert said.startswith(f"{len(held)} of its own pictures held out and read by a profile learned from the others: ")
+    assert check(entries[:1], learn_from) == ""  # one picture: none to hold out and learn without
+
+
+def test_the_verdict_weighs_a_misread_as_much_as_a_die_read_right_and_ignores_noise() -> None:
+    none = Tally(right=80, misread=5, unread=15)
+    assert verdict(none, Tally(81, 4, 15), 9).endswith("about the same either way")  # under 2 dice
+    assert verdict(none, Tally(79, 2, 19), 9).endswith("the profile helps")  # 3 fewer misread
+    assert verdict(none, Tally(83, 5, 12), 9).endswith("the profile helps")
+    assert "reads worse than none; do not use it" in verdict(none, Tally(78, 5, 17), 9)
+    assert "reads worse than none" in verdict(none, Tally(85, 7, 8), 9)  # more right, but more misread
+    big = Tally(right=900, misread=5, unread=95)  # a thousand dice: under 1 % is no difference
+    assert verdict(big, Tally(892, 5, 103), 9).endswith("about the same either way")
+    assert "reads worse" in verdict(big, Tally(890, 5, 105), 9)
+
+
+def test_learn_says_how_it_did_held_out_and_writes_one_profile_file(tmp_path: Path) -> None:
+    manifest = write_tiles(tmp_path / "emblems", seed=14, per_face=2)
+    out = tmp_path / "p.json"
+    done = subprocess.run([sys.executable, "-m", "assistant", "dice", "learn", str(manifest), "--out", str(out),
+                           "--steps", "3"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    said = done.stderr.splitlines()
+    held = [x for x in said if "held out and read by a profile learned from the others" in x]
+    assert len(held) == 1 and " right, " in held[0] and held[0].count("misread") == 2, done.stderr
+    assert "nova-table dice: learning: 100 %" in said
+    assert said[-1] == f"nova-table dice: learned 12 dice (d6:1 x2, d6:2 x2, d6:3 x2, d6:4 x2, d6:5 x2, d6:6 x2) from {manifest} into {out}"
+    profile = load(out)
+    assert profile.check == held[0].removeprefix("nova-table dice: ") and profile.learned_from == [str(manifest)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["emblems", "p.json"]  # nothing half-written left
