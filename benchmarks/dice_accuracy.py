@@ -60,7 +60,7 @@ SEEN = {name: "SEEN: the finder and the face network learned from these frames"
         for name in ("webcam-two-white-d6-train", "mixed-oblique-d6-train")}
 PER_VALUE = 5  # calibration of tiles: this many of each face, in manifest order
 PHOTOS = 10  # calibration of photos: the first this many (the tray: 10, then the other 4)
-WEBCAM_PHOTOS = 14  # the webcam row: learned from this many -train photos, scored on all of -valid
+WEBCAM_PHOTOS = 14  # the webcam row: learned from this many -train photos (covering the faces), scored on all of -valid
 PROTOCOL = (
     "HONEST PROTOCOL: nothing is trained or tuned on the pictures it is scored on. The finder and the face\n"
     "network learned from rendered dice and the -train sets only (their rows are SEEN); mixed-oblique-d6 and\n"
@@ -183,6 +183,20 @@ def calibration_pictures(pictures: list[tuple[Entry, np.ndarray]]) -> list[int]:
     return chosen
 
 
+def covering(pictures: list[tuple[Entry, np.ndarray]], most: int) -> list[tuple[Entry, np.ndarray]]:
+    """At most `most` pictures, in manifest order, each showing a face still short of PER_VALUE dice (the
+    webcam -train photos come sorted by face: its first 14 show only 1s)."""
+    count: dict[tuple[str, int], int] = {}
+    chosen = []
+    for item, image in pictures:
+        faces = [(d.kind, d.value) for d in item.dice]
+        if len(chosen) < most and any(count.get(f, 0) < PER_VALUE for f in faces):
+            chosen.append((item, image))
+            for f in faces:
+                count[f] = count.get(f, 0) + 1
+    return chosen
+
+
 def calibrated(kind: str, pictures: list[tuple[Entry, np.ndarray]]) -> tuple[DiceReader, float]:
     """A reader with the profile `nova-table dice learn` makes of `pictures`, and the seconds learning took."""
     start = time.perf_counter()
@@ -208,7 +222,7 @@ def run_set(folder: Path, reader: DiceReader, args: argparse.Namespace) -> None:
         train = SHARED / "webcam-two-white-d6-train"
         if not train.exists():
             return
-        table, took = calibrated(args.kind, entries(train / "manifest.jsonl", Score(train.name))[:WEBCAM_PHOTOS])
+        table, took = calibrated(args.kind, covering(entries(train / "manifest.jsonl", Score(train.name)), WEBCAM_PHOTOS))
         report(score_set(folder.name, folder / "manifest.jsonl", table, pictures=pictures),
                f"CALIBRATED on {WEBCAM_PHOTOS} webcam -train photos in {took:.0f} s")
         return

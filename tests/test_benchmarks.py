@@ -76,34 +76,9 @@ def test_ai_plan_times_the_plan_over_a_whole_game() -> None:
     assert re.search(rf"plan\(state\): median {NUMBER} us, max {NUMBER} us over \d+ states", out), out
 
 
-def test_dice_faces_reads_each_labelled_box_of_a_folder(tmp_path: Path) -> None:
-    write_set(tmp_path / "pips", 3, 4243, tiles=True, style="pips")
-    out = run("dice_faces.py", str(tmp_path / "pips"), "--no-rendered")
-    assert re.search(rf"uncalibrated, all dice, --kind auto +dice +3 +right +{NUMBER}% +misread +\d+ +unreadable +\d+ +median",
-                     out), out
-
-
 def test_dice_speed_prints_medians_and_their_ratio_to_the_baseline() -> None:
     out = run("dice_speed.py", "--passes", "1", "--rendered", "2")
     assert re.search(rf"^all 640x480 frames +frames +\d+ +median +{NUMBER} ms", out, re.MULTILINE), out
     assert re.search(rf"^settle detection, every frame +frames +\d+ +median +{NUMBER} ms .* ratio x +{NUMBER}$", out,
                      re.MULTILINE), out
     assert re.search(rf"rendered Nova d8 scenes, --kind d8 frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
-
-
-def test_dice_runtimes_compares_onnxruntime_with_opencv_in_one_process() -> None:
-    from assistant.vision import network
-
-    if network.onnxruntime() is None:
-        pytest.skip("onnxruntime is not installed here: the benchmark has nothing to compare")
-    out = run("dice_runtimes.py", "--passes", "1", "--rendered", "2")
-    nets = re.findall(rf"^(detector|face network|close-up d8 network).* onnxruntime +{NUMBER} ms +OpenCV +{NUMBER} ms +x *{NUMBER}$",
-                      out, re.MULTILINE)
-    assert nets == ["detector", "face network", "close-up d8 network"], out
-    rows = re.findall(rf"^(.+?) +frames +(\d+) +read: onnxruntime +{NUMBER} ms +OpenCV +{NUMBER} ms .* frames read otherwise (\d+)$",
-                      out, re.MULTILINE)
-    assert "rendered Nova d8 scenes, --kind d8" in [r[0] for r in rows], out
-    assert all(int(frames) >= int(differ) for _name, frames, differ in rows)
-    memory = re.findall(rf"^(onnxruntime|opencv) +memory: +{NUMBER} MB before the reader, +{NUMBER} MB after, peak +{NUMBER} MB$",
-                        out, re.MULTILINE)
-    assert memory == ["onnxruntime", "opencv"], out
