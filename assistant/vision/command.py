@@ -198,7 +198,6 @@ def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
     from assistant.vision.heldout import check
     from assistant.vision.learn import entries_of, examples, learn_examples, say_missing
     from assistant.vision.profile import same_file
-    from assistant.vision.tune import NEEDS
 
     if same_file(out, manifest):
         say(f"{out}: is the manifest: write the profile to another file")
@@ -220,9 +219,6 @@ def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
         profile.save(out)
     except VisionError as bad:
         say(str(bad))
-        return 2
-    except ModuleNotFoundError:
-        say(NEEDS)
         return 2
     dice = sum(found.faces.values())
     say(f"learned {dice} dice ({', '.join(f'{face} x{n}' for face, n in found.faces.items())}) from {manifest} into {out}")

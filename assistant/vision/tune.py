@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from assistant.vision.crop import CONTEXT, SIDE, cut
+from assistant.vision.errors import VisionError
 from assistant.vision.read import CLASSES, SYMBOLS
 
 WEIGHTS = Path(__file__).resolve().parent / "models" / "reader.pt"
@@ -176,10 +177,10 @@ def tune(greys: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Sequen
     """The shipped network fine-tuned on `dice` (in the grey pictures `greys`), as ONNX bytes."""
     try:
         import torch
+        net = network()
     except ImportError:
-        raise RuntimeError(NEEDS) from None
+        raise VisionError(NEEDS) from None
     torch.manual_seed(seed)
-    net = network()
     net.load_state_dict(weights(WEIGHTS))
     rng = np.random.default_rng(seed)
     crops, labels = views(rng, greys, dice, complete, steps * BATCH)

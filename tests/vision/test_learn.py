@@ -100,3 +100,15 @@ def test_learn_says_how_it_did_held_out_and_writes_one_profile_file(tmp_path: Pa
     profile = load(out)
     assert profile.check == held[0].removeprefix("nova-table dice: ") and profile.learned_from == [str(manifest)]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["emblems", "p.json"]  # nothing half-written left
+
+
+def test_learn_without_pytorch_says_how_to_add_it_and_writes_nothing(tmp_path: Path) -> None:
+    manifest = write_tiles(tmp_path / "emblems", seed=15, per_face=1)
+    out = tmp_path / "p.json"
+    done = subprocess.run([sys.executable, "-c", "import sys; sys.modules['torch'] = None; from assistant.cli import main; "
+                           f"sys.exit(main(['dice', 'learn', {str(manifest)!r}, '--out', {str(out)!r}]))"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1] == ("nova-table dice: dice learn needs PyTorch: .venv/bin/pip install "
+                                            "torch==2.13.0 efficientnet-lite-pytorch==0.1.0")
+    assert not out.exists()
