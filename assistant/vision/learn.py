@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from assistant.vision import tune
+from assistant.vision.command import say
 from assistant.vision.crop import CONTEXT, grey
 from assistant.vision.dice import FACES
 from assistant.vision.errors import ImageError, ManifestError, ProfileError
@@ -28,12 +29,6 @@ from assistant.vision.profile import Profile
 from assistant.vision.read import CLASSES
 
 TOP_TO_WHOLE = 1.35  # a top-face label's longer side to the whole die's, where the finder missed the die
-
-
-def say(line: str) -> None:
-    import sys
-
-    print(f"nova-table dice: {line}", file=sys.stderr)
 
 
 def entries_of(manifest: Path, report: Callable[[str], None]) -> list[Entry]:
