@@ -250,15 +250,23 @@ class Form:
         return False
 
     def type_digit(self, digit: int) -> None:
-        """A number key: a die's value (then the next stop), or a number field's value."""
+        """A number key. In a form with dice it only ever sets a die: the focused one, else the first "?" (else the
+        first), then the focus goes to the die after it; a key a die has no face for does nothing. In a form
+        without dice, the focused number's value, or the focused choice's option by its place."""
+        dice = self.dice()
+        if dice is not None:
+            at = self.fields.index(dice)
+            die = self.focus.die if self.focus.field == at else next(
+                (n for n, value in enumerate(dice.values) if value is None), 0)
+            if dice.values and 1 <= digit <= dice.sides:
+                dice.set(die, digit)
+                self.focus = Stop(at, die)
+                self.next()
+            return
         if self.focus.is_apply or self.focus.is_back:
             return
         item = self.fields[self.focus.field]
-        if isinstance(item, Dice):
-            if 1 <= digit <= item.sides:
-                item.set(self.focus.die, digit)
-                self.next()
-        elif isinstance(item, Number):
+        if isinstance(item, Number):
             item.set(digit)
             self.refresh()
         elif isinstance(item, Choice) and 1 <= digit <= len(item.options):
