@@ -35,7 +35,7 @@ from assistant.rules.scenario import AttackSpec
 from assistant.rules.state import AttackMade, GameState, GroupState, HeroState, ModelState
 from assistant.rules.stealth import stealth_active
 
-KO_ENDS_MISSION = 3  # Renaissance "End of a Mission": at least 3 Heroes are KO
+KO_ENDS_MISSION = 3  # Renaissance "End of a Mission": "At least 3 Heroes are KO", a common condition
 
 
 def model_at(state: GameState, f: Fields) -> tuple[GroupState, int]:
@@ -137,7 +137,10 @@ def knock_out(state: GameState, hero: HeroState) -> GameState:
         state = finish_turn(state)  # first edition: the models reacting to the Hero finish their activation first
     knocked = sum(1 for h in state.heroes if h.ko or h.removed)
     if knocked >= min(KO_ENDS_MISSION, len(state.heroes)):
-        state = replace(state, over="defeat: heroes KO", notes=state.notes + (f"The mission ends: {counted(knocked, 'Hero', 'Heroes')} {term(state.edition, 'KO')}",))
+        # "End of a Mission": each condition sends the players to a paragraph, which says victory or defeat
+        # (`end_mission`); "Playing a Hunt Mission": without the Prey defeated there is no Reward, a defeat.
+        over = "defeat: heroes KO" if state.scenario.prey is not None else "ko"
+        state = replace(state, over=over, notes=state.notes + (f"The mission ends: {counted(knocked, 'Hero', 'Heroes')} {term(state.edition, 'KO')}",))
     return state
 
 

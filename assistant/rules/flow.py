@@ -7,7 +7,7 @@ from dataclasses import replace
 from assistant.rules.edition import Edition, term
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
-from assistant.rules.horologium import SECTORS, Clock, Side, Token, ahead, overtaken, roman, sector_order
+from assistant.rules.horologium import SECTORS, Clock, Side, Token, ahead, first_reached, overtaken, roman, sector_order
 from assistant.rules.names import agree, name_of
 from assistant.rules.prey import draw, is_prey
 from assistant.rules.questions import counted
@@ -15,10 +15,20 @@ from assistant.rules.state import GameState, HeroState, Turn
 from assistant.rules.stealth import raise_alarm, stealth_active
 
 
+def start_time(state: GameState) -> int:
+    """The time the mission's hands start at (`Clock.absolute`)."""
+    return Clock(state.scenario.horologium.hour, state.scenario.horologium.minute).absolute
+
+
 def pending_times(state: GameState) -> list[tuple[int, str]]:
-    return [
-        (Clock(e.hour, e.minute).absolute, e.id) for e in state.scenario.events if e.id not in state.fired
-    ]
+    begin = start_time(state)
+    return [(first_reached(begin, e.hour, e.minute), e.id) for e in state.scenario.events if e.id not in state.fired]
+
+
+def end_time(state: GameState) -> int | None:
+    """When the mission ends by the time: the first time after the start that the hands show its end."""
+    end = state.scenario.end
+    return None if end is None else first_reached(start_time(state), end.hour, end.minute, after=True)
 
 
 def run_clock(state: GameState, first: bool = False) -> GameState:
@@ -48,9 +58,9 @@ def next_stop(state: GameState, first: bool) -> GameState:
     stops = [now + distance(t) for t in state.tokens]
     timed = pending_times(state)
     stops += [max(at, now) for at, _ in timed]
-    end = state.scenario.end
-    if end is not None and Clock(end.hour, end.minute).absolute <= min(stops, default=now + SECTORS * 1000):
-        at = max(Clock(end.hour, end.minute).absolute, now)
+    end = end_time(state)
+    if end is not None and end <= min(stops, default=now + SECTORS * 1000):
+        at = max(end, now)
         return replace(state, clock=Clock.at(at), queue=(), over="time", notes=state.notes + ("The mission ends: time is up",))
     if not stops:
         return replace(state, over="empty", notes=state.notes + ("No token is left on the Horologium",))

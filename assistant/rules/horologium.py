@@ -96,6 +96,19 @@ class Clock:
         return self.absolute >= other.absolute
 
 
+def first_reached(start: int, hour: int, minute: int, after: bool = False) -> int:
+    """When the hands first show `hour` and sector `minute` at `start` or later (later only, with `after`).
+
+    The hour hand goes round its 12 hours: a mission that starts at hour 11 and ends at hour 1 ends
+    two hours on ("End of a Mission": when the hands reach a specific time). Times count as `Clock.absolute`.
+    """
+    at = Clock(hour, minute).absolute
+    turn = 12 * SECTORS  # the hour hand's whole round
+    while at < start or (after and at == start):
+        at += turn
+    return at
+
+
 @dataclass(frozen=True)
 class Token:
     id: str

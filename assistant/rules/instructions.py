@@ -117,9 +117,12 @@ def plan(state: GameState) -> Plan:
     """The instructions for whatever the table does now (see the module docstring)."""
     if state.over is not None:
         result, _, reason = state.over.partition(": ")
+        knocked = f"{counted(sum(1 for h in state.heroes if h.ko or h.removed), 'Hero', 'Heroes')} {term(state.edition, 'KO')}"
         if reason == "heroes KO":  # "End of a Mission": at least 3 Heroes are KO
-            reason = f"{counted(sum(1 for h in state.heroes if h.ko or h.removed), 'Hero', 'Heroes')} {term(state.edition, 'KO')}"
+            reason = knocked
         said = UNDECIDED.get(result, result) + (f" ({reason})" if reason else "")
+        if result == "ko":  # "End of a Mission": the condition's paragraph says which it is
+            said = f"{knocked}; read the paragraph the mission gives for it: victory or defeat"
         return Plan(None, (Instruction("done", f"The mission is over: {said}.", "End of a Mission"),), done=True)
     if state.due:
         return _events_plan(state)

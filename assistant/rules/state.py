@@ -61,6 +61,7 @@ class AttackMade:
     wounds: int  # placed on the Hero (those on their Equipment are not theirs: "Wound Tokens and Equipment")
     ko: bool  # the Hero was KO after it
     on_equipment: int = 0  # placed on the Hero's Equipment
+    area: bool = False  # Renaissance "Areas": another Hero in the Area's Defense Test, no AP of its own
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class Turn:
         return {answer.key: answer.value for answer in self.answers}
 
 
-UNDECIDED = {"time": "time is up", "empty": "no token left"}  # `over` values whose result the mission cards give
+UNDECIDED = {"time": "time is up", "empty": "no token left", "ko": "heroes KO"}  # `over` values whose result the mission's paragraph gives
 
 
 @dataclass(frozen=True)

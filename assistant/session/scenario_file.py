@@ -19,7 +19,7 @@ from assistant.reading import beyond_python
 from assistant.rules.draft import deck_of
 from assistant.rules.errors import RuleError
 from assistant.rules.game import new_game
-from assistant.rules.horologium import Clock
+from assistant.rules.horologium import Clock, first_reached
 from assistant.rules.scenario import (
     RANKS,
     DraftOrder,
@@ -241,18 +241,16 @@ def _check_times(r: TomlReader, scenario: Scenario) -> None:
     """The end after the start, each timed event within the mission, and each Enemy Draft with a deck to draw from."""
     start, end = scenario.horologium, scenario.end
     begins = Clock(start.hour, start.minute).absolute
-    ends = Clock(end.hour, end.minute).absolute if end is not None else None
-    if ends is not None and ends <= begins:
+    ends = first_reached(begins, end.hour, end.minute) if end is not None else None  # past XII: on the next round
+    if end is not None and ends == begins:
         r.problem(("end",), f"the mission would be over before it starts: the hands start at hour {start.hour}, "
                             f"sector {start.minute} (\"End of a Mission\": it ends when the hands reach this time)")
         return
     for index, event in enumerate(scenario.events):
-        at = Clock(event.hour, event.minute).absolute
-        if at < begins:
-            r.problem(("events", index), f"at hour {event.hour}, sector {event.minute}: before the hands' start "
-                                         f"(hour {start.hour}, sector {start.minute}): it would be due at once")
-        elif end is not None and ends is not None and at >= ends:
-            r.problem(("events", index), f"at hour {event.hour}, sector {event.minute}: the mission ends first "
+        at = first_reached(begins, event.hour, event.minute)
+        if end is not None and ends is not None and at >= ends:
+            r.problem(("events", index), f"at hour {event.hour}, sector {event.minute}: the hands, which start at hour "
+                                         f"{start.hour}, sector {start.minute}, reach it only after the mission's end "
                                          f"([end] at hour {end.hour}, sector {end.minute})")
         if event.draft is not None and not deck_of(scenario.enemies + scenario.reserves, event.draft):
             order = event.draft

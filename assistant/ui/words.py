@@ -90,6 +90,8 @@ def over_words(state: GameState) -> tuple[str, str]:
         return "Time is up", f"Mission end{when}"
     if over == "empty":
         return "Mission over", "No token left to act"
+    if over == "ko":  # the mission's paragraph says victory or defeat
+        return "Mission over", _are_ko(sum(1 for h in state.heroes if h.ko or h.removed), term(state.edition, "KO"))
     reasons = {
         "heroes KO": _are_ko(sum(1 for h in state.heroes if h.ko or h.removed), term(state.edition, "KO")),
         "the Prey is defeated": "The Prey is defeated",

@@ -206,8 +206,12 @@ def test_a_mission_that_ends_on_a_ko_leaves_nobody_active_and_says_so() -> None:
     assert state.active in ("guards", "gipsy")
     attack = {"type": "enemy_attack", "group": state.active, "hero": "valerio", "dice": [1, 1, 1]}
     state = apply(state, {**attack, "hits": 5} if state.active == "guards" else {**attack, "effect_wounds": 5})
-    assert state.over == "defeat: heroes KO" and state.active is None and state.turn is None and state.queue == ()
+    assert state.over == "ko" and state.active is None and state.turn is None and state.queue == ()
     assert state.notes[-1] == "The mission ends: 3 Heroes KO" and state.notes[0].endswith("; Valerio is KO")
+    assert [step.text for step in plan(state).steps] == [
+        "The mission is over: 3 Heroes KO; read the paragraph the mission gives for it: victory or defeat."]
+    state = apply(state, {"type": "end_mission", "result": "defeat"})  # "End of a Mission": the paragraph says which
+    assert state.over == "defeat: heroes KO"
     assert [step.text for step in plan(state).steps] == ["The mission is over: defeat (3 Heroes KO)."]  # not "defeat: heroes KO"
 
 
@@ -282,7 +286,7 @@ def test_three_heroes_ko_end_the_mission() -> None:
     )
     assert state.over is None
     state = apply(state, {"type": "damage", "hero": "valerio", "wounds": 5})
-    assert state.over is not None and "KO" in state.over
+    assert state.over == "ko"  # "End of a Mission": the condition's paragraph says victory or defeat
     with pytest.raises(RuleError, match="over"):
         apply(state, {"type": "end_activation"})
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from assistant.demo.autoplay import play
+from assistant.rules.game import apply, new_game
+from assistant.rules.horologium import Clock
 from assistant.rules.scenario import TokenPlacement
+from assistant.rules.state import GameState
 from assistant.session.errors import ScenarioError
 from assistant.session.scenario_file import load_scenario, parse_scenario
 from assistant.session.toml_lines import key_lines, line_of
@@ -153,7 +158,7 @@ WRONG: list[tuple[str, str, str, str, str]] = [
     ('[[goals]]', '[[enemies.attacks]]\nname = "Quicksilver Mist"\nkind = "physical"\nap = 1\nrange = 1\nhits = 1\nthreshold = 5\n\n[[goals]]',
      "enemies[3].attacks[2].name", '"Quicksilver Mist" is already the name of enemies[3].attacks[1]', 'name = "Quicksilver Mist"\nkind = "physical"'),
     ('id = "bells"', 'id = "sofia"', "events[1].id", "event id 'sofia' is already used at heroes[2]", 'id = "sofia"\nhour'),
-    ('hour = 2\nminute = 6', 'hour = 3\nminute = 12', "events[1]", "at hour 3, sector 12: the mission ends first ([end] at hour 3, sector 12)", "[[events]]"),
+    ('hour = 2\nminute = 6', 'hour = 3\nminute = 12', "events[1]", "at hour 3, sector 12: the hands, which start at hour 1, sector 12, reach it only after the mission's end ([end] at hour 3, sector 12)", "[[events]]"),
 ]
 
 
@@ -190,14 +195,35 @@ def test_an_id_of_a_mystery_token_is_refused_where_it_is_written() -> None:
 
 
 def test_timed_events_are_within_the_mission() -> None:
-    """An event before the hands' start would be due at once; one at or after the end would never come."""
+    """An event the hands reach only at or after the end would never come; an earlier hour is on the hands' next round."""
     late = demo_text().replace("hour = 1        # the hour hand", "hour = 3        # the hour hand")
     late = late.replace("[end]\nhour = 3", "[end]\nhour = 5")
     with pytest.raises(ScenarioError) as caught:
         parse_scenario(late, "late.toml")
-    assert str(caught.value) == (f"late.toml:{line_number(late, '[[events]]')}: events[1]: at hour 2, sector 6: "
-                                 "before the hands' start (hour 3, sector 12): it would be due at once")
+    assert str(caught.value) == (f"late.toml:{line_number(late, '[[events]]')}: events[1]: at hour 2, sector 6: the hands, "
+                                 "which start at hour 3, sector 12, reach it only after the mission's end ([end] at hour 5, sector 12)")
     assert parse_scenario(late.replace("hour = 2\nminute = 6", "hour = 3\nminute = 12"), "late.toml").events[0].hour == 3
+
+
+def play_until_over(state: GameState) -> GameState:
+    """A gentle game (nobody is wounded) played until it ends."""
+    for event in play(state, random.Random(7), 3000, gentle=True):
+        state = apply(state, event)
+    return state
+
+
+def test_an_end_hour_past_xii_is_on_the_next_round_of_the_hour_hand() -> None:
+    """"End of a Mission": the hands reach the time; a start at hour 11 and an end at hour 1 is two hours on (issue 49.7)."""
+    text = demo_text().replace("hour = 1        # the hour hand", "hour = 11       # the hour hand")
+    text = text.replace("[end]\nhour = 3", "[end]\nhour = 1").replace("hour = 2\nminute = 6", "hour = 12\nminute = 6")
+    scenario = parse_scenario(text, "wrap.toml")
+    state = new_game(scenario)
+    assert state.clock.hour == 11 and state.over is None
+    state = play_until_over(state)
+    assert state.over == "time" and state.clock == Clock(13, 12)  # hour 13 on the counter is I on the dial
+    assert "bells" in state.fired
+    with pytest.raises(ScenarioError, match="over before it starts"):
+        parse_scenario(text.replace("[end]\nhour = 1", "[end]\nhour = 11"), "same.toml")
 
 
 def test_every_problem_is_listed_not_only_the_first() -> None:

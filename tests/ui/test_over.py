@@ -61,6 +61,10 @@ def test_three_heroes_ko_is_a_defeat_said_so(shots: Path) -> None:
     for hero in ("sofia", "vincenzo", "eleonora"):
         health = app.game.state.scenario.hero(hero).health
         assert app.act({"type": "damage", "hero": hero, "wounds": health})
+    assert app.game.state.over == "ko"  # "End of a Mission": the paragraph says which; the demo's says defeat
+    assert over_words(app.game.state) == ("Mission over", "3 Heroes are KO")
+    assert labels(app)[:2] == ["Victory", "Defeat"]
+    assert app.act({"type": "end_mission", "result": "defeat"})
     state = app.game.state
     assert state.over == "defeat: heroes KO"
     assert over_words(state) == ("Defeat", "3 Heroes are KO")
@@ -68,6 +72,8 @@ def test_three_heroes_ko_is_a_defeat_said_so(shots: Path) -> None:
     assert shows(app, "3 Heroes are KO", 24, theme.TEXT, app.layout.dial)
     pygame.image.save(app.surface, shots / "mission-over-ko-800x480.png")
     play(app, key("u"))  # undo still works from the end
+    assert app.game.state.over == "ko"
+    play(app, key("u"))
     assert app.game.state.over is None
 
 
