@@ -205,6 +205,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     if group.models[model - 1].defeated:
         raise RuleError("model", f"model {model} of {group.id!r} is defeated (standing: {group.standing})")
     reaction = f.flag("reaction", False)
+    area = f.flag("area", False)  # Renaissance "Areas": another Hero in the Area; the attack's AP are not spent again
     unblockable = f.flag("unblockable", unblockable_attack(attack))
     dice = f.dice(faces=state.hero_spec(hero.id).die)  # the Hero's Defense Test, on their own dice
     threshold = f.integer("threshold", attack.threshold, low=1)
@@ -230,9 +231,9 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     if ko:
         words += f"; {state.name(hero.id)} is {term(state.edition, 'KO')}"
     if turn is not None and not reaction and state.turn is not None:
-        made = AttackMade(group.id, model, hero.id, attack.name, placed.hero, ko, placed.equipment)
+        made = AttackMade(group.id, model, hero.id, attack.name, placed.hero, ko, placed.equipment, area)
         state = replace(state, turn=replace(state.turn, attacks=state.turn.attacks + (made,)))
-    return said_first(earlier, state, ("Reaction Attack: " if reaction else "") + words)
+    return said_first(earlier, state, ("Reaction Attack: " if reaction else "In the Area: " if area else "") + words)
 
 
 def said_first(earlier: tuple[str, ...], state: GameState, words: str) -> GameState:

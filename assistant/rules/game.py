@@ -23,7 +23,7 @@ from assistant.rules.horologium import Clock, Side, Token, forced_wait, roman
 from assistant.rules.names import agree, choice_words, model_name, name_of
 from assistant.rules.instructions import plan
 from assistant.rules.perilium import MAX_THREAT, adjust
-from assistant.rules.questions import YES, check_answer
+from assistant.rules.questions import YES, check_answer, listing
 from assistant.rules.reactions import declare_move, make_move
 from assistant.rules.scenario import Scenario
 from assistant.rules.state import UNDECIDED, Answer, GameState, GroupState, HeroState, ModelState
@@ -127,6 +127,7 @@ def _end_activation(state: GameState, f: Fields) -> GameState:
     turn = state.turn
     if state.side_of(turn.token) is Side.HERO:
         hero = state.hero(turn.token)
+        _reaction_first(state)
         if hero.ko and state.edition is Edition.CLASSIC:  # put out of action by a model reacting to them
             return finish_turn(state, f"{state.name(hero.id)} is out of action: the activation ends")
         if hero.ko:
@@ -135,10 +136,29 @@ def _end_activation(state: GameState, f: Fields) -> GameState:
         enemies = [t.sector for t in state.tokens if t.side is Side.ENEMY]
         wait, _ = forced_wait(turn.start, token.sector, turn.ap_left, enemies, state.edition)
         if wait:
+            before = state.reactions
             state = move_active(state, wait)
-            return finish_turn(state, f"{state.name(hero.id)} must Wait {wait} AP to reach an Enemy token")
+            passed = [t for t in state.reactions if t not in before]
+            said = f"{state.name(hero.id)} must Wait {wait} AP to {'pass' if passed else 'reach'} an Enemy token"
+            if passed:  # first edition "Reaction": the Wait overtook a token; its models may react before the end
+                state = replace(state, turn=replace(state.turn, ap_left=0) if state.turn else None)
+                return replace(state, notes=state.notes + (f"{said}: {listing([state.name(t) for t in passed])} may react; "
+                                                           "then end the activation",))  # fmt: skip
+            return finish_turn(state, said)
     who = state.name(turn.token)  # a Hero's name is one person's, whatever its last letter
     return finish_turn(state, f"{who + ' ends' if state.side_of(turn.token) is Side.HERO else agree(who, 'ends')} the activation")
+
+
+def _reaction_first(state: GameState) -> None:
+    """First edition "Reaction": the activation ends only once the models that react to the Hero are done."""
+    if state.edition is not Edition.CLASSIC or not state.reactions:
+        return
+    pending = plan(state)
+    if pending.question is not None:
+        raise RuleError("type", f"a Reaction is still to be settled first: {pending.question.text}")
+    if pending.attack is not None:
+        raise RuleError("type", f"a Reaction is still to be settled first: {model_name(state, f'{pending.attack.group}/{pending.attack.model}')} "
+                                f"attacks {state.name(pending.attack.hero)} (enemy_attack)")  # fmt: skip
 
 
 def _injury(state: GameState, f: Fields) -> GameState:

@@ -37,6 +37,7 @@ from assistant.rules.scenario import AttackSpec, EnemyGroupSpec, MissionGoal, Pr
 from assistant.rules.state import UNDECIDED, AttackMade, DeclaredMove, GameState
 from assistant.rules.stealth import needed, stealth_active
 
+NOBODY = "none"  # the answer for nobody (in the Area, adjacent)
 CLASSIC_ATTACK_AP = 3  # first edition "Attack (AP 3)": an attack generally costs 3 AP
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 
@@ -58,6 +59,7 @@ class AttackOrder:
     effect_wounds: int = 0
     traits: tuple[str, ...] = ()
     reaction: bool = False
+    area: bool = False  # Renaissance "Areas": another Hero in the attack's Area, with a Defense Test of their own
 
     def event(self, dice: Sequence[int]) -> dict[str, Any]:
         """The `enemy_attack` event that resolves this attack with the dice the Hero rolled."""
@@ -65,6 +67,8 @@ class AttackOrder:
                                  "hero": self.hero, "attack": self.attack, "dice": list(dice)}  # fmt: skip
         if self.reaction:
             event["reaction"] = True
+        if self.area:
+            event["area"] = True
         return event
 
 
@@ -492,29 +496,72 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
         draft.add("move", f"{name} moves {steps} square{'s' if steps != 1 else ''} toward {hero_name}{keep}.",
                   "Movement: 1 AP per square", model, choice_key, squares=steps, toward=hero)  # fmt: skip
     used = 0
+    strikes = 0
     while ap_left >= cost:
         order = _order(state, spec, number, hero, chosen)
-        if used < len(made):
+        strikes += 1
+        others: tuple[str, ...] = ()
+        if area_of(chosen):
+            question = area_question(state, model, name, hero, chosen, facts, f"{prefix}{model}:area{strikes}")
+            answer = answers.get(question.key)
+            if answer is None:
+                return question
+            others = tuple(h for h in answer if h != NOBODY)
+        if used >= len(made):
+            draft.add("attack", _attack_text(state, name, hero_name, order, chosen), "Enemies Attacks", model, choice_key, order)
+            return order
+        for index, target in enumerate((hero, *others)):  # "Areas": each Hero in the Area has a Defense Test
+            extra = _order(state, spec, number, target, chosen, area=index > 0)
+            if used >= len(made):
+                draft.add("attack", "In the Area: " + _attack_text(state, name, state.hero_spec(target).name, extra, chosen),
+                          "Areas", model, choice_key, extra)  # fmt: skip
+                return extra
             done = made[used]
             used += 1
             _suffered(facts, done)
-            ap_left -= max(cost, 1)
             ko = f"; {state.hero_spec(done.hero).name} is {term(state.edition, 'KO')}" if done.ko else ""
-            draft.add("attacked", f"{chosen.name} on {state.hero_spec(done.hero).name}: {_wounds_words(state, done)}{ko}.",
-                      "Enemies Attacks", model, choice_key, order)  # fmt: skip
-            if facts[hero].ko or cost == 0:
-                break
-            continue
-        draft.add("attack", _attack_text(state, name, hero_name, order, chosen), "Enemies Attacks", model, choice_key, order)
-        return order
+            draft.add("attacked", f"{'In the Area: ' if index else ''}{chosen.name} on {state.hero_spec(done.hero).name}: "
+                      f"{_wounds_words(state, done)}{ko}.", "Areas" if index else "Enemies Attacks", model, choice_key, extra)  # fmt: skip
+        ap_left -= max(cost, 1)
+        if facts[hero].ko or cost == 0:
+            break
     return ap_left, used
 
 
-def _order(state: GameState, spec: EnemyGroupSpec, number: int, hero: str, attack: AttackSpec, reaction: bool = False) -> AttackOrder:
+def area_of(attack: AttackSpec) -> str:
+    """The Area trait of an attack ("Areas": Cross, Burst, Breath or Spear X), or ""."""
+    for trait in attack.traits:
+        words = trait.strip().lower()
+        if words.endswith("area") or words.startswith(("cross", "burst", "breath", "spear")):
+            return trait.strip()
+    return ""
+
+
+def area_question(state: GameState, model: str, name: str, hero: str, attack: AttackSpec, facts: dict[str, HeroFacts],
+                  key: str) -> Question:  # fmt: skip
+    """Renaissance "Areas": which other Heroes are in the Area of the attack on `hero` (the answer "none": nobody)."""
+    hero_name = state.hero_spec(hero).name
+    others = tuple(h.id for h in facts.values() if h.id != hero and not h.ko)
+    return Question(
+        key=key,
+        kind="in_area_heroes",
+        text=f"{name} attacks {hero_name} with {attack.name} ({area_of(attack)}): which other Heroes are in the Area? "
+             "(on the same Height Level; Line of Sight is not needed)",
+        options=others + (NOBODY,),
+        model=model,
+        about=(hero,),
+        attack=attack.name,
+        several=True,
+        why="Areas: the Attack applies to the target and every other Hero in the Area, each with a Defense Test",
+    )
+
+
+def _order(state: GameState, spec: EnemyGroupSpec, number: int, hero: str, attack: AttackSpec, reaction: bool = False,
+           area: bool = False) -> AttackOrder:  # fmt: skip
     sheet = state.hero_spec(hero)
     dice = getattr(sheet, attack.defended_with)
     return AttackOrder(spec.id, number, hero, attack.name, attack.kind, attack.threshold, attack.defended_with, dice,
-                       attack.hits, attack.contrast, attack.effect_wounds, attack.traits, reaction)  # fmt: skip
+                       attack.hits, attack.contrast, attack.effect_wounds, attack.traits, reaction, area)  # fmt: skip
 
 
 def _attack_text(state: GameState, name: str, hero_name: str, order: AttackOrder, attack: AttackSpec) -> str:

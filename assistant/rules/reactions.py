@@ -15,11 +15,10 @@ from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.fields import Fields
 from assistant.rules.flow import active_hero
+from assistant.rules.instructions import NOBODY as NOBODY  # the option for nobody adjacent (the event says `[]`)
 from assistant.rules.instructions import reaction_question
 from assistant.rules.questions import check_answer
 from assistant.rules.state import DeclaredMove, GameState
-
-NOBODY = "none"  # the question's option for nobody adjacent (the event says `[]`)
 
 
 def declare_move(state: GameState, f: Fields) -> GameState:

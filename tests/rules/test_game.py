@@ -313,6 +313,10 @@ def test_first_edition_out_of_action_heroes_leave_the_game_and_reactions_are_not
     assert set(state.reactions) == {"guards", "gipsy"}
     state = apply(state, {"type": "damage", "hero": "sofia", "wounds": 5})
     assert state.hero("sofia").ko and state.hero("sofia").threat == 0
+    with pytest.raises(RuleError, match="^type: a Reaction is still to be settled first: Is Valerio within"):
+        apply(state, {"type": "end_activation"})  # first edition "Reaction": asked before the activation ends
+    while (asked := plan(state).question) is not None:
+        state = apply(state, {"type": "ai_answer", "question": asked.key, "answer": "no"})  # nobody reacts
     state = run(state, {"type": "end_activation"})
     # the guards act (enemy first on a Swiftness tie), then Sofia would: out of action, removed
     assert state.active == "guards"
@@ -406,6 +410,11 @@ def legal_events(state: GameState, data: st.DataObject) -> dict[str, Any]:
     turn = state.turn
     assert turn is not None
     if state.side_of(turn.token).value == "hero":
+        waiting = plan(state)  # first edition "Reaction": the models reacting to the Hero first
+        if waiting.question is not None:
+            return {"type": "ai_answer", "question": waiting.question.key, "answer": data.draw(st.sampled_from(waiting.question.options))}
+        if waiting.attack is not None:
+            return waiting.attack.event(data.draw(st.lists(st.integers(1, 8), max_size=4)))
         if state.hero(turn.token).ko:
             return {"type": "injury", "card": f"injury-{len(state.hero(turn.token).injuries)}"}
         options = ["end"]

@@ -68,3 +68,104 @@ def test_an_end_hour_past_xii_is_reached_on_the_next_round(games: StateFile) -> 
     assert state_of(journal).over == "time" and state_of(journal).clock == Clock(13, 12)  # hour I of the next round
     journal.append({"type": "end_mission", "result": "victory"})
     assert state_of(journal).over == "victory: time is up"
+
+
+# --- small missions as scenario files ------------------------------------------------------------
+
+
+def hero_toml(hid: str, threat: int = 0, swiftness: int = 5, health: int = 5, classic: bool = False) -> str:
+    if classic:
+        sheet = f'rapidity = {swiftness}\nmastery = "d6"\nphysical = 3\nmind = 3\nwounds = {health}\n'
+    else:
+        sheet = f"swiftness = {swiftness}\ndexterity = 3\nphysique = 3\nmind = 3\nhealth = {health}\n"
+    return f'[[heroes]]\nid = "{hid}"\nname = "{hid.title()}"\nclass = "Squire"\n{sheet}threat = {threat}\n'
+
+
+def enemy_toml(gid: str, attack: str, swiftness: int = 4, models: int = 1, skills: str = "", extra: str = "",
+               faction: str = "Rome", rank: str = "troop", classic: bool = False, table: str = "enemies") -> str:  # fmt: skip
+    if classic:
+        card = f"rapidity = {swiftness}\ncontrol_area = 4\nphysical_defense = 5\nmental_defense = 5\nwounds = 3\n"
+    else:
+        card = f"swiftness = {swiftness}\ncontrol_area = 4\nphysical_defense = 5\npsychic_defense = 5\nhealth = 3\n"
+    return (f'[[{table}]]\nid = "{gid}"\nname = "{gid.replace("_", " ").title()}"\nrank = "{rank}"\nfaction = "{faction}"\n'
+            f'{card}models = {models}\ngeneric_skills = [{skills}]\n{extra}\n[[{table}.attacks]]\n{attack}\n')
+
+
+HALBERD = 'name = "Halberd"\nkind = "physical"\nap = 3\nrange = [1, 1]\nhits = 2\nthreshold = 5\n'
+LANCE = 'name = "Lance"\nkind = "physical"\nrange = [1, 1]\nstrikes = 2\nthreshold = 5\n'  # first edition: 3 AP
+GRENADE = 'name = "Grenade"\nkind = "physical"\nap = 2\nrange = [1, 4]\nhits = 2\nthreshold = 5\ntraits = ["Burst Area"]\n'
+
+
+def mission(edition: str, tokens: dict[str, int], *cards: str, tail: str = "") -> str:
+    placed = "\n".join(f"{token} = {sector}" for token, sector in tokens.items())
+    return (f'format = 1\nedition = "{edition}"\ntitle = "Issue 49"\nexample_values = true\n{tail}\n'
+            f"[horologium]\nhour = 1\nminute = 12\n\n[horologium.tokens]\n{placed}\n\n" + "\n".join(cards))
+
+
+def answer(journal: Any, kind: str, value: Any) -> None:
+    """Answer the question the AI asks now, checking it is of the kind expected."""
+    asked = plan(state_of(journal)).question
+    assert asked is not None and asked.kind == kind, (kind, asked, [s.text for s in plan(state_of(journal)).steps])
+    journal.append({"type": "ai_answer", "question": asked.key, "answer": value})
+
+
+def roll(journal: Any, hero: str, dice: list[int]) -> None:
+    """The Defense Test of the attack the AI orders now, on `hero`."""
+    order = plan(state_of(journal)).attack
+    assert order is not None and order.hero == hero, (hero, order, [s.text for s in plan(state_of(journal)).steps])
+    journal.append(order.event(dice))
+
+
+# --- 1. Area attacks -----------------------------------------------------------------------------
+
+
+def test_an_area_attack_gives_each_hero_in_the_area_a_defense_test_for_its_ap_once(games: StateFile) -> None:
+    """"Areas": "the Attack applies to both the target Hero and all other Heroes in the Area ... Each Hero in the Area
+    suffers the Attack, and performs a separate Defense Test." A 2 AP Burst Area attack with 4 AP is made twice."""
+    text = mission("renaissance", {"bombardier": 1, "valerio": 2, "sofia": 3},
+                   hero_toml("valerio", threat=3), hero_toml("sofia"), enemy_toml("bombardier", GRENADE))
+    journal = journal_of(games, text)
+    assert state_of(journal).active == "bombardier"
+    answer(journal, "in_area", "yes")  # Valerio, Threat 3, in the Control Area: the goal
+    answer(journal, "reach", "0")
+    answer(journal, "in_area_heroes", ["sofia"])
+    roll(journal, "valerio", [1, 1, 1])  # 2 wounds
+    assert plan(state_of(journal)).attack is not None and plan(state_of(journal)).attack.area  # type: ignore[union-attr]
+    roll(journal, "sofia", [8, 8, 8])  # saved
+    assert state_of(journal).heroes[0].wounds == 2 and state_of(journal).notes[-1].startswith("In the Area: Grenade on Sofia")
+    answer(journal, "in_area_heroes", "none")  # the second Grenade: nobody else in the Area now
+    roll(journal, "valerio", [8, 8, 8])
+    done = plan(state_of(journal))
+    assert done.done and [s.kind for s in done.steps].count("attacked") == 3
+    assert [s.text for s in done.steps if s.kind == "attacked"] == [
+        "Grenade on Valerio: 2 wounds.", "In the Area: Grenade on Sofia: 0 wounds.", "Grenade on Valerio: 0 wounds."]
+
+
+# --- 2. First edition: a forced Wait that passes an Enemy token ------------------------------------
+
+
+def test_a_forced_wait_past_an_enemy_token_asks_its_reaction_before_the_activation_ends(games: StateFile) -> None:
+    """First edition "Reaction": "When a hero activation token moves on the Horologium, it can overtake an enemy
+    activation token ... check to see if the active hero is in the Ca"; "Activation": a hero must spend their AP
+    until the first sector occupied by an enemy has been passed. Valerio (Ra 5) ends at once beside the Guards'
+    token (Ra 4) in his own sector: the 1 AP Wait passes it."""
+    text = mission("classic", {"valerio": 12, "guards": 12}, hero_toml("valerio", classic=True),
+                   enemy_toml("guards", LANCE, classic=True))
+    journal = journal_of(games, text)
+    assert state_of(journal).active == "valerio"
+    journal.append({"type": "end_activation"})
+    state = state_of(journal)
+    assert state.active == "valerio" and state.turn is not None and state.turn.ap_left == 0  # the Wait spent 1 AP
+    assert state.token("valerio").sector == 1 and state.reactions == ("guards",)
+    assert state.notes[-1] == "Valerio must Wait 1 AP to pass an Enemy token: Guards may react; then end the activation"
+    asked = plan(state).question
+    assert asked is not None and asked.text == "Is Valerio within 4 squares of Guards 1 (its Control Area)?"
+    with pytest.raises(EventRefused, match="^type: a Reaction is still to be settled first: Is Valerio within 4 squares"):
+        journal.append({"type": "end_activation"})
+    answer(journal, "in_area", "yes")  # the Guards react: they go for Valerio
+    answer(journal, "reach", "1")
+    roll(journal, "valerio", [6, 6])  # both strikes saved; Ra 4 less 1 square pays one Lance (3 AP), no more
+    assert plan(state_of(journal)).question is None and plan(state_of(journal)).attack is None
+    journal.append({"type": "end_activation"})
+    state = state_of(journal)
+    assert state.active == "guards" and state.reacted == ("guards/1",)

@@ -57,6 +57,8 @@ def test_after_the_time_is_up_the_table_records_what_the_mission_card_makes_it()
 
 
 def test_three_heroes_ko_is_a_defeat_said_so(shots: Path) -> None:
+    from tests.ui.test_reactions import labels
+
     app = make_app(game=MemoryGame(demo_scenario()))
     for hero in ("sofia", "vincenzo", "eleonora"):
         health = app.game.state.scenario.hero(hero).health
@@ -87,4 +89,4 @@ def test_dice_read_after_the_end_say_that_the_mission_is_over() -> None:
     app.running = True
     post_dice(Reading([6, 2]))
     app.pump()
-    assert app.form is None and app.error == "Dice read (camera): 6 2; the mission is over"
+    assert app.form is None and app.said == ["Dice read (camera): 6 2; the mission is over"]
