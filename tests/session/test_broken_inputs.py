@@ -262,7 +262,8 @@ def test_a_scenario_over_before_it_starts_is_refused_at_its_end_line(nova: Nova,
     scenario.write_text("".join(lines))
     code, _, err = nova("session", "new", "--scenario", scenario, "--state", tmp_path / "games.db")
     event = lines.index('id = "bells"\n')  # the line of its [[events]] header is the one before
-    assert code == 1 and f"{scenario}:{event}: events[1]: at hour 2, sector 6: the mission ends first ([end] at hour 2, sector 12)" in err
+    assert code == 1 and (f"{scenario}:{event}: events[1]: at hour 2, sector 6: the hands, which start at hour 1, sector 12, reach it only after "
+                         "the mission's end ([end] at hour 2, sector 12)") in err
     lines[at + 1] = f"hour = {hour + 2}\n"  # two hours: the bells ring within it
     scenario.write_text("".join(lines))
     assert nova.json("session", "new", "--scenario", scenario, "--state", tmp_path / "games.db")[0]["game"] == 1
