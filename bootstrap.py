@@ -2,7 +2,8 @@
 """Make `.venv` beside this file and install Nova Table into it (standard library only).
 
     python3 bootstrap.py          # the app and what it needs (onnxruntime too, where it has wheels)
-    python3 bootstrap.py --test   # and what the tests need
+    python3 bootstrap.py --test   # and what the tests need (openscad and node from apt, as root, and
+                                  # MicroPython's WebAssembly build from npm, into .venv/tools)
 
 Works on a fresh Debian or Raspberry Pi OS with only Python 3.11+: where Debian left out
 `ensurepip` (the python3-venv package), pip itself is fetched from PyPI. On a Raspberry Pi
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,6 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PYTHON = VENV / "bin" / "python"
+TOOLS = VENV / "tools"  # the tests' npm packages
+MICROPYTHON = "@micropython/micropython-webassembly-pyscript@1.27.0"  # the firmware's logic runs on it (tests/firmware)
+TEST_COMMANDS = {"openscad": "openscad", "systemd-analyze": "systemd", "node": "nodejs", "npm": "npm"}  # command: apt package
 
 
 def on_raspberry_pi() -> bool:
@@ -77,6 +82,29 @@ def make_venv() -> None:
         subprocess.run([str(PYTHON), str(wheel / "pip"), "install", "--quiet", str(wheel)], check=True)
 
 
+def install_test_tools() -> None:
+    """What the tests run besides Python: openscad (hardware/), systemd-analyze (systemd/) and node from apt,
+    MicroPython's WebAssembly build from npm. What cannot be had is said (its tests then skip, saying so)."""
+    wanted = sorted({package for command, package in TEST_COMMANDS.items() if shutil.which(command) is None})
+    if wanted and os.geteuid() == 0 and shutil.which("apt-get"):
+        print(f"bootstrap: installing {', '.join(wanted)} from apt (for the tests)")
+        quiet = {"stdout": subprocess.DEVNULL, "env": dict(os.environ, DEBIAN_FRONTEND="noninteractive")}
+        subprocess.run(["apt-get", "update", "-qq"], **quiet)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *wanted], **quiet)
+    elif wanted:
+        print(f"bootstrap: the tests also need {', '.join(wanted)}: sudo apt install {' '.join(wanted)}")
+    npm = shutil.which("npm")
+    if npm is None:
+        print(f"bootstrap: no npm: the firmware's tests under MicroPython ({MICROPYTHON}) will be skipped")
+        return
+    installed = TOOLS / "node_modules" / MICROPYTHON.rpartition("@")[0] / "package.json"
+    if installed.exists() and json.loads(installed.read_text())["version"] == MICROPYTHON.rpartition("@")[2]:
+        return
+    print(f"bootstrap: installing {MICROPYTHON} from npm into {TOOLS}")
+    TOOLS.mkdir(parents=True, exist_ok=True)
+    subprocess.run([npm, "install", "--prefix", str(TOOLS), "--no-audit", "--no-fund", "--silent", MICROPYTHON])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--test", action="store_true", help="also install what the tests need")
@@ -99,6 +127,8 @@ def main() -> int:
 
     # "fast": onnxruntime, which has no wheels for some systems (32-bit ARM): without it OpenCV runs
     # the dice reader's networks, slower
+    if args.test:
+        install_test_tools()
     tried = install(f".[{','.join(extras + ['fast'])}]", quiet=True)
     if tried.returncode == 0:
         return 0

@@ -11,15 +11,18 @@ import sys
 import time
 
 import machine
+import micropython
 import neopixel
 
-from board_protocol import LEDS, MAX_LINE, Board, Quadrature
+from board_protocol import LEDS, MAX_LINE, REPL_S, Board, Quadrature, encode
 
 RING_PIN = 16
 TRAY_PIN = 15
 TRAY_PWM_HZ = 1000
 KNOB_PINS = ((2, 3), (4, 5), (6, 7), (8, 9))  # (A, B) of each hero's Perilium knob
 FRAME_MS = 40
+WATCHDOG_MS = 4000  # a loop that stops for this long resets the board (the RP2040 allows up to 8388)
+FAILURES = 25  # passes failing in a row (about a second) before the board resets itself
 
 
 class Firmware:
@@ -76,6 +79,9 @@ class Firmware:
                     part = max(-100, min(100, delta))
                     self.write_line(self.board.knob_turned(index, part, now))
                     delta -= part
+        beat = self.board.beat(now)
+        if beat:
+            self.write_line(beat)
         frame = self.board.frame(now)
         if frame != self.last_frame:
             for index, color in enumerate(frame):
@@ -85,7 +91,48 @@ class Firmware:
         self.tray.duty_u16(self.board.tray_duty)
 
 
+def run(firmware, watchdog, passes=None):
+    """The loop, guarded: a pass that fails is said to the Pi and the loop goes on; FAILURES in a row reset
+    the board; a loop that hangs is reset by the `watchdog` (machine.WDT), fed after each pass. Returns when
+    the Pi asks for MicroPython's prompt ({"t": "repl"}); `passes`: at most that many (tests)."""
+    failed = 0
+    while passes is None or passes > 0:
+        try:
+            firmware.step(time.ticks_ms())
+            failed = 0
+        except Exception as error:  # noqa: BLE001 - a fault of this firmware must not leave a frozen ring
+            failed += 1
+            if failed >= FAILURES:
+                machine.reset()
+            try:
+                firmware.write_line(encode({"t": "error", "error": "firmware: %s: %s" % (type(error).__name__, error)}))
+            except Exception:  # noqa: BLE001 - the USB link itself failed: the next pass tries again
+                pass
+        watchdog.feed()
+        if firmware.board.repl:
+            return
+        time.sleep_ms(FRAME_MS)
+        if passes is not None:
+            passes -= 1
+
+
+def at_prompt(watchdog):
+    """Asked for MicroPython's prompt: Ctrl+C works again (for mpremote), and a timer feeds the watchdog,
+    which cannot be stopped, for REPL_S seconds; then the board resets and starts its loop again."""
+    micropython.kbd_intr(3)
+    end = time.ticks_add(time.ticks_ms(), REPL_S * 1000)
+
+    def feed(timer):
+        if time.ticks_diff(end, time.ticks_ms()) > 0:
+            watchdog.feed()
+
+    timer = machine.Timer(-1)
+    timer.init(period=WATCHDOG_MS // 4, mode=machine.Timer.PERIODIC, callback=feed)
+    return timer
+
+
 def main():
+    micropython.kbd_intr(-1)  # a 0x03 byte from the Pi is data (a bad line), not Ctrl+C stopping this loop
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
 
@@ -95,8 +142,8 @@ def main():
     def write_line(line):
         sys.stdout.write(line + "\n")
 
+    watchdog = machine.WDT(timeout=WATCHDOG_MS)
     firmware = Firmware(read_byte, write_line)
     write_line(firmware.board.hello())
-    while True:
-        firmware.step(time.ticks_ms())
-        time.sleep_ms(FRAME_MS)
+    run(firmware, watchdog)
+    return at_prompt(watchdog)

@@ -4,7 +4,7 @@ No hardware here: `main.py` feeds this module the serial lines, the knob pins an
 copies its LED frame and tray level to the pins. The tests run this same file under CPython
 against the Pi side (`assistant.hardware.board`), and `nova-table board simulate` runs it on a pty.
 
-Protocol 1: one JSON object per line, UTF-8, "\n" at the end, at most MAX_LINE bytes.
+Protocol 2: one JSON object per line, UTF-8, "\n" at the end, at most MAX_LINE bytes.
 Pi -> board:
     {"t": "hello"}                                         the board answers with its own hello
     {"t": "ring", "minute": 1-12, "hour": 0+, "active": sector or null,
@@ -13,10 +13,13 @@ Pi -> board:
         for the active token ("h!")
     {"t": "perilium", "values": [threat of hero 1, hero 2, ...]}
     {"t": "tray", "level": 0-100}                          the dice tray light, in percent
+    {"t": "repl"}            the loop stops for MicroPython's prompt (mpremote), BOARD_REPL_S seconds at most
 Board -> Pi:
     {"t": "hello", "board": "nova-board", "protocol": 1, "leds": 24, "knobs": N}
     {"t": "knob", "hero": index from 0, "delta": +n or -n}     n at most 100 (the Pi skips a line beyond)
     {"t": "error", "error": "what was wrong with the line it got"}
+    {"t": "beat"}                 every BEAT_MS while its loop runs: a board silent for 3 s is taken as lost
+    {"t": "repl", "seconds": N}   its loop has stopped: mpremote may copy files, then reset it
 
 The ring: 24 LEDs, LED 0 just clockwise of twelve o'clock, so sector N (I..XII) is lit by
 LEDs 2N-1 and 2N (mod 24), as on the dial:
@@ -33,11 +36,24 @@ hero's Threat Level as a bar instead.
 
 import json
 
-PROTOCOL = 1
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython (the tests, the simulator): MicroPython's tick arithmetic, whose clock wraps at 2**30 ms
+    _PERIOD = 1 << 30
+
+    def ticks_add(ticks, delta):
+        return (ticks + delta) % _PERIOD
+
+    def ticks_diff(end, start):
+        return (end - start + _PERIOD // 2) % _PERIOD - _PERIOD // 2
+
+PROTOCOL = 2
 LEDS = 24
 MAX_LINE = 1024
 KNOB_SHOW_MS = 2000
 BLINK_MS = 500
+BEAT_MS = 1000
+REPL_S = 600
 
 OFF = (0, 0, 0)
 WHITE = (255, 255, 255)
@@ -151,6 +167,8 @@ class Board:
         self.shown_until = 0
         self.received = 0
         self.errors = 0
+        self.beaten = None  # when the last heartbeat was sent (ticks_ms)
+        self.repl = False  # asked to stop the loop for MicroPython's prompt
 
     # -- from the Pi ------------------------------------------------------------------------
 
@@ -181,6 +199,9 @@ class Board:
         if kind == "tray":
             self.tray = _integer(message, "level", 0, 100)
             return []
+        if kind == "repl":
+            self.repl = True
+            return [encode({"t": "repl", "seconds": REPL_S})]
         raise ProtocolError("unknown message type '%s'" % _clip(str(kind)))
 
     def _ring(self, message):
@@ -212,17 +233,24 @@ class Board:
     def knob_turned(self, hero, delta, now_ms=0):
         """A Perilium knob moved: the message to send; the ring shows that hero's value a moment."""
         self.shown_knob = hero
-        self.shown_until = now_ms + KNOB_SHOW_MS
+        self.shown_until = ticks_add(now_ms, KNOB_SHOW_MS)
         if 0 <= hero < len(self.perilium):
             self.perilium[hero] = max(0, self.perilium[hero] + delta)
         return encode({"t": "knob", "hero": hero, "delta": delta})
+
+    def beat(self, now_ms):
+        """The heartbeat line when one is due (every BEAT_MS), else None."""
+        if self.beaten is not None and ticks_diff(now_ms, self.beaten) < BEAT_MS:
+            return None
+        self.beaten = now_ms
+        return encode({"t": "beat"})
 
     # -- to the LEDs ------------------------------------------------------------------------
 
     def frame(self, now_ms=0):
         """The 24 LED colours at time `now_ms`, brightness applied."""
         leds = [OFF] * LEDS
-        if self.shown_knob is not None and now_ms < self.shown_until:
+        if self.shown_knob is not None and ticks_diff(self.shown_until, now_ms) > 0:  # not `<`: ticks_ms wraps
             value = self.perilium[self.shown_knob] if self.shown_knob < len(self.perilium) else 0
             for index in range(min(LEDS, value)):
                 leds[index] = THREAT

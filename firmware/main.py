@@ -2,4 +2,4 @@
 
 from board_pins import main
 
-main()
+prompt = main()  # kept while at the prompt: after {"t": "repl"}, its timer feeds the watchdog

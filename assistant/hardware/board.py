@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from serial.threaded import Packetizer, ReaderThread
 
 from assistant.hardware.protocol import (
     MAX_LINE,
+    Beat,
     BoardMessage,
     Hello,
     LineError,
@@ -34,6 +36,7 @@ log = logging.getLogger("nova_table.board")
 
 BAUDRATE = 115200  # USB CDC ignores it; a UART bridge needs it
 WRITE_SECONDS = 0.25  # a board that stops reading holds the main loop this long, once: then it is lost
+SILENT_SECONDS = 3.0  # a board that sends no good line for this long (3 heartbeats) is lost: crashed, or at its prompt
 
 
 class _Lines(Packetizer):  # type: ignore[misc]
@@ -101,6 +104,8 @@ class BoardLink:
         self.good = 0
         self.bad = 0
         self.connected = True
+        self.heard = time.monotonic()  # when the board last sent a good line (or, until it does, when it was opened)
+        self.greeted = threading.Event()  # set by its hello
         self._last: dict[str, bytes] = {}  # what the board shows, by kind: sent again when it starts over
         self._sending = threading.Lock()  # the main loop's sends and the reader's re-sends, one at a time
         self._thread = ReaderThread(port, lambda: _Lines(self))
@@ -142,12 +147,28 @@ class BoardLink:
             self.bad_line(raw, str(error))
             return
         self.good += 1
+        self.heard = time.monotonic()
         if isinstance(message, Hello):
+            self.greeted.set()
             self._show_again()
+        if isinstance(message, Beat):
+            return
         try:
             self.on_message(message)
         except Exception:  # a bug in the receiver must not kill the reader
             log.exception("board: handling %r failed", message)
+
+    @property
+    def alive(self) -> bool:
+        """Connected, and heard from within SILENT_SECONDS: a board whose firmware stopped (a MicroPython
+        traceback and its >>> prompt, a hang) sends no heartbeat, whatever else it prints."""
+        return self.connected and time.monotonic() - self.heard < SILENT_SECONDS
+
+    def greet(self, seconds: float) -> bool:
+        """Say hello and wait up to `seconds` for the board's; whether it came."""
+        self.greeted.clear()
+        self.hello()
+        return self.greeted.wait(seconds)
 
     def bad_line(self, raw: bytes, why: str) -> None:
         self.bad += 1

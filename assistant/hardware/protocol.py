@@ -13,7 +13,7 @@ from assistant.reading import NotJSON, loads
 from assistant.rules.horologium import Side
 from assistant.rules.state import GameState
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: the board's heartbeat and its prompt (firmware/board_protocol.py)
 MAX_LINE = 1024
 MAX_KNOB_DELTA = 100  # steps of one knob message: a turn no hand makes between two messages is a bad line
 
@@ -45,7 +45,19 @@ class BoardError:
     error: str
 
 
-BoardMessage = Union[Hello, Knob, BoardError]
+@dataclass(frozen=True)
+class Beat:
+    """The board's heartbeat (every second while its loop runs)."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The board stopped its loop for MicroPython's prompt (asked by {"t": "repl"}), for `seconds` at most."""
+
+    seconds: int
+
+
+BoardMessage = Union[Hello, Knob, BoardError, Beat, Prompt]
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -117,4 +129,8 @@ def parse_line(raw: bytes) -> BoardMessage:
         return Hello(board, _whole(message, "protocol"), _whole(message, "leds"), _whole(message, "knobs"))
     if kind == "error":
         return BoardError(str(message.get("error", "")))
+    if kind == "beat":
+        return Beat()
+    if kind == "repl":
+        return Prompt(_whole(message, "seconds"))
     raise LineError(f"unknown message type {kind!r}")

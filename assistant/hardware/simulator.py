@@ -61,7 +61,8 @@ class SimulatedBoard:
         tty.setraw(self.slave)  # no echo, no newline translation: bytes pass as they are
         self.path = os.ttyname(self.slave)
         self.received: list[str] = []  # every line the Pi sent, in order
-        self.replies: list[str] = []  # every line the board sent
+        self.replies: list[str] = []  # every line the board sent (but its heartbeats)
+        self.crashed = False  # its firmware stopped at MicroPython's prompt: no heartbeat, no answers
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._changed = threading.Condition()
@@ -85,12 +86,19 @@ class SimulatedBoard:
         with selectors.DefaultSelector() as selector:
             selector.register(self.master, selectors.EVENT_READ)
             while not self._stop.is_set():
+                beat = None if self.crashed else self.board.beat(self.now_ms())
+                if beat:
+                    with self._lock:
+                        os.write(self.master, (beat + "\n").encode("utf-8"))
                 if not selector.select(0.05):
                     continue
                 try:
                     data = os.read(self.master, 4096)
                 except OSError:
                     continue  # nobody has the pty open yet (EIO): wait
+                if self.crashed:
+                    os.write(self.master, data.replace(b"\n", b"\r\n...     "))  # the prompt echoes what it is sent
+                    continue
                 pending += data
                 while b"\n" in pending:
                     line, pending = pending.split(b"\n", 1)
@@ -110,7 +118,16 @@ class SimulatedBoard:
         """A soft reset (MicroPython's Ctrl+D, or a crash): the USB link stays, the board starts over
         showing nothing and says hello, as its main.py does at boot."""
         self.board = self.firmware.Board(knobs=self.board.knobs)
+        self.crashed = False
         self._send(self.board.hello())
+
+    def crash(self) -> None:
+        """The firmware stops on an error, as MicroPython does: its traceback, then the prompt, which echoes
+        what it is sent and sends no heartbeat. The USB link stays."""
+        self.crashed = True
+        self.send_raw(b'Traceback (most recent call last):\r\n  File "main.py", line 5, in <module>\r\n'
+                      b"MemoryError: memory allocation failed\r\nMicroPython v1.24.1 on 2024-11-29; Raspberry Pi Pico "
+                      b"with RP2040\r\nType \"help()\" for more information.\r\n>>> ")
 
     def send_raw(self, data: bytes) -> None:
         """Send bytes as they are (for trying garbled lines on the Pi side)."""

@@ -7,6 +7,7 @@ test sets and interrupt handlers it fires, as the RP2040 would on an edge.
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import sys
 import types
@@ -66,10 +67,20 @@ class NeoPixel:
         self.shown.append(list(self.pixels))
 
 
+class Watchdog:
+    """machine.WDT: made after Ctrl+C was turned off, or the loop could be stopped by a 0x03 byte."""
+
+    calls: list[object] = []
+
+    def __init__(self, timeout: int) -> None:
+        Watchdog.calls.append(("WDT", timeout))
+
+
 @pytest.fixture
 def firmware_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(Pin=Pin, PWM=PWM))
+    monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(Pin=Pin, PWM=PWM, WDT=Watchdog))
     monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=NeoPixel))
+    monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace(kbd_intr=Watchdog.calls.append))
     monkeypatch.syspath_prepend(str(FIRMWARE.parent))
     monkeypatch.delitem(sys.modules, "board_protocol", raising=False)
     spec = importlib.util.spec_from_file_location("nova_board_pins", FIRMWARE.parent / "board_pins.py")
@@ -82,8 +93,13 @@ def firmware_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 def make(module: Any, data: bytes) -> tuple[Any, list[str]]:
     incoming = [data[i : i + 1] for i in range(len(data))]
-    sent: list[str] = []
-    firmware = module.Firmware(lambda: incoming.pop(0) if incoming else b"", sent.append)
+    sent: list[str] = []  # what the firmware sent but its heartbeats (test_on_micropython.py)
+
+    def write_line(line: str) -> None:
+        if json.loads(line) != {"t": "beat"}:
+            sent.append(line)
+
+    firmware = module.Firmware(lambda: incoming.pop(0) if incoming else b"", write_line)
     return firmware, sent
 
 
@@ -169,3 +185,21 @@ def test_a_garbled_line_gets_an_error_reply_and_the_next_line_still_works(firmwa
     firmware.step(0)
     replies = [json.loads(line) for line in sent]
     assert replies[0]["t"] == "error" and replies[1]["t"] == "hello" and "too long" in replies[2]["error"]
+
+
+def test_main_turns_ctrl_c_off_then_starts_the_watchdog_then_the_loop(firmware_module: Any,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A 0x03 byte from the Pi used to stop main.py (MicroPython's Ctrl+C); now it is data (a bad line).
+    The loop itself, its guard and the watchdog's feeding run under MicroPython (test_on_micropython.py)."""
+    Watchdog.calls.clear()
+    ran: list[tuple[Any, Any]] = []
+    monkeypatch.setattr(firmware_module, "run", lambda firmware, watchdog: ran.append((firmware, watchdog)))
+    monkeypatch.setattr(firmware_module, "at_prompt", lambda watchdog: "prompt")
+    poller = types.SimpleNamespace(register=lambda stream, events: None, poll=lambda timeout: [])
+    monkeypatch.setattr(firmware_module, "select", types.SimpleNamespace(poll=lambda: poller, POLLIN=1))
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert firmware_module.main() == "prompt"
+    assert Watchdog.calls == [-1, ("WDT", firmware_module.WATCHDOG_MS)]
+    assert len(ran) == 1 and isinstance(ran[0][1], Watchdog)
+    assert json.loads(out.getvalue())["t"] == "hello"

@@ -88,7 +88,7 @@ def test_monitor_prints_what_the_board_sends() -> None:
         board.turn(1, 4)
         out, err = process.communicate(timeout=20)
     assert process.returncode == 0, err
-    assert "Hello(board='nova-board', protocol=1, leds=24, knobs=2)" in out
+    assert "Hello(board='nova-board', protocol=2, leds=24, knobs=2)" in out
     assert "Knob(hero=1, delta=4)" in out
 
 
