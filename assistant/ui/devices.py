@@ -6,7 +6,6 @@ with the others (keyboard and touch always work).
 
 from __future__ import annotations
 
-import glob
 import os
 import threading
 import time
@@ -56,8 +55,10 @@ def attach_encoder(app: Host, config: HardwareConfig, factory_name: str | None =
 
 
 def board_ports() -> list[str]:
-    """USB serial ports a board may be on (RP2040 with MicroPython shows up as /dev/ttyACM*)."""
-    return sorted(glob.glob("/dev/ttyACM*"))
+    """USB serial ports a board may be on: those with a Pico's USB id (`assistant.hardware.ports`)."""
+    from assistant.hardware.ports import board_ports as by_usb_id
+
+    return by_usb_id()
 
 
 BY_ID = Path("/dev/serial/by-id")  # udev's names for USB serial ports, by the device's own serial number
@@ -75,7 +76,7 @@ def lasting_name(port: str) -> str:
 
 def attach_board(app: App, config: HardwareConfig, port: str | None = None,
                  wait_hello: float = 1.5) -> object | None:  # fmt: skip
-    """The board on `port` (or the configured one; "auto" tries /dev/ttyACM*); None if there is none."""
+    """The board on `port` (or the configured one; "auto" tries the ports with a Pico's USB id); None if none."""
     from serial import SerialException
 
     from assistant.hardware.board import BoardLink
@@ -129,14 +130,18 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
 
 
 AGAIN_SECONDS = 5.0  # how often a board or camera lost mid-game (unplugged) is looked for again
+HELLO_SECONDS = 1.5  # how long a board found again has to say hello
 
 
 def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thread:
     """Look for the board again (`reopen`, by its `lasting_name`) every AGAIN_SECONDS once its link has
-    lost it (a USB cable bumped out), and put it back in the app's mirrors, the game shown on it: its knobs
+    lost it (a USB cable bumped out, or a firmware that stopped: no heartbeat for SILENT_SECONDS), and, once it
+    says hello again, put it back in the app's mirrors, the game shown on it: its knobs
     and lights come back without a restart. The players are told both. The lost port is closed at once:
     a /dev/ttyACM* still held open is not given back, and the board plugged in again would get another."""
     from serial import SerialException
+
+    from assistant.hardware.board import SILENT_SECONDS
 
     current = [link]
     stop = threading.Event()
@@ -144,8 +149,10 @@ def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thre
     def run() -> None:
         lost = False
         while not stop.wait(AGAIN_SECONDS):
-            if current[0].connected:
+            if current[0].alive:
                 continue
+            if current[0].connected and not lost:  # no heartbeat: its firmware stopped (a traceback, a hang)
+                post_board_message(f"board on {current[0].port.port} silent for {SILENT_SECONDS:g} s: its firmware stopped?")
             current[0].close()  # (again, if it was: closing a closed link does nothing)
             if not lost:
                 post_board_message(f"board on {current[0].port.port} lost: looking for it every {AGAIN_SECONDS:g} s")
@@ -154,6 +161,13 @@ def keep_board(app: App, link: Any, reopen: Callable[[], Any]) -> threading.Thre
             try:
                 again = reopen()
             except (SerialException, OSError):
+                continue
+            try:
+                greeted = again.greet(HELLO_SECONDS)
+            except OSError:
+                greeted = False
+            if not greeted:  # there, but not (yet) running its firmware: looked for again
+                again.close()
                 continue
             try:  # shown the game before the main loop writes to it (a hung board must not hold the loop)
                 again.show(app.game.state)
