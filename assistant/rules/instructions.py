@@ -26,6 +26,7 @@ from assistant.rules.ai import (
     known_key,
 )
 from assistant.rules.edition import Edition, term
+from assistant.rules.enemy_skills import activation_phases, ap_for, squares_per_ap
 from assistant.rules.equipment import on_equipment_words
 from assistant.rules.horologium import Side
 from assistant.rules.names import agree, model_name, name_of
@@ -231,8 +232,13 @@ def _group_plan(state: GameState) -> Plan:
     where = f" to {ROMAN[token.sector - 1]}" if token else ""
     moved = f"The token moved {counted(turn.moved, 'sector')}{where}. " if turn.moved else ""
     each = " each" if len(group.standing) > 1 else ""
-    draft.add("activate", f"{agree(spec.name, 'activates')} with {ap} AP{each}. {moved}Apply the Status Tokens first.",
-              "Enemy Activation")
+    if state.edition is Edition.CLASSIC:  # "Activation of enemies": status, equipment, skills, then actions
+        draft.add("activate", f"{agree(spec.name, 'activates')} with {ap} AP{each}. {moved}", "Activation of enemies")
+        for text, rule in activation_phases(spec):
+            draft.add("skill", text, rule)
+    else:
+        draft.add("activate", f"{agree(spec.name, 'activates')} with {ap} AP{each}. {moved}Apply the Status Tokens first.",
+                  "Enemy Activation")
     if card is not None:
         return _prey_plan(state, spec, card, draft, answers)
     standing = list(group.standing)
@@ -368,8 +374,9 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         if goal.mission:
             assert mission is not None
             draft.add("goal", f"{name} pursues the mission goal: {mission.text}", rule, model)
-            draft.add("move", f"{name} moves up to {counted(ap_left, 'square')} toward it.", "Playing the Enemies: goals set by Missions take priority",
-                      model, squares=ap_left, toward="mission")  # fmt: skip
+            reach = ap_left * squares_per_ap(state.edition, spec)
+            draft.add("move", f"{name} moves up to {counted(reach, 'square')} toward it.", "Playing the Enemies: goals set by Missions take priority",
+                      model, squares=reach, toward="mission")  # fmt: skip
             return _end_adjacent(name, model, prefix, answers) if hidden == NO else None
         if goal.hero is None:
             draft.add("stay", f"{name} has no goal ({goal.reason}): it stays where it is.", "Playing the Enemies: best for the Enemies", model)
@@ -443,10 +450,11 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
                      mission: MissionGoal | None, facts: dict[str, HeroFacts]) -> Question | AttackOrder | tuple[int, int]:  # fmt: skip
     """Move toward the goal keeping the AP of the attack, then attack while AP allow; (AP left, attacks used) when done."""
     model = f"{spec.id}/{number}"
+    per_ap = squares_per_ap(state.edition, spec)  # first edition "Chivalry": 2 squares an AP
     usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
     if not usable:
-        draft.add("move", f"{name} moves up to {counted(ap_left, 'square')} toward {hero_name}; it has too few AP to attack.", "Action Points",
-                  model, squares=ap_left, toward=hero)  # fmt: skip
+        draft.add("move", f"{name} moves up to {counted(ap_left * per_ap, 'square')} toward {hero_name}; it has too few AP to attack.", "Action Points",
+                  model, squares=ap_left * per_ap, toward=hero)  # fmt: skip
         return 0, 0
     preferred = sorted(usable, key=lambda a: (-_damage(a), -a.range_max, spec.attacks.index(a)))
     chosen = preferred[0]
@@ -454,11 +462,11 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     if len(usable) > 1:
         # "Enemies Attacks": two Attacks follow the Handbook's Eclectic rule (not in the rulebook): best for the Enemies.
         for attack in preferred:
-            question = reach_question(spec, model, name, hero, hero_name, attack, ap_left, prefix)
+            question = reach_question(spec, model, name, hero, hero_name, attack, ap_left * per_ap, prefix)
             answer = answers.get(question.key)
             if answer is None:
                 return question
-            if answer[0] != MORE and int(answer[0]) <= ap_left - attack_cost(state.edition, attack):
+            if answer[0] != MORE and ap_for(int(answer[0]), per_ap) <= ap_left - attack_cost(state.edition, attack):
                 chosen = attack
                 break
         choice = Question(
@@ -475,26 +483,27 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
         picked = answered(choice, answers)
         chosen = next(a for a in usable if picked is not None and a.name == picked[0])
     cost = attack_cost(state.edition, chosen)
-    question = reach_question(spec, model, name, hero, hero_name, chosen, ap_left, prefix)
+    question = reach_question(spec, model, name, hero, hero_name, chosen, ap_left * per_ap, prefix)
     answer = answers.get(question.key)
     if answer is None:
         return question
-    if answer[0] == MORE or int(answer[0]) > ap_left - cost:
-        steps = ap_left if answer[0] == MORE else int(answer[0])
+    if answer[0] == MORE or ap_for(int(answer[0]), per_ap) > ap_left - cost:
+        steps = ap_left * per_ap if answer[0] == MORE else int(answer[0])
         draft.add("move", f"{name} moves {steps} square{'s' if steps != 1 else ''} toward {hero_name}; "
                   f"not enough AP left to attack this activation.", "Artificial Intelligence (AI): it moves toward its Goal", model, choice_key,
                   squares=steps, toward=hero)  # fmt: skip
-        if state.edition is Edition.CLASSIC and answer[0] != MORE and ap_left - steps >= 1 and not _ranged(spec, chosen):
+        if state.edition is Edition.CLASSIC and answer[0] != MORE and ap_left - ap_for(steps, per_ap) >= 1 and not _ranged(spec, chosen):
             threat = facts[hero].threat
             if mission is None or mission.threat is None or threat > mission.threat:
                 draft.add("engage", f"{name} engages {hero_name} (1 AP): to move away {hero_name} must Disengage.", "Engage", model)
         return 0, 0
     steps = int(answer[0])
-    ap_left -= steps
+    ap_left -= ap_for(steps, per_ap)
     if steps:
         keep = f" (it keeps {cost} AP for {chosen.name})" if cost else ""
+        rule = "Chivalry: 2 squares per AP" if per_ap > 1 else "Movement: 1 AP per square"
         draft.add("move", f"{name} moves {steps} square{'s' if steps != 1 else ''} toward {hero_name}{keep}.",
-                  "Movement: 1 AP per square", model, choice_key, squares=steps, toward=hero)  # fmt: skip
+                  rule, model, choice_key, squares=steps, toward=hero)  # fmt: skip
     used = 0
     strikes = 0
     while ap_left >= cost:

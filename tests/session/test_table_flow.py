@@ -169,3 +169,39 @@ def test_a_forced_wait_past_an_enemy_token_asks_its_reaction_before_the_activati
     journal.append({"type": "end_activation"})
     state = state_of(journal)
     assert state.active == "guards" and state.reacted == ("guards/1",)
+
+
+# --- 3. First edition: Chivalry and the phases of an enemy's activation -----------------------------
+
+
+def test_a_papal_knight_with_chivalry_moves_5_squares_for_3_ap_and_attacks(games: StateFile) -> None:
+    """First edition "Chivalry (Passive): A model with this skill can move up to 2 squares for each AP spent": 6 AP,
+    5 squares cost 3 AP, and 3 AP pay an attack ("Attack (AP 3)")."""
+    text = mission("classic", {"papal_knight": 1, "valerio": 2}, hero_toml("valerio", classic=True),
+                   enemy_toml("papal_knight", LANCE, swiftness=6, skills='"Chivalry"', classic=True))
+    journal = journal_of(games, text)
+    assert state_of(journal).active == "papal_knight"
+    steps = [s.text for s in plan(state_of(journal)).steps]
+    assert steps[1:4] == ["Status phase: apply the status tokens on Papal Knight, all at once.",
+                          "Equipment phase: Papal Knight receives the bonus tokens its equipment grants (no AP).",
+                          "Chivalry: Papal Knight moves up to 2 squares for each AP spent."]
+    answer(journal, "in_area", "yes")
+    asked = plan(state_of(journal)).question
+    assert asked is not None and asked.kind == "reach" and asked.options[-2:] == ("12", "more")  # 6 AP: 12 squares
+    answer(journal, "reach", "5")
+    p = plan(state_of(journal))
+    assert "Papal Knight moves 5 squares toward Valerio (it keeps 3 AP for Lance)." in [s.text for s in p.steps]
+    roll(journal, "valerio", [6, 1])  # one strike saved: 1 wound
+    p = plan(state_of(journal))
+    assert p.done and state_of(journal).hero("valerio").wounds == 1
+
+
+def test_a_zero_ap_skill_takes_effect_in_the_skill_phase(games: StateFile) -> None:
+    """First edition "Skill phase: all skills with a 0 AP cost take effect"; "Healing (AP 0)", "Melody of war (AP 0)"."""
+    text = mission("classic", {"shaman": 1, "valerio": 2}, hero_toml("valerio", classic=True),
+                   enemy_toml("shaman", LANCE, skills='"Healing", "Melody of war", "Inspire"', faction="Primaevi", classic=True))
+    steps = [s.text for s in plan(state_of(journal_of(games, text))).steps]
+    assert steps[3] == ("Skill phase: Healing: every ally within 5 squares of Shaman discards 1 wound (a heal event for each); "
+                        "no effect on a model without wounds; Melody of war: each Primaevi model within 5 squares of Shaman "
+                        "has +1 strike on its physical attacks (give the hits on its attack).")
+    assert steps[4] == "Inspire: a Hero defending against the physical attack of an enemy within 6 squares of Shaman re-rolls one die."
