@@ -30,12 +30,14 @@ def deck_of(cards: Sequence[EnemyGroupSpec], order: DraftOrder) -> tuple[EnemyGr
 
 
 def available(state: GameState, card: EnemyGroupSpec) -> int:
-    """Miniatures of the card not on the battlefield ("Draft Cards": number of Models available)."""
+    """Miniatures of the Draft Card not on the battlefield ("Draft Cards": "Number of Models available for the Enemy
+    indicated"): the card's number (`draft_models`, else the scenario's `models`) less those standing."""
     standing = 0
     for group in state.groups:
         if group.id == card.id:
             standing = len(group.standing)
-    return max(0, card.models - standing)
+    printed = card.draft_models if card.draft_models is not None else card.models
+    return max(0, printed - standing)
 
 
 def place_draft(state: GameState, cards: Sequence[str], squares: int, sector: int | None = None,

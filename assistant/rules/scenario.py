@@ -120,6 +120,8 @@ class EnemyGroupSpec:
     immune_to_critical: bool = False
     goal: str | None = None
     """Id of the MissionGoal this group pursues, or None when it only hunts heroes."""
+    draft_models: int | None = None
+    """"Draft Cards": the Number of Models available printed on the enemy's Draft Card (None: `models`)."""
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,7 @@ def read_enemy(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str
     """An `[[enemies]]` (or `[[reserves]]`) table: an enemy card or profile card, with its attacks."""
     fields = ENEMY_FIELDS[edition]
     r.table(data, path, ("id", "name", "rank", "faction", *fields, "control_area", "models", "attacks",
-                         "target_priority", "loot", "generic_skills", "immune_to_critical", "goal"))  # fmt: skip
+                         "target_priority", "loot", "generic_skills", "immune_to_critical", "goal", "draft_models"))  # fmt: skip
     values = {field: r.integer(data, path, name, 1, 50 if field == "health" else 12) for name, field in fields.items()}
     attacks: tuple[AttackSpec, ...] = ()
     attack_tables = data.get("attacks")
@@ -191,6 +191,7 @@ def read_enemy(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str
         health=values["health"],
         attacks=attacks,
         models=r.integer(data, path, "models", 1, 20, default=1),
+        draft_models=r.optional_integer(data, path, "draft_models", 0, 20),
         target_priority=priority,
         loot=r.texts(data, path, "loot"),
         generic_skills=r.texts(data, path, "generic_skills"),

@@ -205,3 +205,26 @@ def test_a_zero_ap_skill_takes_effect_in_the_skill_phase(games: StateFile) -> No
                         "no effect on a model without wounds; Melody of war: each Primaevi model within 5 squares of Shaman "
                         "has +1 strike on its physical attacks (give the hits on its attack).")
     assert steps[4] == "Inspire: a Hero defending against the physical attack of an enemy within 6 squares of Shaman re-rolls one die."
+
+
+# --- 4. Enemy Draft: the Draft Card's number of models --------------------------------------------
+
+
+def test_a_draft_card_places_its_own_number_of_models_for_a_group_already_on_the_battlefield(games: StateFile) -> None:
+    """"Draft Cards": the "Number of Models available for the Enemy indicated". Two Swiss Guards start on the
+    battlefield; their Draft Card shows 4: a Draft of 2 squares places 2 more, where the starting count left none."""
+    order = '[events.draft]\nfaction = "Rome"\nrank = "troop"\nsquares = 2\n'
+    event = f'[[events]]\nid = "bells"\nhour = 1\nminute = 1\ntext = "The bells ring"\n{order}'
+    text = mission("renaissance", {"valerio": 2, "swiss_guard": 8}, hero_toml("valerio"),
+                   enemy_toml("swiss_guard", HALBERD, models=2, extra="draft_models = 4"), event)
+    journal = journal_of(games, text, {"type": "resolve_event", "event": "bells"})
+    journal.append({"type": "draft", "event": "bells", "cards": ["swiss_guard"]})
+    state = state_of(journal)
+    assert state.group("swiss_guard").standing == (1, 2, 3, 4)
+    assert state.notes[-1] == "Enemy Draft: Swiss Guard: 2 models"
+    without = text.replace("draft_models = 4", "")  # the card's number unknown: the starting count, none left
+    games.new_game(without, "flow.toml")
+    other = games.journal()
+    other.append({"type": "resolve_event", "event": "bells"})
+    with pytest.raises(EventRefused, match="^cards: 2 squares still need a model: draw another Draft Card"):
+        other.append({"type": "draft", "event": "bells", "cards": ["swiss_guard"]})
