@@ -30,7 +30,7 @@ from assistant.rules.perilium import KO_THREAT, ThreatCauses, adjust, threat_gai
 from assistant.rules.names import model_name
 from assistant.rules.prey import cards_left, current_card, is_prey
 from assistant.rules.questions import counted
-from assistant.rules.reactions import settle_reaction
+from assistant.rules.reactions import drop_move, settle_reaction
 from assistant.rules.scenario import AttackSpec
 from assistant.rules.state import AttackMade, GameState, GroupState, HeroState, ModelState
 from assistant.rules.stealth import stealth_active
@@ -133,6 +133,7 @@ def knock_out(state: GameState, hero: HeroState) -> GameState:
     state = state.with_hero(replace(hero, ko=True, threat=adjust(hero.threat, KO_THREAT)))
     if state.has_token(hero.id):
         state = state.with_token(replace(state.token(hero.id), ko=True))
+    state = drop_move(state, hero.id)  # "Reaction Attacks": KO, "without performing any Movement"
     if state.active == hero.id and not (state.edition is Edition.CLASSIC and state.reactions):
         state = finish_turn(state)  # first edition: the models reacting to the Hero finish their activation first
     knocked = sum(1 for h in state.heroes if h.ko or h.removed)
@@ -221,11 +222,11 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
         outcome = "resisted" if result.resisted else counted(result.wounds, "wound")
         words = f"{attack.name} on {state.name(hero.id)}: {result.successes} of {contrast} needed, {outcome}"
     turn = state.turn
-    if reaction:  # Renaissance "Reaction Attacks": this model's attack is rolled
-        state = settle_reaction(state, f"{group.id}/{model}")
     equipment = equipment_takes(state.edition, attack.kind == "physical", unblockable)
     earlier = state.notes
     state, placed = wound_hero(state, hero.id, result.wounds, equipment)
+    if reaction:  # Renaissance "Reaction Attacks": this model's attack is rolled (a KO Hero's move is over already)
+        state = settle_reaction(state, f"{group.id}/{model}")
     words += on_equipment_words(state.edition, placed.equipment) + _effects_words(state, attack, placed)
     ko = state.hero(hero.id).ko
     if ko:

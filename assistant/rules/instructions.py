@@ -226,6 +226,8 @@ def _group_plan(state: GameState) -> Plan:
     group = state.group(turn.token)
     answers = turn.answer_map()
     draft = _Draft()
+    if turn.move is not None:  # a Hero's Dash or Forced Movement in the Enemy's activation: its Reaction Attacks first
+        return _declared_plan(state, turn.move.hero, turn.move, draft)
     card = current_card(state)
     ap = card.ap if card is not None else spec.swiftness
     token = state.token(spec.id) if state.has_token(spec.id) else None
@@ -699,25 +701,32 @@ def reaction_attacks(state: GameState, hero: str, adjacent: Sequence[str]) -> tu
     return tuple(steps)
 
 
-def declare_instruction(state: GameState, hero: str) -> Instruction:
-    """Renaissance "Reaction Attacks": what a Hero's declared Move brings first (the round's first instruction)."""
+MOVEMENT_WORDS = {"move": ("a Move", "Reaction Attacks"), "dash": ("a Dash (no AP)", "Dash"),
+                  "forced": ("a Forced Movement (no AP)", "Forced Movement")}  # fmt: skip
+
+
+def declare_instruction(state: GameState, hero: str, movement: str = "move") -> Instruction:
+    """Renaissance "Reaction Attacks": what a Hero's declared Move (Dash, Forced Movement) brings first."""
     name = state.hero_spec(hero).name
-    return Instruction("declare", f"{name} declares a Move: first every adjacent Enemy with a Range 1 attack attacks (no AP); "
-                       "a KO Hero stays put.", "Reaction Attacks")  # fmt: skip
+    words, rule = MOVEMENT_WORDS[movement]
+    return Instruction("declare", f"{name} declares {words}: first every adjacent Enemy with a Range 1 attack attacks (no AP); "
+                       "a KO Hero stays put.", rule)  # fmt: skip
 
 
 def _declared_plan(state: GameState, hero: str, move: DeclaredMove, draft: _Draft) -> Plan:
     """Renaissance "Reaction Attacks": the declared Move waits for the attack of each adjacent Enemy, the rolled ones first."""
+    hero = move.hero or hero
     name = state.hero_spec(hero).name
-    draft.steps.append(declare_instruction(state, hero))
+    token = state.turn.token if state.turn is not None else hero
+    draft.steps.append(declare_instruction(state, hero, move.movement))
     steps = {step.model: step for step in reaction_attacks(state, hero, move.adjacent) if step.attack is not None}
     draft.steps += [replace(steps[m], kind="attacked") for m in move.adjacent if m not in move.owed]
     if move.owed:
         pending = steps[move.owed[0]]
         draft.steps.append(pending)
-        return Plan(hero, tuple(draft.steps), attack=pending.attack)
+        return Plan(token, tuple(draft.steps), attack=pending.attack)
     draft.add("move", f"{name} moves now.", "Reaction Attacks")
-    return Plan(hero, tuple(draft.steps))
+    return Plan(token, tuple(draft.steps))
 
 
 def _reactions_plan(state: GameState, hero: str, draft: _Draft) -> Plan:

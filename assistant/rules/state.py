@@ -70,6 +70,8 @@ class DeclaredMove:
 
     adjacent: tuple[str, ...] = ()  # the models ("group/number") the table said were adjacent, with a Range 1 attack
     owed: tuple[str, ...] = ()  # those whose Reaction Attack is still to be rolled, in order
+    hero: str = ""  # the Hero who moves ("": the active Hero, as journals before Dashes said)
+    movement: str = "move"  # "move" (a Movement Action: the next spend_ap), "dash" or "forced" (no AP: made once none is owed)
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ class Turn:
     answers: tuple[Answer, ...] = ()  # what the table told the Enemy AI during this activation
     attacks: tuple[AttackMade, ...] = ()  # Enemy attacks resolved during this activation
     heroes: tuple[HeroState, ...] = ()  # the Heroes as they stood when the activation began
-    move: DeclaredMove | None = None  # a Hero's declared Move, until its AP are spent (`declare_move`)
+    move: DeclaredMove | None = None  # a Hero's declared Move (or Dash, Forced Movement) until it is made (`declare_move`)
 
     def answer_map(self) -> dict[str, tuple[str, ...]]:
         return {answer.key: answer.value for answer in self.answers}

@@ -14,6 +14,7 @@ import pygame
 from assistant.rules.perilium import MAX_THREAT
 from assistant.rules.questions import Question
 from assistant.rules.state import GameState
+from assistant.service import service
 from assistant.ui import theme
 from assistant.ui.form import Form, Reading
 from assistant.ui.inputs import DICE, Action, translate
@@ -258,11 +259,14 @@ class App:
         previous = self._catch_sigterm()
         try:
             self.draw()
+            service.ready()  # systemd (Type=notify): the table is on the screen
             while self.running:
                 self.pump(100)
+                service.alive()  # its watchdog: a loop that hangs is restarted
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
+            service.stopping()
             self.close()
         return 0
 

@@ -228,3 +228,39 @@ def test_a_draft_card_places_its_own_number_of_models_for_a_group_already_on_the
     other.append({"type": "resolve_event", "event": "bells"})
     with pytest.raises(EventRefused, match="^cards: 2 squares still need a model: draw another Draft Card"):
         other.append({"type": "draft", "event": "bells", "cards": ["swiss_guard"]})
+
+
+# --- 5. Dashes and Forced Movement cause Reaction Attacks -----------------------------------------
+
+
+def test_a_hero_with_no_ap_left_dashes_after_the_reaction_attacks(games: StateFile) -> None:
+    """"Dash": "A Dash does not use up Action Points"; "Unless otherwise stated, a Dash causes Reaction Attacks"."""
+    text = mission("renaissance", {"valerio": 12, "guards": 6}, hero_toml("valerio", health=6), enemy_toml("guards", HALBERD))
+    journal = journal_of(games, text, {"type": "spend_ap", "ap": 5, "action": "attack"})
+    assert state_of(journal).turn.ap_left == 0  # type: ignore[union-attr]
+    journal.append({"type": "declare_move", "movement": "dash", "adjacent": ["guards/1"]})
+    p = plan(state_of(journal))
+    assert p.attack is not None and p.attack.reaction and p.attack.hero == "valerio"
+    assert p.steps[0].text.startswith("Valerio declares a Dash (no AP): first every adjacent Enemy")
+    journal.append(p.attack.event([1, 1, 1]))  # 2 hits, 2 wounds
+    state = state_of(journal)
+    assert state.turn is not None and state.turn.move is None and state.notes[-1] == "Valerio dashes now"
+    assert state.hero("valerio").wounds == 2 and state.turn.ap_left == 0
+
+
+def test_a_forced_movement_in_an_enemys_activation_draws_its_reaction_attacks_first(games: StateFile) -> None:
+    """"Forced Movement": it costs no AP and "unless otherwise stated causes Reaction Attacks", whoever is active."""
+    text = mission("renaissance", {"guards": 1, "valerio": 2, "sofia": 3},
+                   hero_toml("valerio", threat=3), hero_toml("sofia"), enemy_toml("guards", HALBERD, models=2))
+    journal = journal_of(games, text)
+    assert state_of(journal).active == "guards"
+    journal.append({"type": "declare_move", "movement": "forced", "hero": "sofia", "adjacent": ["guards/2"]})
+    p = plan(state_of(journal))
+    assert p.attack is not None and p.attack.reaction and (p.attack.hero, p.attack.model) == ("sofia", 2)
+    journal.append(p.attack.event([8, 8, 8]))
+    assert state_of(journal).notes[-1] == "Sofia makes the Forced Movement now"
+    asked = plan(state_of(journal)).question  # the Guards' own activation goes on, their AP untouched
+    assert asked is not None and asked.kind == "in_area"
+    answer(journal, "in_area", "yes")
+    answer(journal, "reach", "0")
+    assert plan(state_of(journal)).attack is not None and not plan(state_of(journal)).attack.reaction  # type: ignore[union-attr]
