@@ -183,11 +183,18 @@ def run(args: argparse.Namespace) -> int:
 
     import pygame
 
+    from assistant.service import service
     from assistant.ui.devices import attach_board, attach_camera, attach_encoder, dice_of
     from assistant.ui.display import open_screen
     from assistant.ui.status_app import app_for
 
+    asked_for_dummy = os.environ.get("SDL_VIDEODRIVER") == "dummy"
     screen = open_screen(args.size, args.fullscreen)
+    if screen.driver.lower() == "dummy" and not asked_for_dummy and service.watched:
+        print("nova-table: no screen, under systemd: stopping with an error, for systemd to start the table again",
+              file=sys.stderr)  # fmt: skip
+        pygame.quit()
+        return 1
     pygame.font.init()
     if choose:
         picked = _new_game(args, screen, config)

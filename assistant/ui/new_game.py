@@ -8,6 +8,7 @@ from typing import Any
 
 import pygame
 
+from assistant.service import next_event
 from assistant.ui import theme
 from assistant.ui.form import APPLY, Form, Stop
 from assistant.ui.inputs import Action, translate
@@ -78,7 +79,7 @@ def choose_game(surface: pygame.Surface, kind: str = "mission") -> dict[str, Any
         hits = draw_chooser(surface, fonts, form, error)
         if pygame.display.get_init() and pygame.display.get_surface() is surface:
             pygame.display.flip()
-        action = translate(pygame.event.wait())
+        action = translate(next_event())  # (systemd: ready, and its watchdog fed while it waits)
         if action is None:
             continue
         went, value = handle(form, action, hits)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import pygame
 
+from assistant.service import next_event
 from assistant.ui import theme
 from assistant.ui.inputs import translate
 from assistant.ui.layout import layout_for
@@ -56,7 +57,7 @@ def choose(surface: pygame.Surface, title: str, message: str, choices: Sequence[
         rects = draw(surface, fonts, title, message, choices, focus)
         if pygame.display.get_init() and pygame.display.get_surface() is surface:
             pygame.display.flip()
-        action = translate(pygame.event.wait())
+        action = translate(next_event())  # (systemd: ready, and its watchdog fed while it waits)
         if action is None:
             continue
         if action.kind == "quit":
