@@ -77,13 +77,15 @@ def wound_model(state: GameState, group: GroupState, number: int, wounds: int) -
 
 
 def hero_attack(state: GameState, f: Fields) -> GameState:
-    """Renaissance "Heroes Attacks"; first edition "Hero attack": wounds, Critical, Threat."""
-    hero = active_hero(state, f)
+    """Renaissance "Heroes Attacks"; first edition "Hero attack": wounds, Critical, Threat. With `reaction: true`, the
+    attack of a Reaction Skill (Renaissance "Reaction Skills"), made by a Hero who is not the Active Model, no AP."""
+    reaction = f.flag("reaction", False)
+    hero = reacting_hero(state, f) if reaction else active_hero(state, f)
     assert state.turn is not None
     group, number = model_at(state, f)
     spec = state.scenario.enemy(group.id)
     kind = f.choice("kind", ("physical", "psychic"), "physical")
-    ap = f.integer("ap", 0, low=0)
+    ap = f.integer("ap", 0, low=0, high=0 if reaction else None)
     if ap > state.turn.ap_left:
         raise RuleError("ap", f"{state.name(hero.id)} has {state.turn.ap_left} AP left, not {ap}")
     dice = f.dice(faces=state.hero_spec(hero.id).die)  # first edition "Mastery": d6 or d8
@@ -120,12 +122,26 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
     state, _ = wound_model(state, group, number, result.wounds)
     hero = state.hero(hero.id)
     state = state.with_hero(replace(hero, threat=adjust(hero.threat, result.threat)))
-    words = f"{state.name(hero.id)} attacks {model_name(state, f'{group.id}/{number}')}: {counted(result.successes, 'success', 'successes')}, {counted(result.wounds, 'wound')}"
+    words = f"{state.name(hero.id)} {'reacts: attacks' if reaction else 'attacks'} {model_name(state, f'{group.id}/{number}')}: {counted(result.successes, 'success', 'successes')}, {counted(result.wounds, 'wound')}"
     if result.critical:
         words += ", Critical"
     if result.defeated:
         words += ", defeated"
     return said_first(earlier, state, f"{words}; {term(state.edition, 'Threat')} +{result.threat}")
+
+
+def reacting_hero(state: GameState, f: Fields) -> HeroState:
+    """Renaissance "Reaction Skills": "usable only when the Hero equipping it is not the Active Model"."""
+    if state.edition is not Edition.RENAISSANCE:
+        raise RuleError("reaction", "Reaction Skills are a Renaissance rule")
+    hero = state.hero(f.text("hero"))
+    if state.turn is None:
+        raise RuleError("reaction", "a Reaction Skill is used during an activation: nobody is active")
+    if hero.id == state.turn.token:
+        raise RuleError("reaction", f"{state.name(hero.id)} is the Active Model: a Reaction Skill is usable only when not")
+    if hero.ko or hero.removed:
+        raise RuleError("hero", f"{state.name(hero.id)} is {_out(state, hero)}: such a Hero's Skills and Equipment produce no effect")
+    return hero
 
 
 def knock_out(state: GameState, hero: HeroState) -> GameState:

@@ -48,7 +48,8 @@ class App:
         self.fonts = Fonts()
         self.layout: Layout = layout_for(*surface.get_size())
         self.form: Form | None = None
-        self.error = ""
+        self.error = ""  # a refusal, in red where the table acts
+        self.said: list[str] = []  # neutral words since the game last changed (the camera's dice), in the log
         self.hits: list[Hit] = []
         self.asking = False  # Renaissance: the active Hero's Move waits for who is adjacent (not journaled yet)
         self.moves = 0  # the game's changes seen here (events applied, undone, redone, or by another process)
@@ -79,10 +80,15 @@ class App:
             self.log(f"refused {dict(event)}: {refused}")
             return False
         self.error = ""
+        self.said = []
         self.asking = False
         self.moves += 1
         self._mirror()
         return True
+
+    def say(self, words: str) -> None:
+        """Neutral words for the table (not a refusal): the log's newest until the game changes."""
+        self.said = [*self.said[-5:], words]
 
     def command(self, name: str) -> bool:
         """Undo, redo, or (once the mission is over) play it again; True when the game changed."""
@@ -97,6 +103,7 @@ class App:
             self.error = str(refused)
             return False
         self.error = ""
+        self.said = []
         self.moves += 1
         after = self.game.state
         self.asking = name == "undo" and self._asks_again(before, after)

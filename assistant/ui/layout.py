@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pygame
 
@@ -16,6 +16,7 @@ class Layout:
     panel: pygame.Rect
     unit: float
     gap: int
+    log: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))  # landscape: under the dial, what came before (the panel's in portrait)
 
     @property
     def portrait(self) -> bool:
@@ -33,12 +34,14 @@ def layout_for(width: int, height: int) -> Layout:
     """Landscape: the dial on the left, the panel on the right; portrait: dial on top."""
     unit = min(width, height) / 480 if width >= height else min(width / 480, height / 800)
     gap = max(4, round(8 * unit))
-    if width >= height:
-        side = min(height - 2 * gap, int(width * 0.57))
-        dial = pygame.Rect(gap, (height - side) // 2, side, side)
+    if width >= height:  # the panel wide enough for the table's type; under the dial, the log
+        side = min(height - 2 * gap, int(width * 0.41))
+        dial = pygame.Rect(gap, gap, side, side)
         panel = pygame.Rect(dial.right + gap, gap, width - dial.right - 2 * gap, height - 2 * gap)
+        log = pygame.Rect(gap, dial.bottom + gap, side, height - dial.bottom - 2 * gap)
+        return Layout((width, height), dial, panel, unit, gap, log if log.height >= 40 * unit else pygame.Rect(0, 0, 0, 0))
     else:
-        side = min(width - 2 * gap, int(height * 0.46))
+        side = min(width - 2 * gap, int(height * 0.36))
         dial = pygame.Rect((width - side) // 2, gap, side, side)
         panel = pygame.Rect(gap, dial.bottom + gap, width - 2 * gap, height - dial.bottom - 2 * gap)
     return Layout((width, height), dial, panel, unit, gap)

@@ -13,7 +13,6 @@ from assistant.rules.state import GameState, HeroState
 from assistant.ui import theme
 from assistant.ui.dial import token_colors
 from assistant.ui.form import APPLY, BACK, Dice, Form, Number, Stop
-from assistant.ui.advice import Advice
 from assistant.ui.intents import Item
 from assistant.ui.layout import Layout
 from assistant.ui.theme import Color, Fonts
@@ -41,9 +40,18 @@ def _text(surface: pygame.Surface, fonts: Fonts, words: str, size: int, color: C
     return box
 
 
-def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
-    """Who acts (in their colour) and the time; what is left to them and who comes next; returns y below."""
+def header_height(lay: Layout, compact: bool = False) -> int:
+    """The height `draw_header` takes."""
+    return lay.px(40) + (0 if compact else lay.px(32))
+
+
+def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,
+                compact: bool = False) -> int:  # fmt: skip
+    """Who acts (in their colour) and the time; what is left to them and who comes next; returns y below.
+    `compact`: one row, what is left to them after the name ("Slingers · 5 AP"), for what the table acts on."""
     title, line = headline(state)
+    if compact and state.over is None:
+        title = f"{title} · {line}"
     colors = token_colors(state)
     color = colors.get(state.active or "", theme.TEXT)
     if state.over is not None:
@@ -56,6 +64,8 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     _text(surface, fonts, title, lay.px(36), color, title_box)
     surface.blit(clock_img, clock_img.get_rect(midright=(area.right, y + title_h // 2)))
     y += title_h
+    if compact:
+        return y
     row = pygame.Rect(area.left, y, area.width, lay.px(28))
     done = _text(surface, fonts, line, lay.px(24), theme.TEXT, row)
     after = up_next(state)
@@ -147,70 +157,6 @@ def _draw_wounds(surface: pygame.Surface, lay: Layout, hero: HeroState, spec: He
     return left
 
 
-def advice_lines(advice: Advice, error: str = "", notes: Sequence[str] = ()) -> tuple[list[tuple[str, Color]], list[str]]:
-    """What `draw_advice` writes: each line with its colour, and each line's choice key ("" for none)."""
-    lines: list[tuple[str, Color]] = []
-    marks: list[str] = []
-    for index, text in enumerate(advice.steps):
-        mark = advice.mark(index)
-        lines.append((text, theme.MUTED if index in advice.faded else theme.CHOICE if mark else theme.TEXT))
-        marks.append(mark)
-    lines += [(note, theme.MUTED) for note in notes]
-    if error:  # above the question: what the game waits for stays last, where the eye lands, and is kept
-        lines.append((error, theme.DANGER))
-    waiting = waiting_words(advice)
-    if waiting:
-        lines.append((waiting, theme.ACTIVE))
-    return lines, marks + [""] * (len(lines) - len(marks))
-
-
-def draw_advice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, advice: Advice, fonts: Fonts,
-                error: str = "", notes: Sequence[str] = ()) -> list[Hit]:  # fmt: skip
-    """The AI's sentences, the newest at the bottom, and its question (or the attack to roll) in the focus colour,
-    under `error` (a refusal, the camera's words).
-
-    A sentence the AI decided where the books are silent is drawn in blue with a bar: tapping it
-    overrides the choice (its Hit is ("choice", key)). `notes` (what just happened) come before
-    the question, which is last, where the eye lands.
-    """
-    lines, marks = advice_lines(advice, error, notes)
-    boxes = draw_lines(surface, area, lay, lines, fonts, {i for i, mark in enumerate(marks) if mark})
-    hits: list[Hit] = []
-    for index, box in boxes:
-        if marks[index]:
-            bar = pygame.Rect(area.left, box.top, max(3, lay.px(4)), box.height)
-            pygame.draw.rect(surface, theme.CHOICE, bar)
-            hits.append(Hit(box.inflate(0, lay.px(4)), ("choice", marks[index])))
-    return hits
-
-
-def waiting_words(advice: Advice) -> str:
-    """What the game waits for from the table: the AI's question, or the defence to roll ("" for nothing)."""
-    if advice.question is not None:
-        return str(advice.question.text)
-    if advice.attack is not None:
-        return "Roll the defence: tap Defence roll, or let the camera read the dice."
-    return ""
-
-
-def lines_height(texts: Sequence[str], width: int, size: int, lay: Layout, fonts: Fonts) -> int:
-    """The height `texts` take in `draw_lines` at type `size` in an area `width` wide (0 for none), with a margin
-    under them: the room the table screen keeps for them above its buttons."""
-    font = fonts.get(size)
-    height = sum(font.render(text, True, theme.TEXT, None, width - lay.px(10)).get_height() + lay.px(3)
-                 for text in texts if text)
-    return height + lay.px(8) if height else 0
-
-
-def draw_notes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, notes: Sequence[str], fonts: Fonts,
-               error: str = "") -> None:  # fmt: skip
-    """What the last action did (the newest note last, in white), or why it was refused, in red."""
-    lines = [(note, theme.TEXT if i == len(notes) - 1 else theme.MUTED) for i, note in enumerate(notes)]
-    if error:
-        lines.append((error, theme.DANGER))
-    draw_lines(surface, area, lay, lines, fonts)
-
-
 def draw_lines(surface: pygame.Surface, area: pygame.Rect, lay: Layout, lines: Sequence[tuple[str, Color]],
                fonts: Fonts, indented: Collection[int] = ()) -> list[tuple[int, pygame.Rect]]:  # fmt: skip
     """Sentences wrapped to the area's width, the last at the bottom, older ones above as far as they fit.
@@ -255,31 +201,42 @@ def _button(surface: pygame.Surface, rect: pygame.Rect, lay: Layout, fonts: Font
     elif enabled:
         pygame.draw.rect(surface, theme.LINE, rect, max(1, lay.px(1)), border_radius=radius)
     color = theme.TEXT if enabled else theme.DIM
+    size = label_size(lay, fonts)
     inner = rect.inflate(-lay.px(14), 0)
-    if key:
+    if key:  # the key's letter in the corner, the label beside it, never over it
         hint = fonts.render(key.upper(), lay.px(15), theme.MUTED if enabled else theme.DIM)
-        surface.blit(hint, hint.get_rect(topright=(rect.right - lay.px(6), rect.top + lay.px(4))))
-        inner.width -= hint.get_width() // 2
+        surface.blit(hint, hint.get_rect(topright=(rect.right - lay.px(5), rect.top + lay.px(3))))
+        inner.width -= hint.get_width()
     if detail and rect.height >= lay.px(50):
         top = pygame.Rect(inner.left, rect.top + lay.px(4), inner.width, rect.height * 3 // 5 - lay.px(2))
         bottom = pygame.Rect(inner.left, top.bottom, inner.width, rect.bottom - top.bottom - lay.px(4))
-        _text(surface, fonts, label, lay.px(24), color, top, "center")
+        _text(surface, fonts, label, size, color, top, "center")
         _text(surface, fonts, detail, lay.px(16), theme.MUTED if enabled else theme.DIM, bottom, "center")
-    elif " " in label and rect.height >= lay.px(50) and fonts.get(fonts.smallest(lay.px(24))).size(label)[0] > inner.width:
+    elif " " in label and rect.height >= lay.px(50) and fonts.get(fonts.smallest(size)).size(label)[0] > inner.width:
         first, second = halves(label)  # a long name ("Venetian Alchemist") on two lines rather than cut
         top = pygame.Rect(inner.left, rect.top + lay.px(3), inner.width, rect.height // 2 - lay.px(3))
         bottom = pygame.Rect(inner.left, top.bottom, inner.width, rect.bottom - top.bottom - lay.px(3))
-        _text(surface, fonts, first, lay.px(21), color, top, "center")
-        _text(surface, fonts, second, lay.px(21), color, bottom, "center")
+        _text(surface, fonts, first, read_size(lay, fonts), color, top, "center")
+        _text(surface, fonts, second, read_size(lay, fonts), color, bottom, "center")
     else:
-        _text(surface, fonts, label, lay.px(24), color, inner, "center")
+        _text(surface, fonts, label, size, color, inner, "center")
+
+
+def label_size(lay: Layout, fonts: Fonts) -> int:
+    """A button's label: a little larger than the least the table reads."""
+    return fonts.for_caps(lay.unit * (theme.READ_CAPS + 2))
+
+
+def read_size(lay: Layout, fonts: Fonts) -> int:
+    """The least size a player must read (`theme.READ_CAPS` at 800x480)."""
+    return fonts.for_caps(lay.unit * theme.READ_CAPS)
 
 
 def least_height(items: Sequence[Item], width: int, lay: Layout, fonts: Fonts) -> int:
     """The least height buttons `width` wide give up to: 34 px, or 50 where a label needs two lines (a long name
     that `_button` splits rather than cuts, "Venetian Alchemist"; a detail under a label goes first)."""
-    inner = width - lay.px(14) - lay.px(8)  # as `_button`, less half a key hint
-    smallest = fonts.get(fonts.smallest(lay.px(24)))
+    inner = width - lay.px(14) - lay.px(12)  # as `_button`, less a key hint
+    smallest = fonts.get(fonts.smallest(label_size(lay, fonts)))
     two = any(" " in item.label and smallest.size(item.label)[0] > inner for item in items)
     return lay.px(50) if two else lay.px(34)
 

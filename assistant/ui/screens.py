@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
@@ -23,20 +23,18 @@ from assistant.ui.intents import Item, make_form, menu
 from assistant.ui.mission_panel import draw_mission, mission_height
 from assistant.ui.panel import (
     Hit,
-    advice_lines,
-    draw_advice,
     draw_form,
     draw_header,
     draw_heroes,
     draw_menu,
-    draw_notes,
     draw_over_banner,
+    header_height,
     heroes_height,
     least_height,
-    lines_height,
-    waiting_words,
+    read_size,
 )
 from assistant.ui.reactions import move_ready
+from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 
 if TYPE_CHECKING:
     from assistant.ui.app import App
@@ -77,6 +75,10 @@ class TableScreen:
         self.drafted: set[str] = set()  # due events whose Enemy Draft is journaled
         self._drafted_for: object = None
         self._moment: object = None  # the activation and the AI's question the focus was set for
+        self.scroll = 0  # pages of the log back from its newest
+        self.views = 1  # the log's views at the last draw (a tap on the log shows the next, then the first again)
+        self.logged: list[int] = []  # the log's entries shown at the last draw
+        self.told: tuple[list[Line], list[Line]] = ([], [])  # the log and the act lines drawn last
 
     def enter(self, app: App) -> None:
         self.refresh(app)
@@ -102,6 +104,8 @@ class TableScreen:
             open_ = [n for n, item in enumerate(self.items) if item.enabled]
             safe = [n for n in open_ if self.items[n].command != "restart"] if state.over is not None else open_
             self.focus = (safe or open_ or [0])[0]
+        if moment != self._moment:
+            self.scroll = 0
         self._moment = moment
 
     def handle(self, app: App, action: Action) -> str | None:
@@ -128,6 +132,9 @@ class TableScreen:
                     return self.choose(app, hit.target[1])
                 if hit.target[0] == "choice":  # an instruction the AI chose: override it
                     return self.open_form(app, "ai_choice", {"choice": hit.target[1]})
+                if hit.target[0] == "log":  # one entry further back; after the oldest, the newest
+                    self.scroll = (self.scroll + 1) % self.views
+                    return None
         return None
 
     def dice(self, app: App, reading: Reading) -> str | None:
@@ -143,7 +150,7 @@ class TableScreen:
             then = "answer the question, then roll"  # an answer changes the game: these dice are not kept
         else:
             then = "the next roll opened takes them"
-        app.error = f"Dice read ({reading.source}): {shown(reading.values)}; {then}"
+        app.say(f"Dice read ({reading.source}): {shown(reading.values)}; {then}")
         return None
 
     def _move(self, delta: int) -> None:
@@ -190,69 +197,60 @@ class TableScreen:
         return ()
 
     def draw(self, app: App, surface: pygame.Surface) -> list[Hit]:
+        """The dial; the panel: the header, the heroes' rows, what the table acts on now (big), the buttons; the
+        log of what came before under the dial (landscape) or above the act lines (portrait).
+
+        The act lines are whole first: the buttons give up height for them to their least (34 px, 50 where a
+        label needs two lines), then the heroes' rows go to two columns, and while the AI talks are left out
+        (the dial shows their tokens). On a Hero's own turn the rows stay."""
         self.refresh(app)
         lay, fonts, state = app.layout, app.fonts, app.game.state
         draw_dial(surface, lay.dial, state, fonts)
         if state.over is not None:
             draw_over_banner(surface, lay.dial, lay, state, fonts)
         area = lay.panel
-        y = draw_header(surface, area, lay, state, fonts)
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
+        notes = self._notes(app, advice) if advice is not None else state.notes
+        log, act = told(advice, app.error, app.said, notes)
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
-        columns = 3 if lay.portrait else 2
+        columns = 2
         rows = (len(main) + columns - 1) // columns
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
-        notes = self._notes(app, advice) if advice is not None else ()
-        above = strip.top - lay.gap - mission_height(state, lay) - y  # the room above the strip, below the header
         floor = least_height(main, (area.width - (columns - 1) * lay.gap) // columns, lay, fonts)
-        least, heroes, shown = room_for_words(app, advice, notes, area.width, above, rows, floor)
+        portrait_log = lay.log.height + lay.log.width == 0 and bool(log)
+        log_least = read_size(lay, fonts) + lay.px(6) if portrait_log else 0  # a line of the log at least
+        room = strip.top - lay.gap - area.top - mission_height(state, lay) - log_least - lay.gap  # header, act, buttons
+        least_rows = rows * lay.px(34) + (rows - 1) * lay.gap if rows else 0
+        ways = [(compact, less) for less in LESS for compact in (False, True)]  # the act lines whole, at the largest
+        fit = [(c, n) for c, n in ways if header_height(lay, c) + act_height(act, area.width, lay, fonts, n) + least_rows <= room]
+        if not fit and advice is not None and not advice.waiting and act:  # the instruction is the log's, to scroll
+            log, act = [*log, replace(act[-1], big=False)], act[:-1]
+        compact, less = fit[0] if fit else ways[-1]
+        act_h = act_height(act, area.width, lay, fonts, less)
+        y = draw_header(surface, area, lay, state, fonts, compact)
+        above = strip.top - lay.gap - mission_height(state, lay) - y  # the room above the strip, below the header
+        if rows * floor + (rows - 1) * lay.gap + act_h + log_least > above:  # a label's two lines give way to what is asked
+            floor = lay.px(34)
+        least = rows * floor + (rows - 1) * lay.gap if rows else 0
+        room = above - least - act_h - lay.gap - log_least
+        own_turn = advice is None or advice.side in ("hero", "reaction")
+        layouts = (1, 2) if own_turn or len(state.heroes) == 1 else (2,)
+        heroes = next((c for c in layouts if heroes_height(state, lay, c) <= room), 2 if own_turn and not app.error else 0)
         if heroes:
             y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
         y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
-        asked = lines_height(shown, area.width, max(lay.px(19), fonts.MIN_READABLE), lay, fonts)  # at the type they take
-        grid_top = max(y + lay.px(50), min(y + asked, strip.top - lay.gap - least), strip.top - lay.gap - wanted)
-        middle = pygame.Rect(area.left, y, area.width, grid_top - y - lay.px(4))
-        hits: list[Hit] = []
-        if advice is not None:
-            hits += draw_advice(surface, middle, lay, advice, fonts, app.error, notes)
-        else:
-            draw_notes(surface, middle, lay, state.notes, fonts, app.error)
+        top = y + act_h + lay.gap + log_least
+        grid_top = min(max(top, strip.top - lay.gap - wanted), strip.top - lay.gap - least)
+        act_area = pygame.Rect(area.left, grid_top - lay.gap // 2 - act_h, area.width, act_h)
+        log_area = lay.log if not portrait_log else pygame.Rect(area.left, y, area.width, act_area.top - lay.gap // 2 - y)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
-        hits += draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
-        return hits + draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
-
-
-def room_for_words(app: App, advice: Advice | None, notes: Sequence[str], width: int, above: int, rows: int,
-                   floor: int) -> tuple[int, int, list[str]]:
-    """The table screen's buttons' least height (`rows` of them at `floor` a row, or 34 px where what is asked
-    would not fit above `floor`'s), its heroes' rows (their columns, 0: left out) and the words its buttons give
-    up height for, with `above` the room between the header and the bottom strip.
-
-    What the table must read is whole at the smallest readable type: the AI's question (or the roll it waits for),
-    or on a Hero's own turn their newest note, and a refusal; then, where they can be, the AI's newest sentence, then all it says. The buttons give up height
-    for them, to their least; then the heroes' rows go to two columns, and are left out (the dial shows their
-    tokens): for what is asked, and while the AI waits on the table (a question, a roll) for as much of what it
-    says as can be whole."""
-    state, lay, fonts = app.game.state, app.layout, app.fonts
-    # a refusal; the AI's question or the roll it waits for, or on a Hero's own turn what their last action did
-    must = [app.error, waiting_words(advice)] if advice is not None else [app.error, *state.notes]
-    said = [text for text, _ in advice_lines(advice, app.error, notes)[0]] if advice is not None else must
-    before = [text for text in said if text not in must]  # its sentences and what just happened, the newest last
-    tiers = [(words, lines_height(words, width, fonts.MIN_READABLE, lay, fonts))
-             for words in (said, before[-1:] + must, must)]
-    if rows * floor + (rows - 1) * lay.gap + tiers[-1][1] > above:  # a label's two lines give way to what is asked
-        floor = lay.px(34)
-    least = rows * floor + (rows - 1) * lay.gap if rows else 0
-    low = above - least  # the room above the buttons at their least
-    waits = any(must[1:])
-    need = next((height for _, height in tiers if height <= low), tiers[-1][1]) if waits else tiers[-1][1]
-    need = max(lay.px(50), need)  # the words' area is 50 px at least: heroes' rows that leave less would push
-    layouts = (2,) if advice is not None and len(state.heroes) > 1 else (1, 2)  # the buttons under their least
-    heroes = next((c for c in layouts if heroes_height(state, lay, c) + need <= low), 0)  # one hero: named, one column
-    room = low - (heroes_height(state, lay, heroes) if heroes else 0)
-    return least, heroes, next((words for words, height in tiers if height <= room), must)
+        hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
+        hits += draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
+        drawn, self.logged, self.views = draw_log(surface, log_area, log, self.scroll, lay, fonts)
+        self.told = (log, act)
+        return hits + [Hit(d.rect, d.target) for d in draw_act(surface, act_area, act, lay, fonts, less) + drawn]
 
 
 def fill(app: App, form: Form, reading: Reading) -> None:

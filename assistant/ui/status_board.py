@@ -35,11 +35,13 @@ def disc(surface: pygame.Surface, fonts: Fonts, faction: Faction, center: tuple[
 
 
 def regions(lay: Layout) -> tuple[pygame.Rect, pygame.Rect]:
-    """The board and the panel: Nova Aetas's dial and panel in landscape; in portrait the board as wide as the
+    """The board and the panel: in landscape the board as high as the screen; in portrait as wide as the
     screen (the panel below it keeps at least 40 % of the height)."""
     width, height = lay.size
-    if not lay.portrait:
-        return lay.dial, lay.panel
+    if not lay.portrait:  # the board as high as the screen
+        side = min(height - 2 * lay.gap, int(width * 0.57))
+        board = pygame.Rect(lay.gap, (height - side) // 2, side, side)
+        return board, pygame.Rect(board.right + lay.gap, lay.gap, width - board.right - 2 * lay.gap, height - 2 * lay.gap)
     side = min(width - 2 * lay.gap, int(height * 0.6) - 2 * lay.gap)
     board = pygame.Rect((width - side) // 2, lay.gap, side, side)
     return board, pygame.Rect(lay.gap, board.bottom + lay.gap, width - 2 * lay.gap, height - board.bottom - 2 * lay.gap)

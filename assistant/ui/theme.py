@@ -39,6 +39,10 @@ HERO_COLORS: tuple[Color, ...] = ((70, 165, 255), (80, 210, 120), (185, 140, 255
 ENEMY_COLORS: tuple[Color, ...] = ((235, 75, 80), (250, 120, 40), (215, 70, 160), (190, 120, 70), (240, 200, 200))
 
 
+ACT_CAPS = 28  # px: the capitals of what the table must act on now (the question, the roll) at 800x480
+READ_CAPS = 18  # px: the least capitals of anything a player must read at 800x480 (read from 1.5 m)
+
+
 def ink_for(background: Color) -> Color:
     """Black or white text, whichever reads better on `background`."""
     r, g, b = background
@@ -57,6 +61,7 @@ class Fonts:
         self._images: dict[tuple[str, int, Color, int], pygame.Surface] = {}
         self.squeezed: list[tuple[str, int]] = []
         self._cut: dict[tuple[str, int, Color, int], tuple[str, int]] = {}  # `fit`'s images drawn cut
+        self._caps: dict[int, int] = {}
 
     def cut(self, text: str, size: int) -> None:
         """Count `text`, drawn at `size`, as cut or squeezed (what the tests look at)."""
@@ -93,6 +98,22 @@ class Fonts:
         elif key in self._cut:  # drawn cut again: counted on every frame, not on the first only
             self.cut(*self._cut[key])
         return image
+
+    def caps(self, size: int) -> int:
+        """How tall a capital letter is drawn at `size` (its pixels' rows)."""
+        if size in self._caps:
+            return self._caps[size]
+        rows = pygame.surfarray.array_alpha(self.render("H", size, TEXT)).max(axis=0) > 127
+        found = [y for y, solid in enumerate(rows) if solid]
+        self._caps[size] = found[-1] - found[0] + 1 if found else 0
+        return self._caps[size]
+
+    def for_caps(self, caps: float) -> int:
+        """The smallest size whose capitals are `caps` px tall at least."""
+        size = max(8, int(caps))
+        while self.caps(size) < caps:
+            size += 1
+        return size
 
     def smallest(self, size: int) -> int:
         """The smallest size `fit` shrinks text of `size` to before it cuts it."""

@@ -264,3 +264,28 @@ def test_a_forced_movement_in_an_enemys_activation_draws_its_reaction_attacks_fi
     answer(journal, "in_area", "yes")
     answer(journal, "reach", "0")
     assert plan(state_of(journal)).attack is not None and not plan(state_of(journal)).attack.reaction  # type: ignore[union-attr]
+
+
+# --- 6. A Hero's Reaction Skill outside their activation ------------------------------------------
+
+
+def test_a_reaction_skill_attack_outside_the_heros_activation_keeps_its_critical_and_threat(games: StateFile) -> None:
+    """"Reaction Skills": "usable only when the Hero equipping it is not the Active Model". In the Guards' activation
+    Sofia's Reaction Skill attacks Guards 1: 3 successes on Physical Defense 5, 3 wounds and the Critical's extra one."""
+    text = mission("renaissance", {"guards": 1, "valerio": 2, "sofia": 3},
+                   hero_toml("valerio", threat=3), hero_toml("sofia"), enemy_toml("guards", HALBERD, models=2))
+    journal = journal_of(games, text)
+    assert state_of(journal).active == "guards"
+    journal.append({"type": "hero_attack", "hero": "sofia", "reaction": True, "group": "guards", "model": 1, "dice": [8, 8, 8]})
+    state = state_of(journal)
+    # +1 for the wounds, +1 for the Critical, +1 for the defeat (as Valerio and the Lancer in "Success Threshold")
+    assert state.notes[0] == "Sofia reacts: attacks Guards 1: 3 successes, 4 wounds, Critical, defeated; Threat +3"
+    assert state.hero("sofia").threat == 3 and state.group("guards").standing == (2,)
+    assert state.active == "guards" and state.turn is not None and state.turn.ap_left == 4  # nobody's AP spent
+    journal.append({"type": "end_activation"})
+    assert state_of(journal).active == "valerio"
+    reacting = {"type": "hero_attack", "hero": "valerio", "reaction": True, "group": "guards", "dice": [8]}
+    with pytest.raises(EventRefused, match="^reaction: Valerio is the Active Model"):
+        journal.append(reacting)
+    with pytest.raises(EventRefused, match="^ap: must be at most 0"):
+        journal.append({**reacting, "hero": "sofia", "ap": 2})  # a Reaction Skill's attack spends nobody's AP

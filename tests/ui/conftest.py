@@ -10,7 +10,6 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
@@ -71,22 +70,3 @@ def feed(app: App, *events: pygame.event.Event) -> App:
         pygame.event.post(event)
     app.pump()
     return app
-
-
-@pytest.fixture
-def drawn_lines(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The sentences the panel's last `draw_lines` drew, the newest first (whole, but for the newest where
-    `squeezed` says so)."""
-    from assistant.ui import panel
-
-    drawn: list[str] = []
-    real = panel.draw_lines
-
-    def recording(surface: pygame.Surface, area: pygame.Rect, lay: Any, lines: Any, fonts: Any,
-                  indented: Any = ()) -> Any:  # fmt: skip
-        boxes = real(surface, area, lay, lines, fonts, indented)
-        drawn[:] = [lines[index][0] for index, _ in boxes]
-        return boxes
-
-    monkeypatch.setattr(panel, "draw_lines", recording)
-    return drawn

@@ -618,7 +618,7 @@ def test_dice_read_before_the_roll_is_opened_fill_it_until_the_game_changes() ->
     app.running = True
     post_dice(Reading([5, 2, 7, 1]))
     app.pump()
-    assert app.form is None and app.error == "Dice read (camera): 5 2 7 1; the next roll opened takes them"
+    assert app.form is None and app.said == ["Dice read (camera): 5 2 7 1; the next roll opened takes them"]
     play(app, key("a"))
     assert app.form is not None and app.form.name == "hero_attack" and app.form.value("dice") == [5, 2, 7, 1]
     assert app.error == ""

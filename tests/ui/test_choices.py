@@ -48,7 +48,7 @@ def test_an_ai_choice_is_drawn_as_tappable_and_a_tap_overrides_it(size: tuple[in
     attack_line = max(marked, key=lambda hit: hit.rect.top)  # the newest, lowest: the attack with the Pistol
     assert attack_line.target[1] == "duellists/1:attack"
     assert count(app.surface, attack_line.rect, theme.CHOICE) > 150 * app.layout.unit**2  # written in the choice colour
-    bar = pygame.Rect(app.layout.panel.left, attack_line.rect.centery - attack_line.rect.height // 4, app.layout.px(4),
+    bar = pygame.Rect(attack_line.rect.left - app.layout.px(10), attack_line.rect.centery - attack_line.rect.height // 4, app.layout.px(4),
                       attack_line.rect.height // 2)  # fmt: skip
     assert count(app.surface, bar, theme.CHOICE) >= bar.width * bar.height * 0.9  # with its bar
     chosen, another = other(before, "duellists/1:attack")

@@ -42,25 +42,24 @@ SMALLEST = [(480, 320), (320, 480)]
 
 
 @pytest.mark.parametrize("size", [*SMALLEST, (800, 480), (480, 800), (1024, 600), (1280, 800), (720, 1280)])
-def test_the_ai_s_sentences_and_its_question_are_whole_and_the_heroes_rows_give_way(
-        size: tuple[int, int], shots: Path, drawn_lines: list[str]) -> None:
+def test_the_ai_s_sentences_and_its_question_are_whole_and_the_heroes_rows_give_way(size: tuple[int, int], shots: Path) -> None:
     """The AI's sentences before its question ("Slingers activate with 5 AP each...") were never drawn, at any
     size: the buttons kept their height and the question took what was left. At 800x480 the question's third
-    line was cut, and at 480x320 its last. The buttons give up height to 34 px, then the heroes' rows (their
-    Perilium boxes) give way while the AI waits, for the sentences and the question to be whole; on the
-    smallest screens the sentences cannot be, and the question is. Answered, the rows come back."""
+    line was cut, and at 480x320 its last. The question is whole, big, above the buttons (they give up height to
+    34 px, the heroes' rows give way while the AI waits); the sentences are in the log, each in one of its views."""
+    from tests.ui.test_words_whole import every_view
+
     game = MemoryGame(demo_scenario())
     plan = instructions.plan(to_enemy_question(game))
     assert plan.question is not None and plan.steps
-    drawn = drawn_lines
     app = make_app(size, game)
     app.draw()
     pygame.image.save(app.surface, shots / f"enemy-question-whole-{size[0]}x{size[1]}.png")
-    assert plan.question.text in drawn and plan.question.text not in [text for text, _ in app.fonts.squeezed]
+    log, act = app.machine.current.told  # type: ignore[attr-defined]
+    assert " ".join(line.text for line in act) == plan.question.text and act[0].big
+    assert not {text for text, _ in app.fonts.squeezed} & {line.text for line in act}, app.fonts.squeezed
     steps = app.machine.current.advice.steps  # type: ignore[attr-defined]  # the plan's steps as the panel words them
-    assert steps and all(step in drawn for step in steps) == (size not in SMALLEST), drawn
-    threat_boxes = count(app.surface, app.layout.panel, theme.THREAT)
-    assert (threat_boxes == 0) == (size in [*SMALLEST, (800, 480)]), threat_boxes
+    assert steps and [line.text for line in log] == list(steps) and every_view(app) == set(range(len(steps)))
     play(app, click(app.hits[0].rect.center))  # answered: the next question is short, and the rows are back
     app.draw()
     assert count(app.surface, app.layout.panel, theme.THREAT) > 0 or size in SMALLEST
@@ -138,7 +137,8 @@ def test_dice_from_the_camera_open_the_defence_roll_with_the_cameras_words() -> 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
 def test_dice_read_while_the_ai_asks_are_said_above_the_question(size: tuple[int, int], shots: Path) -> None:
     """The words were given room neither above the question nor anywhere: not drawn at all. And answering changes
-    the game, so they do not promise the dice to the next roll."""
+    the game, so they do not promise the dice to the next roll. They are no refusal: the log's newest, whole, in a
+    neutral colour (they were red, in the heroes' rows' place)."""
     from assistant.ui.form import Reading
     from assistant.ui.inputs import post_dice
 
@@ -148,11 +148,12 @@ def test_dice_read_while_the_ai_asks_are_said_above_the_question(size: tuple[int
     app.running = True
     post_dice(Reading([5, 2, 7, 1]))
     app.pump()
-    assert app.form is None and app.error == "Dice read (camera): 5 2 7 1; answer the question, then roll"
+    assert app.form is None and app.said == ["Dice read (camera): 5 2 7 1; answer the question, then roll"]
     app.fonts.squeezed.clear()
     app.draw()
     pygame.image.save(app.surface, shots / f"enemy-question-dice-{size[0]}x{size[1]}.png")
     assert app.fonts.squeezed == []
-    first = min(h.rect.top for h in app.hits if h.target[0] == "item")
-    panel = app.layout.panel
-    assert count(app.surface, pygame.Rect(panel.left, panel.top, panel.width, first - panel.top), theme.DANGER) > 300
+    screen = app.machine.current
+    log, _ = screen.told  # type: ignore[attr-defined]
+    assert log[-1].text == app.said[0] and log[-1].color == theme.MUTED and len(log) - 1 in screen.logged  # type: ignore[attr-defined]
+    assert count(app.surface, app.surface.get_rect(), theme.DANGER) == 0

@@ -4,7 +4,8 @@ The table screen drew the AI's question and left out the sentences before it ("S
 AP each... Apply the Status Tokens first.") at every size, and no test saw it: `squeezed` counts text cut,
 not sentences left out. Here each mission is played on by the rules (the first answer, dice of 1, events
 resolved) and every state the AI talks in is drawn at four sizes: its newest sentence and its question (or
-the roll it waits for) are drawn whole; older sentences give way, the oldest first, where all cannot be.
+the roll it waits for) are drawn whole, big; everything before them is in the log, each entry shown in one of
+its views (a tap on the log shows the next).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import pytest
 
 from assistant.rules.instructions import plan
 from assistant.rules.scenario import Scenario
-from assistant.ui import panel
+from assistant.ui import theme, told
 from assistant.ui.table import MemoryGame, Refused
 from tests.ui.conftest import make_app
 from tests.ui.demo import demo_scenario
 from tests.ui.missions import mission
+from tests.ui.test_render import count
 
 MISSIONS = ("demo", "classic", "draft", "eclectic", "hunt", "stealth")
 
@@ -47,9 +49,21 @@ def next_events(game: MemoryGame) -> list[dict[str, Any]]:
     return events + [{"type": "end_activation"}]
 
 
+def every_view(app: Any) -> set[int]:
+    """The log's entries shown over all its views (a tap on the log shows the next view), back at the first."""
+    screen = app.machine.current
+    seen: set[int] = set()
+    for view in range(screen.views):
+        screen.scroll = view
+        app.draw()
+        seen |= set(screen.logged)
+    screen.scroll = 0
+    app.draw()
+    return seen
+
+
 @pytest.mark.parametrize("name", MISSIONS)
-def test_all_the_ai_says_is_drawn_whole_through_the_mission(name: str, drawn_lines: list[str]) -> None:
-    drawn = drawn_lines
+def test_all_the_ai_says_is_drawn_whole_through_the_mission(name: str) -> None:
     game = MemoryGame(scenario(name))
     apps = [make_app(size, game) for size in ((800, 480), (1024, 600), (1280, 800), (720, 1280))]
     talked = 0
@@ -61,14 +75,13 @@ def test_all_the_ai_says_is_drawn_whole_through_the_mission(name: str, drawn_lin
             app.draw()
             if advice is not None and (advice.steps or advice.waiting):
                 talked += 1
-                notes = app.machine.current._notes(app, advice)  # type: ignore[attr-defined]  # what just happened
-                said = [text for text, _ in panel.advice_lines(advice, app.error, notes)[0]]
-                # the question or the roll waited for; and but at 800x480 (nine answers' buttons leave room for the
-                # question alone), the sentence before it too
-                newest = said[-1:] if advice.waiting and app.layout.size == (800, 480) else said[-2:] if advice.waiting else said[-1:]
-                assert all(text in drawn for text in newest), "\n".join([str(app.layout.size), *said, "DRAWN:", *drawn])
-                assert drawn == said[len(said) - len(drawn):][::-1]  # the newest, the oldest given way
-                assert not {text for text, _ in app.fonts.squeezed} & set(said), (app.layout.size, app.fonts.squeezed)
+                log, act = app.machine.current.told  # type: ignore[attr-defined]
+                waiting = told.waiting_words(advice)
+                # what the table acts on is whole, and big; the rest is in the log, each entry in one view or another
+                assert (not waiting or " ".join(line.text for line in act).endswith(waiting.rpartition(" (")[2] if waiting.endswith(")") else waiting)), (act, waiting)
+                assert any(line.big for line in act) == (advice.waiting or advice.side not in ("hero", "reaction")), act
+                assert not {text for text, _ in app.fonts.squeezed} & {line.text for line in act}, (app.layout.size, app.fonts.squeezed)
+                assert every_view(app) == set(range(len(log))), (app.layout.size, log)
         if game.state.over is not None:
             break
         for event in next_events(game):
@@ -80,9 +93,10 @@ def test_all_the_ai_says_is_drawn_whole_through_the_mission(name: str, drawn_lin
     assert talked >= 8  # the walk met the AI talking, not only heroes' turns
 
 
-def test_the_newest_note_of_a_hero_s_turn_is_drawn_whole(drawn_lines: list[str]) -> None:
+def test_the_newest_note_of_a_hero_s_turn_is_drawn_whole() -> None:
     """Valerio's attack defeats the Alchemist: the note wraps over three lines at 800x480, and its last
-    ("defeated; Threat +3", the Perilium's change) was cut by the buttons. The heroes' rows give up height."""
+    ("defeated; Threat +3", the Perilium's change) was cut by the buttons. Both notes are the log's, the newest
+    shown, the other a tap further back, the heroes' rows kept."""
     game = MemoryGame(demo_scenario())
     events: list[dict[str, Any]] = [
         {"type": "declare_move", "adjacent": []}, {"type": "spend_ap", "action": "move", "ap": 1},
@@ -103,4 +117,7 @@ def test_the_newest_note_of_a_hero_s_turn_is_drawn_whole(drawn_lines: list[str])
         app = make_app(size, game)
         app.fonts.squeezed.clear()
         app.draw()
-        assert drawn_lines[:2] == list(notes[::-1]) and app.fonts.squeezed == [], (size, drawn_lines, app.fonts.squeezed)
+        log, _ = app.machine.current.told  # type: ignore[attr-defined]
+        assert [line.text for line in log] == list(notes) and app.fonts.squeezed == [], (size, app.fonts.squeezed)
+        assert 1 in app.machine.current.logged and every_view(app) == {0, 1}, size  # type: ignore[attr-defined]
+        assert count(app.surface, app.layout.panel, theme.THREAT) > 0  # the heroes' rows stay
