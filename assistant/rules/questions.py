@@ -17,6 +17,7 @@ Question kinds and what answers them:
     reach      squares `model` must move to attack `about[0]` with `attack`   0..n or "more"
                (range `squares`.., line of sight; the farthest such square for ranged attacks)
     adjacent   is `model` adjacent to a Hero (now / at the end of its move)?  yes / no
+    in_area_heroes  which other Heroes are in the Area of `attack` on `about[0]`  hero ids, or "none"
     patrol     the Swiftness die rolled for a Patrol                           the die result
     attack     open choice: which attack `model` makes (Eclectic)             an attack name
     next       open choice: which model of the group activates next           a model number
