@@ -22,6 +22,7 @@ import tempfile
 import urllib.parse
 import urllib.request
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -29,6 +30,7 @@ VENV = ROOT / ".venv"
 PYTHON = VENV / "bin" / "python"
 TOOLS = VENV / "tools"  # the tests' npm packages
 MICROPYTHON = "@micropython/micropython-webassembly-pyscript@1.27.0"  # the firmware's logic runs on it (tests/firmware)
+BOOKWORM = TOOLS / "bookworm"  # old system packages standing in for a Pi's (fetch_bookworm_layer)
 TEST_COMMANDS = {"openscad": "openscad", "systemd-analyze": "systemd", "node": "nodejs", "npm": "npm"}  # command: apt package
 
 
@@ -82,6 +84,29 @@ def make_venv() -> None:
         subprocess.run([str(PYTHON), str(wheel / "pip"), "install", "--quiet", str(wheel)], check=True)
 
 
+def extras_for(test: bool, pi: bool) -> list[str]:
+    """pyproject.toml's extras to install: on a Pi, `dice learn` and `dice calibrate` at the table (PyTorch's
+    CPU build, aarch64), and a simplejpeg for the venv's numpy, which picamera2 from apt imports (camera)."""
+    return (["test"] if test else []) + (["learn", "camera"] if pi else [])
+
+
+def fetch_bookworm_layer() -> None:
+    """Stand-ins for Raspberry Pi OS Bookworm's apt packages that picamera2 imports: its numpy (1.24.2) and a
+    simplejpeg built for numpy 1.x, as apt's is (PyPI's 1.7.2), unpacked into BOOKWORM for the camera stack's test."""
+    if (BOOKWORM / "simplejpeg").is_dir():
+        return
+    print("bootstrap: fetching numpy 1.24.2 and simplejpeg 1.7.2 from PyPI (Bookworm's camera stack, for the tests)")
+    with tempfile.TemporaryDirectory() as tmp:
+        fetched = subprocess.run([str(PYTHON), "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
+                                  "--dest", tmp, "numpy==1.24.2", "simplejpeg==1.7.2"], capture_output=True, text=True)
+        if fetched.returncode != 0:
+            print("bootstrap: no wheels of them for this Python or system: the camera stack's test will be skipped")
+            return
+        for wheel in Path(tmp).glob("*.whl"):
+            with zipfile.ZipFile(wheel) as unpacked:
+                unpacked.extractall(BOOKWORM)
+
+
 def install_test_tools() -> None:
     """What the tests run besides Python: openscad (hardware/), systemd-analyze (systemd/) and node from apt,
     MicroPython's WebAssembly build from npm. What cannot be had is said (its tests then skip, saying so)."""
@@ -93,6 +118,7 @@ def install_test_tools() -> None:
         subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *wanted], **quiet)
     elif wanted:
         print(f"bootstrap: the tests also need {', '.join(wanted)}: sudo apt install {' '.join(wanted)}")
+    fetch_bookworm_layer()
     npm = shutil.which("npm")
     if npm is None:
         print(f"bootstrap: no npm: the firmware's tests under MicroPython ({MICROPYTHON}) will be skipped")
@@ -114,9 +140,7 @@ def main() -> int:
         return 1
     if not venv_works():
         make_venv()
-    extras = ["test"] if args.test else []
-    if on_raspberry_pi():  # `dice learn` and `dice calibrate` at the table: PyTorch's CPU build (aarch64)
-        extras.append("learn")
+    extras = extras_for(args.test, on_raspberry_pi())
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONWARNINGS="ignore")
 
     def install(target: str, quiet: bool = False) -> subprocess.CompletedProcess[bytes]:

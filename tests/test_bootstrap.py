@@ -35,3 +35,14 @@ def test_a_venv_moved_with_its_clone_is_made_again(tmp_path: Path, monkeypatch: 
     assert not boot.venv_works()
     pip.write_text(f"#!{venv / 'bin' / 'python3'}\nimport pip\n")
     assert boot.venv_works()
+
+
+def test_on_a_pi_the_venv_gets_a_simplejpeg_for_its_own_numpy() -> None:
+    """picamera2 from apt imports simplejpeg; apt's is built for Bookworm's numpy 1.24 and fails beside the venv's
+    numpy 2 (tests/hardware/test_camera_stack.py): on a Pi the camera extra installs PyPI's, built for both."""
+    import tomllib
+
+    boot = bootstrap()
+    assert "camera" in boot.extras_for(False, True) and "camera" not in boot.extras_for(True, False)
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert extras["camera"] == ["simplejpeg>=1.8"] and "simplejpeg>=1.8" in extras["test"]

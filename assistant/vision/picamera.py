@@ -30,6 +30,9 @@ from assistant.vision.errors import CameraLost, SourceError
 from assistant.vision.sources import _Closing
 
 STALLED = 2.0  # seconds without a frame (or its metadata) before the Pi camera counts as lost
+FOCUS_CM = 28.0  # the lens to the tray: the printed mast's height (hardware/nova_table.scad); autofocus would hunt
+CLASH = ("; a package from apt (simplejpeg) is built for another numpy than the venv's: run python3 bootstrap.py "
+         "again, which installs one for it")
 OLD = ("picamera: this picamera2 cannot stop waiting for a camera that stalls (a loose ribbon cable would then "
        "stop the dice reading until a restart): update it with sudo apt update && sudo apt full-upgrade")
 log = logging.getLogger(__name__)
@@ -70,6 +73,14 @@ def busy(bad: BaseException) -> str:
     return ""
 
 
+def focus(supported: dict[str, Any], cm: float = FOCUS_CM) -> dict[str, Any]:
+    """The controls that hold the lens on the tray `cm` away, where the camera can focus (Camera Module 3;
+    picamera2's `camera_controls` says): manual focus (AfMode 0), LensPosition in dioptres (1 / metres)."""
+    if "AfMode" not in supported or "LensPosition" not in supported:
+        return {}
+    return {"AfMode": 0, "LensPosition": round(100.0 / cm, 2)}
+
+
 class PiCameraSource(_Closing):
     live = True
 
@@ -78,11 +89,15 @@ class PiCameraSource(_Closing):
             from picamera2 import Picamera2
         except ImportError:
             raise SourceError("picamera: picamera2 is not installed (sudo apt install python3-picamera2)") from None
+        except Exception as bad:  # noqa: BLE001 - its own imports failing (ValueError: numpy's binary clash)
+            hint = CLASH if "numpy.dtype size changed" in str(bad) else ""
+            raise SourceError(f"picamera: picamera2 cannot be imported ({type(bad).__name__}: {bad}){hint}") from None
         self.name = "picamera"
         try:
             self.camera = Picamera2()
             config = self.camera.create_video_configuration(main={"size": size, "format": "RGB888"})
             self.camera.configure(config)
+            controls = {**focus(getattr(self.camera, "camera_controls", {})), **(controls or {})}
             if controls:
                 self.camera.set_controls(controls)
             self.camera.start()
