@@ -146,19 +146,34 @@ def reacting_hero(state: GameState, f: Fields) -> HeroState:
 
 def knock_out(state: GameState, hero: HeroState) -> GameState:
     """Renaissance "KO Hero": Perilium -2, token to its KO side; first edition "out of action" -2 TV."""
+    if state.scenario.hero(hero.id).role == "ally":
+        return defeat_ally(state, hero)
     state = state.with_hero(replace(hero, ko=True, threat=adjust(hero.threat, KO_THREAT)))
     if state.has_token(hero.id):
         state = state.with_token(replace(state.token(hero.id), ko=True))
     state = drop_move(state, hero.id)  # "Reaction Attacks": KO, "without performing any Movement"
     if state.active == hero.id and not (state.edition is Edition.CLASSIC and state.reactions):
         state = finish_turn(state)  # first edition: the models reacting to the Hero finish their activation first
-    knocked = sum(1 for h in state.heroes if h.ko or h.removed)
-    if knocked >= min(KO_ENDS_MISSION, len(state.heroes)):
+    heroes = [h for h in state.heroes if state.scenario.hero(h.id).role != "ally"]  # an Ally is no Hero
+    knocked = sum(1 for h in heroes if h.ko or h.removed)
+    if knocked >= min(KO_ENDS_MISSION, len(heroes)):
         # "End of a Mission": each condition sends the players to a paragraph, which says victory or defeat
         # (`end_mission`); "Playing a Hunt Mission": without the Prey defeated there is no Reward, a defeat.
         over = "defeat: heroes KO" if state.scenario.prey is not None else "ko"
         state = replace(state, over=over, notes=state.notes + (f"The mission ends: {counted(knocked, 'Hero', 'Heroes')} {term(state.edition, 'KO')}",))
     return state
+
+
+def defeat_ally(state: GameState, ally: HeroState) -> GameState:
+    """Renaissance "Wounds": wounds "determine when a Hero Model is KO'd and when a Model other than a Hero is
+    Defeated": an Ally with Wound Tokens equal to its Health leaves the Battlefield and the Horologium."""
+    state = state.with_hero(replace(ally, ko=True, removed=True))
+    state = drop_move(state, ally.id)
+    if state.active == ally.id:
+        state = finish_turn(state)
+    if state.has_token(ally.id):
+        state = state.without_token(ally.id)
+    return replace(state, notes=state.notes + (f"{state.name(ally.id)} is defeated: remove the Ally's model and token",))
 
 
 def wound_hero(state: GameState, hero_id: str, wounds: int, equipment: bool = False) -> tuple[GameState, Placed]:

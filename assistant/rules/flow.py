@@ -91,7 +91,15 @@ def start_activation(state: GameState, token: Token) -> GameState:
             gone = replace(state.with_hero(replace(hero, removed=True)), acted=state.acted + (token.id,))
             return replace(gone.without_token(token.id), notes=gone.notes + (f"{state.name(token.id)} is out of the game",))
         spec = state.hero_spec(token.id)
-        ap = 0 if hero.ko else spec.swiftness
+        if hero.ko and spec.role == "companion":  # Renaissance "Companion": "they never draw Injury Cards"
+            return replace(state, acted=state.acted + (token.id,), queue=tuple(q for q in state.queue if q != token.id),
+                           notes=state.notes + (f"{spec.name} is KO: a Companion draws no Injury Card",))  # fmt: skip
+        ap = 0 if hero.ko else swiftness_of(state, hero.id)
+        if spec.role == "ally":  # Renaissance "Ally": its token moves its Swiftness, whatever AP it spends
+            moved = token.moved(ap)
+            return replace(state.with_token(moved), turn=Turn(token.id, ap, ap, token.sector, ap, heroes=state.heroes),
+                           notes=state.notes + (f"{spec.name} activates with {ap} AP: the token moves "
+                                                f"{counted(ap, 'sector')} to {roman(moved.sector)}",))  # fmt: skip
         note = f"{spec.name} draws an Injury Card" if hero.ko else f"{spec.name} activates with {ap} AP"
         return replace(state, turn=Turn(token.id, ap, ap, token.sector, heroes=state.heroes), notes=state.notes + (note,))
     group = state.group_spec(token.id)
@@ -142,9 +150,18 @@ def active_hero(state: GameState, f: Fields, key: str = "hero") -> HeroState:
     return hero
 
 
+def swiftness_of(state: GameState, hero_id: str) -> int:
+    """A Hero's Swiftness now: the sheet's, or what an Injury or an effect made it (event `swiftness`)."""
+    changed = state.hero(hero_id).swiftness
+    return changed if changed is not None else state.hero_spec(hero_id).swiftness
+
+
 def move_active(state: GameState, sectors: int) -> GameState:
-    """Move the active Hero's token; first edition "Reaction": note the Enemy tokens it overtakes."""
+    """Move the active Hero's token; first edition "Reaction": note the Enemy tokens it overtakes. An Ally's token
+    moved at its activation (Renaissance "Ally"): its AP are spent without moving it again."""
     assert state.turn is not None
+    if state.scenario.hero(state.turn.token).role == "ally":
+        return replace(state, turn=replace(state.turn, ap_left=state.turn.ap_left - sectors))
     token = state.token(state.turn.token)
     passed: tuple[str, ...] = ()
     if state.edition is Edition.CLASSIC:

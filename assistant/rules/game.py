@@ -134,7 +134,8 @@ def _end_activation(state: GameState, f: Fields) -> GameState:
             raise RuleError("type", f"{state.name(hero.id)} is KO: they draw an Injury (event 'injury')")
         token = state.token(turn.token)
         enemies = [t.sector for t in state.tokens if t.side is Side.ENEMY]
-        wait, _ = forced_wait(turn.start, token.sector, turn.ap_left, enemies, state.edition)
+        ally = state.hero_spec(hero.id).role == "ally"  # its token moved at activation; 2e speaks of "the Hero"
+        wait, _ = (0, 0) if ally else forced_wait(turn.start, token.sector, turn.ap_left, enemies, state.edition)
         if wait:
             before = state.reactions
             state = move_active(state, wait)
@@ -179,6 +180,17 @@ def _threat(state: GameState, f: Fields) -> GameState:
     delta = f.integer("delta", low=-MAX_THREAT, high=MAX_THREAT)
     state = state.with_hero(replace(hero, threat=adjust(hero.threat, delta)))
     return replace(state, notes=state.notes + (f"{state.name(hero.id)}: {term(state.edition, 'Threat')} {delta:+d}, now {state.hero(hero.id).threat}",))
+
+
+def _swiftness(state: GameState, f: Fields) -> GameState:
+    """A Hero's Swiftness changed during the mission (an Injury Card, an effect): the AP of their next activations
+    ("When a Model Activates, it gains Action Points equal to its Swiftness") and their token's rank in a sector."""
+    hero = state.hero(f.text("hero"))
+    value = f.integer("value", low=0, high=20)
+    state = state.with_hero(replace(hero, swiftness=value))
+    if state.has_token(hero.id):
+        state = state.with_token(replace(state.token(hero.id), swiftness=value))
+    return replace(state, notes=state.notes + (f"{state.name(hero.id)}: {term(state.edition, 'Swiftness')} now {value}",))
 
 
 def _move_token(state: GameState, f: Fields) -> GameState:
@@ -272,6 +284,7 @@ EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {
     "heal": heal,
     "equipment_wounds": equipment_wounds,
     "threat": _threat,
+    "swiftness": _swiftness,
     "move_token": _move_token,
     "end_mission": _end_mission,
     "ai_answer": _ai_answer,

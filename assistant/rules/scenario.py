@@ -35,11 +35,13 @@ Rank = Literal["troop", "elite", "monster"]
 AttackKind = Literal["physical", "psychic"]
 Characteristic = Literal["swiftness", "dexterity", "physique", "mind"]
 TokenSide = Literal["hero", "enemy", "event", "mystery"]
+Role = Literal["hero", "companion", "ally"]
 
 EDITIONS: tuple[Edition, ...] = ("classic", "renaissance")
 RANKS: tuple[Rank, ...] = ("troop", "elite", "monster")
 ATTACK_KINDS: tuple[AttackKind, ...] = ("physical", "psychic")
 CHARACTERISTICS: tuple[Characteristic, ...] = ("swiftness", "dexterity", "physique", "mind")
+ROLES: tuple[Role, ...] = ("hero", "companion", "ally")
 SECTORS = range(1, 13)
 """Horologium sectors I to XII, as numbers 1 to 12."""
 
@@ -75,6 +77,9 @@ class HeroSpec:
     threat: int = 0
     resistance: int = 0
     """Wounds the Hero's Equipment can take (Renaissance "Resistance X", summed; first edition: the armour's Wo)."""
+    role: Role = "hero"
+    """Renaissance "Companion" (a Hero who never draws Injury Cards) or "Ally" (a Friendly Model the players
+    play, whose token moves its Swiftness at activation; a Hero when targeted); "hero" otherwise."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from assistant.rules.scenario import (
     CHARACTERISTICS,
     PRIORITY_FACTORS,
     RANKS,
+    ROLES,
     AttackKind,
     AttackSpec,
     Characteristic,
@@ -23,6 +24,7 @@ from assistant.rules.scenario import (
     PreyCard,
     PreySpec,
     Rank,
+    Role,
 )
 from assistant.session.toml_lines import Path as KeyPath
 from assistant.session.toml_reader import TomlReader, dotted, show
@@ -54,7 +56,7 @@ def read_hero(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str,
     fields = HERO_FIELDS[edition]
     extra = ("mastery",) if edition == "classic" else ()
     resistance = RESISTANCE_NAME[edition]
-    r.table(data, path, ("id", "name", "class", *fields, *extra, "threat", resistance))
+    r.table(data, path, ("id", "name", "class", *fields, *extra, "threat", resistance, "role"))
     values = {field: r.integer(data, path, name, 1, 20 if field == "health" else 9) for name, field in fields.items()}
     die = 8
     if edition == "classic":
@@ -73,7 +75,12 @@ def read_hero(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str,
         die=die,
         threat=r.integer(data, path, "threat", 0, 30, default=0),
         resistance=r.integer(data, path, resistance, 0, 20, default=0),
+        role=_as_role(r.choice(data, path, "role", ROLES, default="hero")),
     )
+
+
+def _as_role(value: str) -> Role:
+    return "companion" if value == "companion" else "ally" if value == "ally" else "hero"
 
 
 def read_attack(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str, Any],

@@ -289,3 +289,60 @@ def test_a_reaction_skill_attack_outside_the_heros_activation_keeps_its_critical
         journal.append(reacting)
     with pytest.raises(EventRefused, match="^ap: must be at most 0"):
         journal.append({**reacting, "hero": "sofia", "ap": 2})  # a Reaction Skill's attack spends nobody's AP
+
+
+# === Rules the books describe that the table lacked ===============================================
+
+
+def test_a_ko_companion_draws_no_injury_card_and_the_hand_moves_on(games: StateFile) -> None:
+    """Renaissance "Companion": "considered for all intents and purposes a Hero, with the only exception that they
+    never draw Injury Cards"; a KO Hero draws one "when [they] would Activate"."""
+    text = mission("renaissance", {"valerio": 12, "sofia": 1, "guards": 6},
+                   hero_toml("valerio"), hero_toml("sofia").replace("threat = 0", 'threat = 0\nrole = "companion"'),
+                   enemy_toml("guards", HALBERD))
+    journal = journal_of(games, text, {"type": "damage", "hero": "sofia", "wounds": 5})
+    assert state_of(journal).hero("sofia").ko
+    journal.append({"type": "end_activation"})  # Valerio Waits to V; the hand reaches Sofia's KO token in I
+    state = state_of(journal)
+    assert "Sofia is KO: a Companion draws no Injury Card" in state.notes and state.active == "guards"
+    with pytest.raises(EventRefused, match="^type: an Injury is drawn when a KO Hero would activate"):
+        journal.append({"type": "injury", "card": "Broken Arm"})
+
+
+def test_an_ally_moves_its_token_by_its_swiftness_and_is_a_target_like_a_hero(games: StateFile) -> None:
+    """Renaissance "Ally": "An Ally's Activation Token always moves a number of sectors equal to their Swiftness,
+    regardless of what Actions they performed"; "considered a Hero when they are the target"; "Wounds": a Model
+    other than a Hero is Defeated, not KO."""
+    ally = hero_toml("ludovico", threat=4, swiftness=4, health=3).replace("threat = 4", 'threat = 4\nrole = "ally"')
+    text = mission("renaissance", {"ludovico": 12, "valerio": 2, "guards": 6}, ally, hero_toml("valerio"), enemy_toml("guards", HALBERD))
+    journal = journal_of(games, text)
+    state = state_of(journal)
+    assert state.active == "ludovico" and state.token("ludovico").sector == 4  # XII + 4, at once
+    assert state.notes[-1] == "Ludovico activates with 4 AP: the token moves 4 sectors to IV"
+    journal.append({"type": "spend_ap", "ap": 1, "action": "move"})
+    assert state_of(journal).token("ludovico").sector == 4 and state_of(journal).turn.ap_left == 3  # type: ignore[union-attr]
+    journal.append({"type": "end_activation"})  # no forced Wait: the token moved already
+    assert state_of(journal).token("ludovico").sector == 4
+    journal.append({"type": "end_activation"})  # Valerio (II)
+    journal.append({"type": "end_activation"})  # Ludovico again (IV), to VIII
+    assert state_of(journal).active == "guards" and state_of(journal).token("ludovico").sector == 8
+    answer(journal, "in_area", "yes")  # the Ally, Threat 4, is the Guards' goal like a Hero
+    answer(journal, "reach", "0")
+    roll(journal, "ludovico", [1, 1, 1])  # 2 wounds of 3
+    assert plan(state_of(journal)).done  # 4 AP: one Halberd (3 AP)
+    journal.append({"type": "damage", "hero": "ludovico", "wounds": 1})
+    state = state_of(journal)
+    assert state.hero("ludovico").removed and not state.has_token("ludovico") and state.over is None  # no Hero is KO
+    assert state.notes[-1] == "Ludovico is defeated: remove the Ally's model and token"
+
+
+def test_a_swiftness_changed_by_an_injury_gives_the_next_activations_its_ap(games: StateFile) -> None:
+    """"When a Model Activates, it gains Action Points equal to its Swiftness": an Injury that lowers it counts."""
+    text = mission("renaissance", {"valerio": 12, "guards": 6}, hero_toml("valerio"), enemy_toml("guards", HALBERD))
+    journal = journal_of(games, text, {"type": "swiftness", "hero": "valerio", "value": 3})
+    assert state_of(journal).token("valerio").swiftness == 3 and state_of(journal).notes[-1] == "Valerio: Swiftness now 3"
+    assert state_of(journal).turn.ap == 5  # type: ignore[union-attr]  # this activation began before the Injury
+    journal.append({"type": "end_activation"})
+    while state_of(journal).active != "valerio":
+        journal.append({"type": "end_activation"})
+    assert state_of(journal).turn.ap == 3  # type: ignore[union-attr]
