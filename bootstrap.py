@@ -2,6 +2,7 @@
 """Make `.venv` beside this file and install Nova Table into it (standard library only).
 
     python3 bootstrap.py          # the app and what it needs (onnxruntime too, where it has wheels)
+    python3 bootstrap.py --pi     # on a Raspberry Pi: all of it, started at boot (pi_setup.py)
     python3 bootstrap.py --test   # and what the tests need (openscad and node from apt, as root, and
                                   # MicroPython's WebAssembly build from npm, into .venv/tools)
 
@@ -134,7 +135,15 @@ def install_test_tools() -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--test", action="store_true", help="also install what the tests need")
+    parser.add_argument("--pi", action="store_true", help="set up a Raspberry Pi: apt, groups, udev, the venv, "
+                        "the hardware file, the service at boot (pi_setup.py)")
+    parser.add_argument("--root", type=Path, default=None, help="with --pi: write the files under ROOT, print "
+                        "the commands (a rehearsal)")
     args = parser.parse_args()
+    if args.pi:
+        import pi_setup
+
+        return pi_setup.main(args.root)
     if sys.version_info < (3, 11):
         print(f"bootstrap: Nova Table needs Python 3.11 or newer, this is {sys.version.split()[0]}")
         return 1
