@@ -82,6 +82,8 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
     reaction = f.flag("reaction", False)
     hero = reacting_hero(state, f) if reaction else active_hero(state, f)
     assert state.turn is not None
+    if hero.location:  # "Location Card": "cannot target ... other Models"; only the card's Mission's Actions
+        raise RuleError("hero", f"{state.name(hero.id)} is on a Location Card: they can only use the Mission's Actions on it")
     group, number = model_at(state, f)
     spec = state.scenario.enemy(group.id)
     kind = f.choice("kind", ("physical", "psychic"), "physical")
@@ -230,6 +232,8 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     hero = state.hero(f.text("hero"))
     if hero.ko or hero.removed:
         raise RuleError("hero", f"{state.name(hero.id)} is {term(state.edition, 'KO')} and cannot be targeted")
+    if hero.location:
+        raise RuleError("hero", f"{state.name(hero.id)} is on a Location Card: they cannot be targeted by other Models")
     attack = attack_spec(state, group.id, f)
     waiting = plan(state).attack
     default_model = waiting.model if waiting is not None and waiting.group == group.id else group.standing[0]

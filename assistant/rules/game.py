@@ -22,8 +22,9 @@ from assistant.rules.flow import active_hero, finish_turn, move_active, run_cloc
 from assistant.rules.horologium import Clock, Side, Token, forced_wait, roman
 from assistant.rules.names import agree, choice_words, model_name, name_of
 from assistant.rules.instructions import plan
+from assistant.rules.loot import SPLITS, split_words
 from assistant.rules.perilium import MAX_THREAT, adjust
-from assistant.rules.questions import YES, check_answer, listing
+from assistant.rules.questions import YES, check_answer, counted, listing
 from assistant.rules.reactions import declare_move, make_move
 from assistant.rules.scenario import Scenario
 from assistant.rules.state import UNDECIDED, Answer, GameState, GroupState, HeroState, ModelState
@@ -193,6 +194,17 @@ def _swiftness(state: GameState, f: Fields) -> GameState:
     return replace(state, notes=state.notes + (f"{state.name(hero.id)}: {term(state.edition, 'Swiftness')} now {value}",))
 
 
+def _location(state: GameState, f: Fields) -> GameState:
+    """Renaissance "Location Card": a Hero enters one (off the Battlefield, Enemies ignore them) or exits it."""
+    hero = state.hero(f.text("hero"))
+    enter = f.flag("enter", True)
+    if hero.location == enter:
+        raise RuleError("enter", f"{state.name(hero.id)} is {'already' if enter else 'not'} on a Location Card")
+    state = state.with_hero(replace(hero, location=enter))
+    said = "enters a Location Card: Enemies ignore them" if enter else "leaves the Location Card for the Battlefield"
+    return replace(state, notes=state.notes + (f"{state.name(hero.id)} {said}",))
+
+
 def _move_token(state: GameState, f: Fields) -> GameState:
     """Place a token in a sector (a mission instruction or a correction); KO tokens never move."""
     token = state.token(f.text("token"))
@@ -268,7 +280,18 @@ def _end_mission(state: GameState, f: Fields) -> GameState:
     why = UNDECIDED.get(state.over or "")
     over = f"{result}: {why}" if why else result
     said = f"The mission ends in {result}" + (f" ({why})" if why else "")
-    return replace(state, over=over, notes=state.notes + (said,))  # `apply` clears the turn
+    notes = (said, split_words(len(state.loot), f.choice("loot", SPLITS))) if f.has("loot") else (said,)
+    return replace(state, over=over, notes=state.notes + notes)  # `apply` clears the turn
+
+
+def _loot(state: GameState, f: Fields) -> GameState:
+    """Renaissance "Loot": "Performing certain Actions or succeeding at Tests described by Mission Cards or the
+    Plotbook also allows players to draw Reagent Cards" (face down, to the Loot); first edition "Loot bag": a hero
+    who collects the token draws a card from the elements deck."""
+    cards = tuple(str(card) for card in f.array("cards"))
+    if not cards or not all(cards):
+        raise RuleError("cards", "name each Reagent Card drawn (its type: Pecunia, Elementum, Alchemia)")
+    return replace(state, loot=state.loot + cards, notes=state.notes + (f"Loot: +{', '.join(cards)} ({counted(len(state.loot) + len(cards), 'card')})",))
 
 
 EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {
@@ -285,8 +308,10 @@ EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {
     "equipment_wounds": equipment_wounds,
     "threat": _threat,
     "swiftness": _swiftness,
+    "location": _location,
     "move_token": _move_token,
     "end_mission": _end_mission,
+    "loot": _loot,
     "ai_answer": _ai_answer,
     "draft": _draft,
     "stealth_roll": _stealth_roll,

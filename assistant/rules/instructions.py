@@ -293,7 +293,7 @@ def _facts(state: GameState) -> dict[str, HeroFacts]:
     """
     facts = {}
     for hero in state.heroes:
-        if hero.removed:
+        if hero.removed or hero.location:  # "Location Card": "Enemies ignore them"
             continue
         sheet = state.scenario.hero(hero.id)
         facts[hero.id] = HeroFacts(hero.id, sheet.name, hero.threat, hero.wounds, hero.ko, sheet.health, sheet.mind, sheet.physique)

@@ -22,6 +22,7 @@ class HeroState:
     removed: bool = False  # first edition: out of action and not treated in time, out of the game
     equipment_wounds: int = 0  # Wound Tokens on their Equipment (Resistance X; first edition: armour), not theirs
     swiftness: int | None = None  # a Swiftness changed during the mission (an Injury, an effect); None: the sheet's
+    location: bool = False  # on a Location Card: off the Battlefield, Enemies ignore them
 
 
 @dataclass(frozen=True)

@@ -346,3 +346,39 @@ def test_a_swiftness_changed_by_an_injury_gives_the_next_activations_its_ap(game
     while state_of(journal).active != "valerio":
         journal.append({"type": "end_activation"})
     assert state_of(journal).turn.ap == 3  # type: ignore[union-attr]
+
+
+def test_enemies_ignore_a_hero_on_a_location_card(games: StateFile) -> None:
+    """Renaissance "Location Card": "A Hero who is on a Location Card cannot target and cannot be targeted by other
+    Models, and Enemies ignore them." Valerio (Threat 5) enters one: the Guards ask only about Sofia."""
+    text = mission("renaissance", {"valerio": 12, "sofia": 3, "guards": 1},
+                   hero_toml("valerio", threat=5), hero_toml("sofia", threat=1), enemy_toml("guards", HALBERD))
+    journal = journal_of(games, text, {"type": "location", "hero": "valerio"})
+    assert state_of(journal).notes[-1] == "Valerio enters a Location Card: Enemies ignore them"
+    with pytest.raises(EventRefused, match="^hero: Valerio is on a Location Card: they can only use the Mission's Actions"):
+        journal.append({"type": "hero_attack", "group": "guards", "dice": [8, 8]})
+    journal.append({"type": "spend_ap", "ap": 2, "action": "Mission's Action"})
+    journal.append({"type": "end_activation"})
+    assert state_of(journal).active == "guards"
+    asked = plan(state_of(journal)).question
+    assert asked is not None and asked.about == ("sofia",)  # not Valerio, whose Threat is higher
+    with pytest.raises(EventRefused, match="^hero: Valerio is on a Location Card: they cannot be targeted"):
+        journal.append({"type": "enemy_attack", "group": "guards", "hero": "valerio", "dice": [1, 1, 1]})
+    journal.append({"type": "location", "hero": "valerio", "enter": False})  # an Exit: a Mission's Action of his
+    asked = plan(state_of(journal)).question
+    assert asked is not None and asked.about == ("valerio",)
+
+
+def test_reagents_from_a_test_join_the_loot_and_the_end_keeps_half_of_it(games: StateFile) -> None:
+    """Renaissance "Loot": Reagent Cards from defeated Enemies and from Actions or Tests of the Mission Cards; at the
+    end, "Loot: half. Discard half of the cards that form the Loot (rounded up)": 5 cards, 3 discarded, 2 kept."""
+    card = enemy_toml("guards", HALBERD, models=2, extra='loot = ["Elementum", "Pecunia"]')
+    text = mission("renaissance", {"valerio": 12, "guards": 6}, hero_toml("valerio"), card)
+    journal = journal_of(games, text, {"type": "loot", "cards": ["Alchemia"]})  # a Mission's test passed
+    assert state_of(journal).notes[-1] == "Loot: +Alchemia (1 card)"
+    journal.append({"type": "damage", "group": "guards", "model": 1, "wounds": 3, "by": "valerio"})
+    journal.append({"type": "loot", "cards": ["Pecunia", "Pecunia"]})
+    assert state_of(journal).loot == ("Alchemia", "Elementum", "Pecunia", "Pecunia", "Pecunia")
+    journal.append({"type": "end_mission", "result": "victory", "loot": "half"})
+    assert state_of(journal).notes[-2:] == ("The mission ends in victory", "Loot: half: discard 3 of the 5 cards unrevealed, "
+                                             "chosen by the symbol on their backs, and mark the contents of the other 2 in the Treasury")
