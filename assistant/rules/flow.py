@@ -89,7 +89,8 @@ def start_activation(state: GameState, token: Token) -> GameState:
         if hero.ko and state.edition is Edition.CLASSIC:
             # First edition "Characters out of action": not treated before their next activation.
             gone = replace(state.with_hero(replace(hero, removed=True)), acted=state.acted + (token.id,))
-            return replace(gone.without_token(token.id), notes=gone.notes + (f"{state.name(token.id)} is out of the game",))
+            return replace(gone.without_token(token.id), notes=gone.notes + (
+                f"{state.name(token.id)} is out of the game: roll 1d6 on the Out of action table",))  # fmt: skip
         spec = state.hero_spec(token.id)
         if hero.ko and spec.role == "companion":  # Renaissance "Companion": "they never draw Injury Cards"
             return replace(state, acted=state.acted + (token.id,), queue=tuple(q for q in state.queue if q != token.id),

@@ -23,6 +23,7 @@ from assistant.rules.horologium import Clock, Side, Token, forced_wait, roman
 from assistant.rules.names import agree, choice_words, model_name, name_of
 from assistant.rules.instructions import plan
 from assistant.rules.loot import SPLITS, split_words
+from assistant.rules.out_of_action import RESULTS, out_of_action
 from assistant.rules.perilium import MAX_THREAT, adjust
 from assistant.rules.questions import YES, check_answer, counted, listing
 from assistant.rules.reactions import declare_move, make_move
@@ -175,6 +176,22 @@ def _injury(state: GameState, f: Fields) -> GameState:
     return finish_turn(state, f"{state.name(hero.id)} draws an Injury: {card}")
 
 
+def _out_of_action(state: GameState, f: Fields) -> GameState:
+    """First edition "Out of action": a hero removed from the game rolls 1d6 on the table (a malus of 1 for each
+    mission ended with a minor wound not healed); Serious and Minor wounds join the hero's injuries."""
+    if state.edition is not Edition.CLASSIC:
+        raise RuleError("type", "the Out of action table is the first edition's (Renaissance: Injury Cards)")
+    hero = state.hero(f.text("hero"))
+    if not hero.removed:
+        raise RuleError("hero", f"{state.name(hero.id)} is not removed from the game: the table is rolled when a hero is")
+    malus = f.integer("malus", 0, low=0)
+    result = out_of_action(f.integer("die"), malus)
+    if result != "Unharmed":
+        state = state.with_hero(replace(hero, injuries=hero.injuries + (result,)))
+    rolled = f"{f.integer('die')}" + (f" - {malus}" if malus else "")
+    return replace(state, notes=state.notes + (f"{state.name(hero.id)}, out of action: {rolled}: {result}: {RESULTS[result]}",))
+
+
 def _threat(state: GameState, f: Fields) -> GameState:
     """A change of the Perilium by a Skill's cost, a mission rule or a correction."""
     hero = state.hero(f.text("hero"))
@@ -301,6 +318,7 @@ EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {
     "spend_ap": _spend_ap,
     "end_activation": _end_activation,
     "injury": _injury,
+    "out_of_action": _out_of_action,
     "hero_attack": hero_attack,
     "enemy_attack": enemy_attack,
     "damage": damage,

@@ -382,3 +382,19 @@ def test_reagents_from_a_test_join_the_loot_and_the_end_keeps_half_of_it(games: 
     journal.append({"type": "end_mission", "result": "victory", "loot": "half"})
     assert state_of(journal).notes[-2:] == ("The mission ends in victory", "Loot: half: discard 3 of the 5 cards unrevealed, "
                                              "chosen by the symbol on their backs, and mark the contents of the other 2 in the Treasury")
+
+
+def test_a_first_edition_hero_removed_from_the_game_rolls_on_the_out_of_action_table(games: StateFile) -> None:
+    """First edition "Characters out of action": not treated before their next activation, removed; "Out of action":
+    "Roll 1d6": 1 Serious wound, 2-5 Minor wound, 6 Unharmed; a minor wound not healed rolls again at -1."""
+    text = mission("classic", {"valerio": 12, "sofia": 1, "guards": 6},
+                   hero_toml("valerio", classic=True), hero_toml("sofia", classic=True), enemy_toml("guards", LANCE, classic=True))
+    journal = journal_of(games, text, {"type": "damage", "hero": "sofia", "wounds": 5, "equipment": False},
+                         {"type": "spend_ap", "ap": 5, "action": "move"}, {"type": "end_activation"})
+    state = state_of(journal)
+    assert state.hero("sofia").removed and "Sofia is out of the game: roll 1d6 on the Out of action table" in state.notes
+    with pytest.raises(EventRefused, match="^hero: Valerio is not removed"):
+        journal.append({"type": "out_of_action", "hero": "valerio", "die": 3})
+    journal.append({"type": "out_of_action", "hero": "sofia", "die": 6, "malus": 1})
+    assert state_of(journal).hero("sofia").injuries == ("Minor wound",)
+    assert state_of(journal).notes[-1].startswith("Sofia, out of action: 6 - 1: Minor wound: healed by a surgeon")
