@@ -195,8 +195,7 @@ def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
     """Learn a profile from `manifest` into `out` (the face network fine-tuned on its dice), saying first how
     well a profile learned without some of its pictures reads those (heldout.py)."""
     from assistant.vision.errors import VisionError
-    from assistant.vision.heldout import check
-    from assistant.vision.learn import entries_of, examples, learn_examples, say_missing
+    from assistant.vision.learn import checked, entries_of, examples, say_missing
     from assistant.vision.profile import same_file
 
     if same_file(out, manifest):
@@ -209,13 +208,7 @@ def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
             say(f"{manifest}: nothing to learn (no usable labelled die in it); {out} is left as it was")
             return 1
         say_missing(found.faces, manifest, say)
-        said = check(entries, lambda part: learn_examples(examples(part, lambda _said: None), [str(manifest)],
-                                                          progress_bar("checking"), steps))
-        if said:
-            say(said)
-        profile = learn_examples(found, [str(manifest)], progress_bar("learning"), steps)
-        profile.check = said
-        profile.sources.append(manifest)
+        profile, _ = checked(manifest, entries, found, steps, progress_bar("checking"), progress_bar("learning"))
         profile.save(out)
     except VisionError as bad:
         say(str(bad))
@@ -285,7 +278,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.out.is_file():  # said before the faces are asked for, not after
         say(f"{args.out}: {'is a folder' if args.out.is_dir() else 'not a regular file'}: give the profile a file name")
         return 2
-    folder = args.keep or args.out.with_name((args.out.name.split(".")[0] or args.out.stem) + "-views")
+    folder = args.keep or views_folder(args.out)
     try:
         table_camera(args)
         reader = warmed(DiceReader(args.kind))
@@ -306,6 +299,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
             f"{', '.join(map(str, short))}); the views kept are in {folder}: the same command goes on from there")
         return 1
     return learn_and_check(snapshots.manifest, args.out, args.steps)
+
+
+def views_folder(profile: Path) -> Path:
+    """Where a calibration keeps its views by default: beside the profile, named after it (my-dice-views/)."""
+    return profile.with_name((profile.name.split(".")[0] or profile.stem) + "-views")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,9 +1,10 @@
-"""Calibrate a table's own dice by showing the camera each face: `nova-table dice calibrate`.
+"""Calibrate a table's own dice by showing the camera each face: `nova-table dice calibrate`, and the table app's
+calibration screen (assistant/ui/calibrate_screen.py), both through `Guide`, one step at a time.
 
     for each face of the kind (d6: 1..6, d8: 1..8) still short of VIEWS views in the folder:
-        say "turn every d8 so 3 is on top ..." -> wait until the dice come to rest (watch.settled_views)
-        -> the reader finds them -> every die found is labelled with the face asked
-        -> the view is kept (snapshots.py: images/, seen/ with the labels drawn, manifest.jsonl)
+        Asked: "turn every d8 so 3 is on top ..." -> wait until the dice come to rest (watch.settled_views)
+        -> the reader finds them -> Seen: every die found is labelled with the face asked
+        -> the view is kept (snapshots.py: images/, seen/ with the labels drawn, manifest.jsonl), or not and why
     then the profile is learned from the folder's manifest (`nova-table dice learn`)
 
 No manifest to write by hand: the face asked is the label. A view is not kept where no die is
@@ -13,24 +14,27 @@ found where the view kept before looks the same (`unmoved`: not turned, or not a
 not labelled. The reader's own reading of each kept view is set beside the
 labels: where it read a die otherwise, that is said (a die not turned, or one the table's dice
 read wrong before calibration). The folder is added to, never overwritten: a calibration stopped
-half-way (the camera unplugged, Ctrl-C) goes on from the faces still short when run again.
+half-way (the camera unplugged, Ctrl-C, Cancel on the screen) goes on from the faces still short when run again.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from assistant.vision.command import say as said_on_stderr
 from assistant.vision.dice import FACES, VIEWS, Box, Die
 from assistant.vision.manifest import Entry, read_manifest
 from assistant.vision.reader import DiceReader
 from assistant.vision.snapshots import Snapshots
 from assistant.vision.sources import FrameSource
-from assistant.vision.tray import TrayFinder
+from assistant.vision.tray import TrayFinder, TrayView
 from assistant.vision.watch import settled_views
 
 
@@ -95,43 +99,116 @@ def unmoved(before: np.ndarray | None, image: np.ndarray, found: list[Die]) -> l
     return out
 
 
+@dataclass(frozen=True)
+class Asked:
+    """The table is asked to show face `value` of `kind`: view `view` of `views`."""
+
+    kind: str
+    value: int
+    view: int
+    views: int
+    dice: int | None = None
+
+    def __str__(self) -> str:
+        return asking(self.kind, self.value, self.view, self.views, self.dice)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A view at rest and the dice the reader found in it (its own reading of each), with face `value` asked:
+    kept as `name` in the folder, its dice labelled with that face but for those `still` (unchanged since the
+    view kept before: left out); or not kept, and `why`."""
+
+    kind: str
+    value: int
+    found: tuple[Die, ...]
+    view: TrayView | None  # the tray's view the dice were found in (their boxes are in it), or None: the frame
+    why: str | None = None
+    name: str = ""
+    still: tuple[bool, ...] = ()
+
+    @property
+    def kept(self) -> bool:
+        return self.why is None
+
+    @property
+    def moved(self) -> list[Die]:
+        """The dice labelled with the face asked (all found, but those left out)."""
+        return [d for d, same in zip(self.found, self.still or [False] * len(self.found)) if not same]
+
+    def in_frame(self, box: Box) -> Box:
+        """`box` of a die found, in the camera frame's pixels."""
+        return self.view.to_frame(box) if self.view is not None else box
+
+    def words(self, manifest: Path) -> str:
+        """What the command line says of it (`manifest`: the folder's, to correct a line in)."""
+        if self.why is not None:
+            return f"not kept: {self.why}"
+        moved, left_out = self.moved, len(self.found) - len(self.moved)
+        kind, value = self.kind, self.value
+        other = [str(d.value) for d in moved if d.value is not None and (d.kind, d.value) != (kind, value)]
+        said = f"kept {self.name}: {len(moved)} {kind} showing {value}"
+        if left_out:
+            said += (f"; {left_out} left out, unchanged since the view kept before (a die not "
+                     "turned, or no die)")
+        if other:
+            said += (f"; before calibration {len(other)} of them read as {', '.join(other)}: look at seen/"
+                     f"{Path(self.name).name}, and if a die did not show {value}, correct its line in "
+                     f"{manifest} and run `nova-table dice learn` on it")
+        return said
+
+
+Step = Asked | Seen
+
+
+class Guide:
+    """Asks for each face of `kind` until `snapshots`' folder holds `views` views of it, one step at a time
+    (`steps`); `short` says the faces still short. A source that can play the player (`ask`, the rendered
+    stand-in) is told which face is asked. `say`: the camera's own notes (exposure held, no tray markers);
+    `stop`, once set, ends the steps at the next frame."""
+
+    def __init__(self, source: FrameSource, reader: DiceReader, kind: str, snapshots: Snapshots,
+                 views: int = VIEWS, dice: int | None = None, finder: TrayFinder | None = None,
+                 say: Callable[[str], None] = said_on_stderr, stop: threading.Event | None = None) -> None:
+        self.source, self.reader, self.kind, self.snapshots = source, reader, kind, snapshots
+        self.views, self.dice, self.finder, self.say, self.stop = views, dice, finder, say, stop
+        self.kept = views_kept(snapshots.manifest, kind)
+
+    def short(self) -> list[int]:
+        """The faces of the kind still short of their views."""
+        return [v for v in range(1, FACES[self.kind] + 1) if self.kept[v] < self.views]
+
+    def steps(self) -> Iterator[Step]:
+        rests = settled_views(self.source, self.finder, self.say, stop=self.stop)
+        before: np.ndarray | None = None  # the view kept last
+        for value in self.short():
+            while self.kept[value] < self.views:
+                yield Asked(self.kind, value, self.kept[value] + 1, self.views, self.dice)
+                if (ask := getattr(self.source, "ask", None)) is not None:
+                    ask(self.kind, value)
+                while True:
+                    rest = next(rests, None)
+                    if rest is None:
+                        return
+                    _frame, seen, view = rest
+                    found = list(self.reader.read(seen).dice)
+                    still = unmoved(before, seen, found)
+                    if (why := refused(found, self.dice, still)) is None:
+                        break
+                    yield Seen(self.kind, value, tuple(found), view, why)
+                moved = [d for d, same in zip(found, still) if not same]
+                left_out = [d.box for d, same in zip(found, still) if same]
+                name = self.snapshots.keep(seen, [Die(self.kind, value, 1.0, d.box) for d in moved], left_out)
+                before = seen
+                self.kept[value] += 1
+                yield Seen(self.kind, value, tuple(found), view, name=name, still=tuple(still))
+
+
 def calibrate(source: FrameSource, reader: DiceReader, kind: str, snapshots: Snapshots, say: Callable[[str], None],
               views: int = VIEWS, dice: int | None = None, finder: TrayFinder | None = None) -> list[int]:
-    """Ask for each face of `kind` until `snapshots`' folder holds `views` views of it; return the
-    faces still short (none: every face shown). A source that can play the player (`ask`, the
-    rendered stand-in) is told which face is asked."""
-    kept = views_kept(snapshots.manifest, kind)
-    short = [v for v in range(1, FACES[kind] + 1) if kept[v] < views]
-    rests = settled_views(source, finder, say)
-    before: np.ndarray | None = None  # the view kept last
-    for value in short:
-        while kept[value] < views:
-            say(asking(kind, value, kept[value] + 1, views, dice))
-            if (ask := getattr(source, "ask", None)) is not None:
-                ask(kind, value)
-            while True:
-                rest = next(rests, None)
-                if rest is None:
-                    return [v for v in short if kept[v] < views]
-                _frame, seen, _view = rest
-                found = list(reader.read(seen).dice)
-                still = unmoved(before, seen, found)
-                if (why := refused(found, dice, still)) is None:
-                    break
-                say(f"not kept: {why}")
-            moved = [d for d, same in zip(found, still) if not same]
-            left_out = [d.box for d, same in zip(found, still) if same]
-            name = snapshots.keep(seen, [Die(kind, value, 1.0, d.box) for d in moved], left_out)
-            before = seen
-            kept[value] += 1
-            other = [str(d.value) for d in moved if d.value is not None and (d.kind, d.value) != (kind, value)]
-            said = f"kept {name}: {len(moved)} {kind} showing {value}"
-            if left_out:
-                said += (f"; {len(left_out)} left out, unchanged since the view kept before (a die not "
-                         "turned, or no die)")
-            if other:
-                said += (f"; before calibration {len(other)} of them read as {', '.join(other)}: look at seen/"
-                         f"{Path(name).name}, and if a die did not show {value}, correct its line in "
-                         f"{snapshots.manifest} and run `nova-table dice learn` on it")
-            say(said)
-    return []
+    """Ask for each face of `kind` until `snapshots`' folder holds `views` views of it, each step said in a line;
+    return the faces still short (none: every face shown)."""
+    guide = Guide(source, reader, kind, snapshots, views, dice, finder, say)
+    for step in guide.steps():
+        say(step.words(snapshots.manifest) if isinstance(step, Seen) else str(step))
+    return guide.short()

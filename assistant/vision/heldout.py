@@ -62,28 +62,61 @@ def tally(reader: DiceReader, entries: Sequence[Entry]) -> Tally:
     return out
 
 
-def check(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile]) -> str:
-    """The verdict on a profile learned by `learn` from all but every HOLD-th of `entries`, reading those
-    ("" where there are too few to hold any out)."""
+@dataclass(frozen=True)
+class Comparison:
+    """The held-out pictures of a check, read without a profile and with the one learned from the others."""
+
+    held: int
+    without: Tally
+    with_profile: Tally
+
+    @property
+    def judged(self) -> str:
+        """"worse", "helps" or "same" (`verdict`)."""
+        return judged(self.without, self.with_profile)
+
+    def __str__(self) -> str:
+        return verdict(self.without, self.with_profile, self.held)
+
+
+def compare(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile]) -> Comparison | None:
+    """A profile learned by `learn` from all but every HOLD-th of `entries`, and none, reading those (None where
+    there are too few to hold any out)."""
     held = list(entries[HOLD - 1 :: HOLD]) or list(entries[-1:])
     rest = [e for e in entries if e not in held]
     if not rest:
-        return ""
+        return None
     profile = learn(rest)
-    return verdict(tally(DiceReader(), held), tally(DiceReader(profile=profile), held), len(held))
+    return Comparison(len(held), tally(DiceReader(), held), tally(DiceReader(profile=profile), held))
 
 
-def verdict(without: Tally, with_profile: Tally, held: int) -> str:
-    """What the held-out reading says of the profile, in a line for the person calibrating. A
-    difference of under NOISE of the dice (and under 2 dice) is no difference; fewer dice misread
-    is a gain as much as more read right (a wrong reading is worse than none)."""
-    said = (f"{held} of its own pictures held out and read by a profile learned from the others: {with_profile} "
-            f"with it; {without} without")
+def check(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile]) -> str:
+    """The verdict on a profile learned by `learn` from all but every HOLD-th of `entries`, reading those
+    ("" where there are too few to hold any out)."""
+    comparison = compare(entries, learn)
+    return "" if comparison is None else str(comparison)
+
+
+def judged(without: Tally, with_profile: Tally) -> str:
+    """"worse", "helps" or "same": a difference of under NOISE of the dice (and under 2 dice) is no difference;
+    fewer dice misread is a gain as much as more read right (a wrong reading is worse than none)."""
     margin = max(2, round(NOISE * (without.right + without.misread + without.unread)))
     more_right, fewer_wrong = with_profile.right - without.right, without.misread - with_profile.misread
     if more_right <= -margin or fewer_wrong <= -margin:
+        return "worse"
+    if more_right >= margin or fewer_wrong >= margin:
+        return "helps"
+    return "same"
+
+
+def verdict(without: Tally, with_profile: Tally, held: int) -> str:
+    """What the held-out reading says of the profile (`judged`), in a line for the person calibrating."""
+    said = (f"{held} of its own pictures held out and read by a profile learned from the others: {with_profile} "
+            f"with it; {without} without")
+    judgement = judged(without, with_profile)
+    if judgement == "worse":
         return (f"{said}: this profile reads worse than none; do not use it (photograph one set of "
                 "dice, every face, on the table's own tray)")
-    if more_right >= margin or fewer_wrong >= margin:
+    if judgement == "helps":
         return f"{said}: the profile helps"
     return f"{said}: about the same either way"

@@ -22,6 +22,7 @@ from assistant.vision.crop import CONTEXT, grey
 from assistant.vision.dice import FACES
 from assistant.vision.errors import ImageError, ManifestError, ProfileError
 from assistant.vision.find import Finder
+from assistant.vision.heldout import Comparison, compare
 from assistant.vision.images import load_image, working
 from assistant.vision.manifest import Entry, check_in_picture, read_manifest
 from assistant.vision.matching import match
@@ -110,6 +111,22 @@ def learn_examples(found: Examples, learned_from: Sequence[str], progress: Calla
         raise ProfileError(f"nothing to learn in {', '.join(learned_from)}: no usable labelled die")
     network = tune.tune(found.greys, found.dice, found.complete, steps or tune.STEPS, progress)
     return Profile(network, found.faces, list(learned_from), sources=list(found.sources))
+
+
+def checked(manifest: Path, entries: Sequence[Entry], found: Examples, steps: int | None = None,
+            checking: Callable[[float], None] = lambda s: None, learning: Callable[[float], None] = lambda s: None,
+            report: Callable[[str], None] = say) -> tuple[Profile, Comparison | None]:
+    """A profile learned from `found` (the dice of `entries`, lines of `manifest`), and first the check
+    (heldout.py: learned without some of the pictures, reading those), reported; the profile's `check` says it.
+    `checking` and `learning`: each fine-tune's progress, 0 to 1."""
+    comparison = compare(entries, lambda part: learn_examples(examples(part, lambda _said: None), [str(manifest)],
+                                                              checking, steps))
+    if comparison is not None:
+        report(str(comparison))
+    profile = learn_examples(found, [str(manifest)], learning, steps)
+    profile.check = "" if comparison is None else str(comparison)
+    profile.sources.append(manifest)
+    return profile, comparison
 
 
 def learn(manifest: Path, report: Callable[[str], None] = say, steps: int | None = None) -> Profile:
