@@ -106,6 +106,19 @@ def hero_psychic_attack(
     return HeroAttackResult(hits, succeeded, wounds, False, defeated, threat_gain(edition, causes))
 
 
+def hero_prayer(edition: Edition, dice: Sequence[int], defense: int, effect_wounds: int, target: Target,
+                modifier: int = 0, bonus_successes: int = 0) -> HeroAttackResult:  # fmt: skip
+    """First edition "Mental attack / Prayers": the hero's Mi against the target's Md, no difficulty: "their effect is
+    applied for each successful attack", so `effect_wounds` for each success."""
+    if edition is not Edition.CLASSIC:
+        raise RuleError("prayer", "a prayer's effect for each success is the first edition's (Renaissance: its card)")
+    hits = successes(edition, dice, defense, modifier) + bonus_successes
+    wounds = effect_wounds * hits
+    defeated = target.wounds + wounds >= target.health
+    causes = ThreatCauses(wounds=wounds, defeated=int(defeated))
+    return HeroAttackResult(hits, hits > 0, wounds, False, defeated, threat_gain(edition, causes))
+
+
 @dataclass(frozen=True)
 class EnemyAttackResult:
     successes: int

@@ -9,6 +9,7 @@ from assistant.rules.combat import (
     enemy_physical_attack,
     enemy_psychic_attack,
     hero_physical_attack,
+    hero_prayer,
     hero_psychic_attack,
 )
 from assistant.rules.edition import Edition, term
@@ -102,7 +103,9 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
             state = replace(state, attacked=state.attacked + (f"{group.id}/{number}",))
     unblockable = f.flag("unblockable", False)
     before = f.astro("astro_before")
-    if kind == "physical":
+    if kind == "psychic" and f.flag("prayer", False):  # first edition "Prayers": the effect for each success
+        result = hero_prayer(state.edition, dice, defense, f.integer("effect_wounds", low=0), target, modifier, bonus)
+    elif kind == "physical":
         result = hero_physical_attack(state.edition, dice, defense, target, modifier, bonus, unblockable, before)
     else:
         result = hero_psychic_attack(

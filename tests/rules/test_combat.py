@@ -11,6 +11,7 @@ from assistant.rules.combat import (
     enemy_physical_attack,
     enemy_psychic_attack,
     hero_physical_attack,
+    hero_prayer,
     hero_psychic_attack,
 )
 from assistant.rules.dice import AstroCount
@@ -197,3 +198,11 @@ def test_the_dial_stops_at_its_top() -> None:
     assert adjust(98, 5) == 99
     assert adjust(0, 10**26) == 99
     assert adjust(MAX_THREAT, KO_THREAT) == 97
+
+
+@given(dice=st.lists(st.integers(1, 6), min_size=1, max_size=6), effect=st.integers(0, 3), defense=st.integers(2, 6))
+def test_a_first_edition_prayer_applies_its_effect_once_per_success(dice: list[int], effect: int, defense: int) -> None:
+    """First edition "Prayers": no difficulty, "their effect is applied for each successful attack"."""
+    result = hero_prayer(Edition.CLASSIC, dice, defense, effect, Target(health=99))
+    assert result.successes == sum(1 for d in dice if d >= defense)
+    assert result.wounds == effect * result.successes and not result.critical

@@ -398,3 +398,16 @@ def test_a_first_edition_hero_removed_from_the_game_rolls_on_the_out_of_action_t
     journal.append({"type": "out_of_action", "hero": "sofia", "die": 6, "malus": 1})
     assert state_of(journal).hero("sofia").injuries == ("Minor wound",)
     assert state_of(journal).notes[-1].startswith("Sofia, out of action: 6 - 1: Minor wound: healed by a surgeon")
+
+
+def test_a_first_edition_prayer_applies_its_effect_for_each_success(games: StateFile) -> None:
+    """First edition "Prayers": "prayers do not have a difficulty level but their effect is applied for each
+    successful attack". A 1-wound prayer rolled 6, 5, 2 against Md 5: 2 successes, 2 wounds."""
+    text = mission("classic", {"valerio": 12, "guards": 6}, hero_toml("valerio", classic=True),
+                   enemy_toml("guards", LANCE, classic=True))
+    journal = journal_of(games, text, {"type": "hero_attack", "group": "guards", "kind": "psychic", "prayer": True,
+                                       "effect_wounds": 1, "dice": [6, 5, 2], "ap": 2})  # fmt: skip
+    state = state_of(journal)
+    assert state.group("guards").models[0].wounds == 2 and state.notes[0].startswith("Valerio attacks Guards 1: 2 successes, 2 wounds")
+    journal.append({"type": "hero_attack", "group": "guards", "kind": "psychic", "prayer": True, "effect_wounds": 1, "dice": [2, 3]})
+    assert state_of(journal).group("guards").models[0].wounds == 2  # no success, no effect
