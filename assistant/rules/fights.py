@@ -57,7 +57,7 @@ def wound_model(state: GameState, group: GroupState, number: int, wounds: int) -
     total = min(spec.health, model.wounds + wounds)
     defeated = total >= spec.health
     models = list(group.models)
-    models[number - 1] = ModelState(total, defeated)
+    models[number - 1] = replace(model, wounds=total, defeated=defeated, statuses=() if defeated else model.statuses)
     group = replace(group, models=tuple(models))
     state = state.with_group(group)
     if defeated:
@@ -153,7 +153,8 @@ def knock_out(state: GameState, hero: HeroState) -> GameState:
     """Renaissance "KO Hero": Perilium -2, token to its KO side; first edition "out of action" -2 TV."""
     if state.scenario.hero(hero.id).role == "ally":
         return defeat_ally(state, hero)
-    state = state.with_hero(replace(hero, ko=True, threat=adjust(hero.threat, KO_THREAT)))
+    # "A KO Hero discards all Status Tokens on their Hero Sheet"
+    state = state.with_hero(replace(hero, ko=True, threat=adjust(hero.threat, KO_THREAT), statuses=()))
     if state.has_token(hero.id):
         state = state.with_token(replace(state.token(hero.id), ko=True))
     state = drop_move(state, hero.id)  # "Reaction Attacks": KO, "without performing any Movement"

@@ -29,6 +29,7 @@ from assistant.rules.questions import YES, check_answer, counted, listing
 from assistant.rules.reactions import declare_move, make_move
 from assistant.rules.scenario import Scenario
 from assistant.rules.state import UNDECIDED, Answer, GameState, GroupState, HeroState, ModelState
+from assistant.rules.statuses import end_of_activation, status
 from assistant.rules.stealth import raise_alarm, stealth_active, stealth_roll
 
 
@@ -147,9 +148,9 @@ def _end_activation(state: GameState, f: Fields) -> GameState:
                 state = replace(state, turn=replace(state.turn, ap_left=0) if state.turn else None)
                 return replace(state, notes=state.notes + (f"{said}: {listing([state.name(t) for t in passed])} may react; "
                                                            "then end the activation",))  # fmt: skip
-            return finish_turn(state, said)
-    who = state.name(turn.token)  # a Hero's name is one person's, whatever its last letter
-    return finish_turn(state, f"{who + ' ends' if state.side_of(turn.token) is Side.HERO else agree(who, 'ends')} the activation")
+            return end_of_activation(finish_turn(state, said), hero.id)
+        return end_of_activation(finish_turn(state, f"{state.name(hero.id)} ends the activation"), hero.id)
+    return finish_turn(state, f"{agree(state.name(turn.token), 'ends')} the activation")
 
 
 def _reaction_first(state: GameState) -> None:
@@ -327,6 +328,7 @@ EVENTS: Mapping[str, Callable[[GameState, Fields], GameState]] = {
     "threat": _threat,
     "swiftness": _swiftness,
     "location": _location,
+    "status": status,
     "move_token": _move_token,
     "end_mission": _end_mission,
     "loot": _loot,

@@ -36,6 +36,7 @@ from assistant.rules.draft import draft_deck
 from assistant.rules.questions import MORE, NO, YES, YES_NO, Answers, Question, answered, counted, listing
 from assistant.rules.scenario import AttackSpec, EnemyGroupSpec, MissionGoal, PreyCard
 from assistant.rules.state import UNDECIDED, AttackMade, DeclaredMove, GameState
+from assistant.rules.statuses import start_reminder
 from assistant.rules.stealth import needed, stealth_active
 
 NOBODY = "none"  # the answer for nobody (in the Area, adjacent)
@@ -77,7 +78,7 @@ class AttackOrder:
 class Instruction:
     """One short sentence for the table, with the rule it follows."""
 
-    kind: str  # activate, goal, move, attack, attacked, engage, stay, patrol, alarm, token, done, injury, event, draft, prey, order, declare
+    kind: str  # activate, goal, move, attack, attacked, engage, stay, patrol, alarm, token, done, injury, event, draft, prey, order, declare, skill, status
     text: str
     rule: str
     model: str = ""  # "group/number" when it is about one Enemy model
@@ -205,6 +206,9 @@ def _hero_plan(state: GameState) -> Plan:
         draft.add("injury", f"{name} is KO: draw an Injury Card instead of activating; draw again if {name} already has it.",
                   "Injury Cards")  # fmt: skip
         return Plan(hero.id, tuple(draft.steps))
+    held = start_reminder(state.edition, name, hero.statuses)
+    if held:  # "Hero or Ally Activation" 1a and 3a; first edition: before any action, the status tokens take effect
+        draft.add("status", held, "Hero or Ally Activation: Status Tokens" if state.edition is Edition.RENAISSANCE else "Activation")
     if stealth_active(state):
         draft.add("stealth", f"After each Movement Action {name} rolls a Swiftness die (one more for each AP spent): "
                   f"one die must show {needed(state)} or more, or the Stealth Token moves up.", "Stealth Card")  # fmt: skip
@@ -241,6 +245,10 @@ def _group_plan(state: GameState) -> Plan:
     else:
         draft.add("activate", f"{agree(spec.name, 'activates')} with {ap} AP{each}. {moved}Apply the Status Tokens first.",
                   "Enemy Activation")
+    for number in group.standing:  # "Enemy Activation" 2a; first edition "Status phase"
+        held = start_reminder(state.edition, model_name(state, f"{spec.id}/{number}"), group.models[number - 1].statuses)
+        if held:
+            draft.add("status", held, "Enemy Activation: Status Tokens", f"{spec.id}/{number}")
     if card is not None:
         return _prey_plan(state, spec, card, draft, answers)
     standing = list(group.standing)

@@ -23,6 +23,7 @@ class HeroState:
     equipment_wounds: int = 0  # Wound Tokens on their Equipment (Resistance X; first edition: armour), not theirs
     swiftness: int | None = None  # a Swiftness changed during the mission (an Injury, an effect); None: the sheet's
     location: bool = False  # on a Location Card: off the Battlefield, Enemies ignore them
+    statuses: tuple[str, ...] = ()  # Status Tokens on the Hero Sheet (event `status`)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class ModelState:
 
     wounds: int = 0
     defeated: bool = False
+    statuses: tuple[str, ...] = ()  # Status Tokens next to the model (event `status`)
 
 
 @dataclass(frozen=True)

@@ -411,3 +411,40 @@ def test_a_first_edition_prayer_applies_its_effect_for_each_success(games: State
     assert state.group("guards").models[0].wounds == 2 and state.notes[0].startswith("Valerio attacks Guards 1: 2 successes, 2 wounds")
     journal.append({"type": "hero_attack", "group": "guards", "kind": "psychic", "prayer": True, "effect_wounds": 1, "dice": [2, 3]})
     assert state_of(journal).group("guards").models[0].wounds == 2  # no success, no effect
+
+
+def test_status_tokens_are_reminded_at_the_start_and_end_of_activations(games: StateFile) -> None:
+    """Renaissance "Hero or Ally Activation": 1a "Apply the Effects of all Status and Neutral Tokens ... triggered at
+    the beginning of its Activation (such as Stunned ...)", 3a "... at the end of its Activation (such as Burned)";
+    "Status Tokens": a token gained twice is discarded; "KO Hero": a KO Hero discards all Status Tokens."""
+    text = mission("renaissance", {"guards": 12, "valerio": 1}, hero_toml("valerio"), enemy_toml("guards", HALBERD))
+    journal = journal_of(games, text, {"type": "status", "group": "guards", "model": 1, "token": "Burned"})
+    assert plan(state_of(journal)).steps[1].text == "Guards 1 holds Burned: apply Burned at the end of the activation."
+    journal.append({"type": "status", "hero": "valerio", "token": "Burned"})
+    journal.append({"type": "status", "hero": "valerio", "token": "Stunned"})
+    journal.append({"type": "status", "hero": "valerio", "token": "Burned"})
+    assert state_of(journal).notes[-1] == "Valerio already has Burned: the new one is discarded"
+    journal.append({"type": "end_activation"})  # the Guards end; Valerio activates
+    assert state_of(journal).active == "valerio"
+    assert [s.text for s in plan(state_of(journal)).steps] == [
+        "Valerio holds Burned and Stunned: apply Stunned now and Burned at the end of the activation."]
+    journal.append({"type": "end_activation"})
+    assert state_of(journal).notes[:2] == ("Valerio ends the activation", "Valerio: apply Burned now, at the end of the activation")
+    journal.append({"type": "damage", "hero": "valerio", "wounds": 5})
+    assert state_of(journal).hero("valerio").statuses == ()
+
+
+def test_first_edition_blinded_is_discarded_at_the_end_of_the_activation(games: StateFile) -> None:
+    """First edition "Blinded: The character cannot attack during its activation. Discard this token at the end of the
+    character activation"; the status tokens take effect before any action."""
+    text = mission("classic", {"valerio": 12, "guards": 6}, hero_toml("valerio", classic=True), enemy_toml("guards", LANCE, classic=True))
+    journal = journal_of(games, text, {"type": "status", "hero": "valerio", "token": "Blinded"},
+                         {"type": "status", "hero": "valerio", "token": "Blessed"})
+    assert plan(state_of(journal)).steps[0].text == (
+        "Valerio holds Blinded (cannot attack this activation; discarded at its end) and Blessed (may discard it before "
+        "a test for +1 on every die): their effects are applied now, all at once.")
+    journal.append({"type": "spend_ap", "ap": 5, "action": "move"})
+    journal.append({"type": "end_activation"})
+    assert state_of(journal).hero("valerio").statuses == ("Blessed",)
+    with pytest.raises(EventRefused, match="^token: Valerio has no Blinded"):
+        journal.append({"type": "status", "hero": "valerio", "token": "Blinded", "gain": False})
