@@ -127,7 +127,7 @@ def draw_dial(surface: pygame.Surface, rect: pygame.Rect, state: GameState, font
     pygame.draw.circle(surface, theme.LINE, center, radius * BAND_INNER, max(1, round(radius / 120)))
     pygame.draw.circle(surface, theme.LINE, center, radius, max(2, round(radius / 90)))
 
-    numeral_size = round(radius * 0.155)  # capitals of 18 px at 800x480
+    numeral_size = round(radius * 0.16)  # capitals of 18 px at 800x480, 27 at 720x1280
     for sector in range(1, 13):
         lit = has_stop and sector == stop and state.over is None
         label = fonts.render(roman(sector), numeral_size, theme.ACTIVE_TEXT if lit else theme.TEXT)

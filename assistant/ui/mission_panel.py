@@ -12,6 +12,7 @@ from assistant.rules.state import GameState
 from assistant.rules.stealth import alarm_raised
 from assistant.ui import theme
 from assistant.ui.layout import Layout
+from assistant.ui.panel import read_size
 from assistant.ui.theme import Fonts
 
 
@@ -65,7 +66,7 @@ def _rows(state: GameState, lay: Layout) -> list[tuple[Callable[..., int], int]]
 
 
 def _label(surface: pygame.Surface, fonts: Fonts, lay: Layout, words: str, row: pygame.Rect) -> int:
-    image = fonts.render(words, lay.px(20), theme.MUTED)
+    image = fonts.render(words, read_size(lay, fonts), theme.MUTED)
     surface.blit(image, image.get_rect(midleft=(row.left, row.centery)))
     return row.left + image.get_width() + lay.px(8)
 
@@ -74,7 +75,7 @@ def _draw_stealth(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state:
     """Slot 0 (the lowest) then a box per value of the track, the top one (the alarm) ringed in red; the token's slot in gold."""
     x = _label(surface, fonts, lay, "Stealth", row)
     track = state.scenario.stealth
-    size = lay.px(24)
+    size = lay.px(26)
     alarm = alarm_raised(state)
     for slot in range(len(track) + 1):
         box = pygame.Rect(x, row.centery - size // 2, size, size)
@@ -86,18 +87,18 @@ def _draw_stealth(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state:
             pygame.draw.rect(surface, theme.DANGER, box, max(2, lay.px(2)), border_radius=max(2, lay.px(4)))
         words = str(track[slot - 1]) if slot else ""
         if words:
-            image = fonts.render(words, lay.px(18), theme.ACTIVE_TEXT if here else theme.TEXT)
+            image = fonts.render(words, read_size(lay, fonts), theme.ACTIVE_TEXT if here else theme.TEXT)
             surface.blit(image, image.get_rect(center=box.center))
         x = box.right + lay.px(3)
     words = stealth_words(state)
-    image = fonts.fit(words, lay.px(20), max(lay.px(40), row.right - x - lay.px(8)), theme.DANGER if alarm else theme.TEXT)
+    image = fonts.fit(words, read_size(lay, fonts), max(lay.px(40), row.right - x - lay.px(8)), theme.DANGER if alarm else theme.TEXT)
     surface.blit(image, image.get_rect(midleft=(x + lay.px(8), row.centery)))
     return row.bottom
 
 
 def _draw_prey(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
     x = _label(surface, fonts, lay, "Prey", row)
-    image = fonts.fit(prey_words(state), lay.px(20), row.right - x, theme.TEXT)
+    image = fonts.fit(prey_words(state), read_size(lay, fonts), row.right - x, theme.TEXT)
     surface.blit(image, image.get_rect(midleft=(x, row.centery)))
     return row.bottom
 
@@ -105,7 +106,7 @@ def _draw_prey(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state: Ga
 def _draw_loot(surface: pygame.Surface, row: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> int:
     """A chip per Reagent type: the count in gold, then the type (its first three letters when the row is too narrow)."""
     x = _label(surface, fonts, lay, "Loot", row)
-    size, pad, gap = lay.px(20), lay.px(6), lay.px(4)
+    size, pad, gap = read_size(lay, fonts), lay.px(6), lay.px(4)
     font = fonts.get(size)
     for short in (False, True):
         chips = [(str(n), kind[:3] if short else kind) for kind, n in loot_counts(state)]

@@ -59,7 +59,7 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     y = area.top
     title_h = lay.px(40)
     clock = f"{roman(state.clock.minute)} · hour {state.clock.hour}"
-    clock_img = fonts.render(clock, lay.px(21), theme.MUTED)
+    clock_img = fonts.render(clock, read_size(lay, fonts), theme.MUTED)
     title_box = pygame.Rect(area.left, y, area.width - clock_img.get_width() - lay.gap, title_h)
     _text(surface, fonts, title, lay.px(36), color, title_box)
     surface.blit(clock_img, clock_img.get_rect(midright=(area.right, y + title_h // 2)))
@@ -67,14 +67,15 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     if compact:
         return y
     row = pygame.Rect(area.left, y, area.width, lay.px(28))
-    done = _text(surface, fonts, line, lay.px(24), theme.TEXT, row)
+    done = _text(surface, fonts, line, read_size(lay, fonts), theme.TEXT, row)
     after = up_next(state)
     if after and state.over is None:
         rest = pygame.Rect(done.right + lay.px(12), y, row.right - done.right - lay.px(12), row.height)
-        words = _next_words(after, fonts, lay.px(20), rest.width) or _next_words(
-            [token_label(state, i) for i in state.queue if i != state.active], fonts, lay.px(20), rest.width)
+        size = read_size(lay, fonts)
+        words = _next_words(after, fonts, size, rest.width) or _next_words(
+            [token_label(state, i) for i in state.queue if i != state.active], fonts, size, rest.width)
         if words:
-            _text(surface, fonts, words, lay.px(20), theme.MUTED, rest)
+            _text(surface, fonts, words, size, theme.MUTED, rest)
     return y + row.height + lay.px(4)
 
 
@@ -129,15 +130,16 @@ def draw_heroes(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
         name = spec.name + (" (out)" if hero.removed else "")
         # in two columns the name only where it fits whole; a KO hero not named keeps their letters on the
         # disc (two "KO" discs told apart only by their rings) and "KO" goes beside it
-        named = columns == 1 or name_box.width >= lay.px(100) and fonts.get(lay.px(22)).size(name)[0] <= name_box.width
+        size = read_size(lay, fonts)
+        named = columns == 1 or name_box.width >= lay.px(100) and fonts.get(size).size(name)[0] <= name_box.width
         label = fonts.render("KO" if hero.ko and named else token_label(state, hero.id), round(disc_r * 1.05),
                              theme.TEXT if hero.ko else theme.ink_for(color))  # fmt: skip
         surface.blit(label, label.get_rect(center=disc))
         if named:
             name_color = theme.MUTED if hero.ko or hero.removed else theme.TEXT
-            _text(surface, fonts, name, lay.px(24 if columns == 1 else 22), name_color, name_box)
-        elif hero.ko and fonts.get(lay.px(22)).size("KO")[0] <= name_box.width:
-            _text(surface, fonts, "KO", lay.px(22), theme.DANGER, name_box)
+            _text(surface, fonts, name, size, name_color, name_box)
+        elif hero.ko and fonts.get(size).size("KO")[0] <= name_box.width:
+            _text(surface, fonts, "KO", size, theme.DANGER, name_box)
     return area.top + heroes_height(state, lay, columns)
 
 
@@ -280,7 +282,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     _text(surface, fonts, form.title, lay.px(34), theme.TEXT, pygame.Rect(area.left, y, area.width, lay.px(42)))
     y += lay.px(44)
     if form.note:
-        note = fonts.get(lay.px(18)).render(form.note, True, theme.MUTED, None, area.width)
+        note = fonts.get(read_size(lay, fonts)).render(form.note, True, theme.MUTED, None, area.width)
         surface.blit(note, (area.left, y - lay.px(2)))
         y += note.get_height() + lay.px(4)
     button_h = lay.px(56)
@@ -292,7 +294,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     words = form_message(error, area.width, bottom.top - lay.px(6) - y - rows * lay.px(30), lay, fonts)
     reserved = words.get_height() + lay.px(2) if words is not None else 0
     row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y - reserved) // max(1, rows)))  # all above the buttons
-    longest = max((fonts.get(lay.px(20)).size(f.label)[0] for _, f in form.visible()), default=0)
+    longest = max((fonts.get(read_size(lay, fonts)).size(f.label)[0] for _, f in form.visible()), default=0)
     label_w = max(int(area.width * 0.2), min(int(area.width * 0.6), longest + lay.px(8)))  # as wide as its words
     for index, item in form.visible():
         row = pygame.Rect(area.left, y, area.width, row_h - lay.px(4))
@@ -300,7 +302,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
         if isinstance(item, Dice) and die_side(value_area, lay, len(item.values)) < min(row.height, lay.px(28)):
             value_area = row  # many dice: the whole row, without its label, for squares a finger can tap
         else:
-            _text(surface, fonts, item.label, lay.px(20), theme.MUTED, pygame.Rect(row.left, row.top, label_w - lay.px(4), row.height))
+            _text(surface, fonts, item.label, read_size(lay, fonts), theme.MUTED, pygame.Rect(row.left, row.top, label_w - lay.px(4), row.height))
         if isinstance(item, Dice):
             hits += _draw_dice(surface, value_area, lay, form, index, item, fonts)
         else:
@@ -317,7 +319,7 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
             at_high = isinstance(item, Number) and item.value >= item.high
             _text(surface, fonts, "<", lay.px(26), theme.DIM if at_low else theme.TEXT, left, "center")
             _text(surface, fonts, ">", lay.px(26), theme.DIM if at_high else theme.TEXT, right, "center")
-            _text(surface, fonts, item.words, lay.px(24), theme.TEXT, middle, "center")
+            _text(surface, fonts, item.words, label_size(lay, fonts), theme.TEXT, middle, "center")
             hits += [Hit(left, ("stop", stop, -1)), Hit(right, ("stop", stop, 1)), Hit(middle, ("stop", stop, 0))]
         y += row_h
     if words is not None:  # under the rows, above the buttons
@@ -334,11 +336,11 @@ def form_message(error: str, width: int, room: int, lay: Layout, fonts: Fonts) -
     little, it is counted in `fonts.squeezed`, and its first lines are shown."""
     if not error:
         return None
-    for size in range(max(lay.px(19), fonts.MIN_READABLE), fonts.MIN_READABLE - 1, -1):
+    for size in range(max(read_size(lay, fonts), fonts.least), fonts.least - 1, -1):
         words = fonts.get(size).render(error, True, theme.DANGER, None, width)
         if words.get_height() <= room:
             return words
-    fonts.cut(error, fonts.MIN_READABLE)
+    fonts.cut(error, fonts.least)
     return words
 
 
@@ -352,7 +354,7 @@ def _draw_dice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Fo
     hits: list[Hit] = []
     count = len(dice.values)
     if count == 0:
-        _text(surface, fonts, "no dice", lay.px(22), theme.DIM, area)
+        _text(surface, fonts, "no dice", read_size(lay, fonts), theme.DIM, area)
         return hits
     size = die_side(area, lay, count)
     for die, value in enumerate(dice.values):
@@ -377,4 +379,4 @@ def draw_over_banner(surface: pygame.Surface, dial: pygame.Rect, lay: Layout, st
     title, reason = over_words(state)
     color = theme.GOOD if over_is_good(state) else theme.DANGER
     _text(surface, fonts, title.upper(), lay.px(40), color, pygame.Rect(band.left, band.top + lay.px(6), band.width, lay.px(48)), "center")
-    _text(surface, fonts, reason, lay.px(24), theme.TEXT, pygame.Rect(band.left + lay.gap, band.top + lay.px(54), band.width - 2 * lay.gap, lay.px(36)), "center")
+    _text(surface, fonts, reason, read_size(lay, fonts), theme.TEXT, pygame.Rect(band.left + lay.gap, band.top + lay.px(54), band.width - 2 * lay.gap, lay.px(36)), "center")

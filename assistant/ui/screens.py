@@ -205,6 +205,7 @@ class TableScreen:
         (the dial shows their tokens). On a Hero's own turn the rows stay."""
         self.refresh(app)
         lay, fonts, state = app.layout, app.fonts, app.game.state
+        fonts.least = read_size(lay, fonts)  # nothing shrunk under what the table reads
         draw_dial(surface, lay.dial, state, fonts)
         if state.over is not None:
             draw_over_banner(surface, lay.dial, lay, state, fonts)
@@ -222,17 +223,17 @@ class TableScreen:
         portrait_log = lay.log.height + lay.log.width == 0 and bool(log)
         log_least = read_size(lay, fonts) + lay.px(6) if portrait_log else 0  # a line of the log at least
         room = strip.top - lay.gap - area.top - mission_height(state, lay) - log_least - lay.gap  # header, act, buttons
-        least_rows = rows * lay.px(34) + (rows - 1) * lay.gap if rows else 0
-        ways = [(compact, less) for less in LESS for compact in (False, True)]  # the act lines whole, at the largest
-        fit = [(c, n) for c, n in ways if header_height(lay, c) + act_height(act, area.width, lay, fonts, n) + least_rows <= room]
+        # the act lines whole, at the largest; a label's two lines ("Venetian Alchemist") before their last steps down
+        ways = [(c, n, f) for f in dict.fromkeys((floor, lay.px(34))) for n in LESS for c in (False, True)
+                if f == lay.px(34) or n != LESS[-1]]  # fmt: skip
+        fit = [(c, n, f) for c, n, f in ways if header_height(lay, c) + act_height(act, area.width, lay, fonts, n)
+               + (rows * f + (rows - 1) * lay.gap if rows else 0) <= room]  # fmt: skip
         if not fit and advice is not None and not advice.waiting and act:  # the instruction is the log's, to scroll
             log, act = [*log, replace(act[-1], big=False)], act[:-1]
-        compact, less = fit[0] if fit else ways[-1]
+        compact, less, floor = fit[0] if fit else ways[-1]
         act_h = act_height(act, area.width, lay, fonts, less)
         y = draw_header(surface, area, lay, state, fonts, compact)
         above = strip.top - lay.gap - mission_height(state, lay) - y  # the room above the strip, below the header
-        if rows * floor + (rows - 1) * lay.gap + act_h + log_least > above:  # a label's two lines give way to what is asked
-            floor = lay.px(34)
         least = rows * floor + (rows - 1) * lay.gap if rows else 0
         room = above - least - act_h - lay.gap - log_least
         own_turn = advice is None or advice.side in ("hero", "reaction")
@@ -366,6 +367,7 @@ class FormScreen:
 
     def draw(self, app: App, surface: pygame.Surface) -> list[Hit]:
         lay, fonts = app.layout, app.fonts
+        fonts.least = read_size(lay, fonts)
         draw_dial(surface, lay.dial, app.game.state, fonts)
         assert app.form is not None
         pygame.draw.rect(surface, theme.PANEL, lay.panel, border_radius=lay.px(10))

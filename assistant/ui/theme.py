@@ -62,6 +62,7 @@ class Fonts:
         self.squeezed: list[tuple[str, int]] = []
         self._cut: dict[tuple[str, int, Color, int], tuple[str, int]] = {}  # `fit`'s images drawn cut
         self._caps: dict[int, int] = {}
+        self.least = self.MIN_READABLE  # `fit`'s floor: the table's screens raise it to what is read from 1.5 m
 
     def cut(self, text: str, size: int) -> None:
         """Count `text`, drawn at `size`, as cut or squeezed (what the tests look at)."""
@@ -117,7 +118,7 @@ class Fonts:
 
     def smallest(self, size: int) -> int:
         """The smallest size `fit` shrinks text of `size` to before it cuts it."""
-        return max(self.MIN_READABLE, int(size * 0.7))
+        return max(self.least, int(size * 0.7))
 
     def _fit(self, text: str, size: int, width: int, color: Color) -> pygame.Surface:
         size0 = size = int(size)

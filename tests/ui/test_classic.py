@@ -13,6 +13,7 @@ from assistant.ui.table import MemoryGame
 from assistant.ui.words import headline
 from tests.ui.conftest import key, make_app, play
 from tests.ui.missions import mission
+from assistant.ui.panel import read_size
 from tests.ui.pixels import find_text
 from tests.ui.test_reactions import advice, labels, tap
 from tests.ui.test_render import count
@@ -78,7 +79,7 @@ def test_a_hero_put_out_of_action_by_a_reaction_ends_the_activation_once_the_rea
     assert advice(app).steps[-1] == "Ada is out of action: end the activation."
     app.draw()
     pygame.image.save(app.surface, shots / "classic-out-of-action-800x480.png")
-    assert find_text(app.surface, app.layout.panel, "out of action", app.layout.px(24), theme.TEXT, app.fonts) is not None
+    assert find_text(app.surface, app.layout.panel, "out of action", read_size(app.layout, app.fonts), theme.TEXT, app.fonts) is not None
     play(app, key("e"))
     assert app.game.state.active == "guards" and app.game.state.hero("ada").ko
 

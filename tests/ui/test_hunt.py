@@ -16,13 +16,18 @@ from assistant.ui.table import MemoryGame
 from assistant.rules.instructions import plan
 from tests.ui.conftest import key, make_app, play
 from tests.ui.missions import mission
+from assistant.ui.panel import read_size
 from tests.ui.pixels import find_text
 from tests.ui.test_reactions import advice, tap
 
 
+READ = 0  # as a size: the least the table reads (`panel.read_size`)
+
+
 def shows(app: App, words: str, size: float, color: tuple[int, int, int], area: pygame.Rect | None = None) -> bool:
     app.draw()
-    return find_text(app.surface, area or app.layout.panel, words, app.layout.px(size), color, app.fonts) is not None
+    points = read_size(app.layout, app.fonts) if size == READ else app.layout.px(size)
+    return find_text(app.surface, area or app.layout.panel, words, points, color, app.fonts) is not None
 
 
 def test_the_prey_card_and_the_cards_left_follow_the_deck(shots: Path) -> None:
@@ -32,7 +37,7 @@ def test_the_prey_card_and_the_cards_left_follow_the_deck(shots: Path) -> None:
     assert state.active == "boar" and state.prey_drawn == 1
     words = prey_words(state)
     assert words == f"card 1 ({deck[0].ap} AP) · {len(deck) - 1} left"
-    assert shows(app, words, 20, theme.TEXT)
+    assert shows(app, words, READ, theme.TEXT)
     pygame.image.save(app.surface, shots / "hunt-800x480.png")
     assert app.fonts.squeezed == []
     # play on (E ends each activation) until the Prey draws its second card: the row follows
@@ -42,8 +47,8 @@ def test_the_prey_card_and_the_cards_left_follow_the_deck(shots: Path) -> None:
         play(app, key("e"))
     state = app.game.state
     assert state.prey_drawn == 2 and state.active == "boar"
-    assert shows(app, f"card 2 ({deck[1].ap} AP) · {len(deck) - 2} left", 20, theme.TEXT)
-    assert not shows(app, words, 20, theme.TEXT)  # the first card's line is gone
+    assert shows(app, f"card 2 ({deck[1].ap} AP) · {len(deck) - 2} left", READ, theme.TEXT)
+    assert not shows(app, words, READ, theme.TEXT)  # the first card's line is gone
 
 
 def test_the_hunt_ends_when_the_prey_has_no_card_left() -> None:
@@ -55,7 +60,7 @@ def test_the_hunt_ends_when_the_prey_has_no_card_left() -> None:
     state = app.game.state
     assert state.over == "defeat: the Prey has no Action Card left"
     assert shows(app, "Defeat", 36, theme.DANGER)  # the header's title
-    assert shows(app, "No Prey Action Card left", 24, theme.TEXT, app.layout.dial)  # the banner
+    assert shows(app, "No Prey Action Card left", READ, theme.TEXT, app.layout.dial)  # the banner
     assert app.fonts.squeezed == []
 
 
@@ -67,7 +72,7 @@ def test_the_hunt_is_won_when_the_prey_is_defeated() -> None:
     assert app.game.state == rules.apply(start, {"type": "damage", "group": "boar", "model": 1, "wounds": health})
     assert app.game.state.over == "victory: the Prey is defeated"
     assert shows(app, "Victory", 36, theme.GOOD)
-    assert shows(app, "The Prey is defeated", 24, theme.TEXT, app.layout.dial)
+    assert shows(app, "The Prey is defeated", READ, theme.TEXT, app.layout.dial)
     assert app.fonts.squeezed == []
 
 
@@ -80,7 +85,7 @@ def test_a_mission_ended_by_its_cards_says_so(result: str) -> None:
     play(app, key(str(options.index(result) + 1)), key("return"), key("return"))
     assert app.game.state == rules.apply(start, {"type": "end_mission", "result": result})
     assert shows(app, result.capitalize(), 36, theme.GOOD if result == "victory" else theme.DANGER)
-    assert shows(app, "As the mission cards say", 24, theme.TEXT, app.layout.dial)
+    assert shows(app, "As the mission cards say", READ, theme.TEXT, app.layout.dial)
 
 
 def test_the_defence_roll_against_the_prey_card_s_own_attack_is_resolved() -> None:

@@ -12,7 +12,7 @@ from assistant.ui.mission_panel import loot_counts
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import key, make_app, play
 from tests.ui.demo import demo_scenario
-from tests.ui.test_hunt import shows
+from tests.ui.test_hunt import READ, shows
 
 
 def test_the_loot_is_counted_by_type_first_drawn_first() -> None:
@@ -26,10 +26,10 @@ def test_the_loot_is_counted_by_type_first_drawn_first() -> None:
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_the_loot_appears_on_the_panel_after_a_defeat(size: tuple[int, int], shots: Path) -> None:
     app = make_app(size, MemoryGame(demo_scenario()))
-    assert not shows(app, "Loot", 20, theme.MUTED)  # nothing defeated, no Loot, no row
+    assert not shows(app, "Loot", READ, theme.MUTED)  # nothing defeated, no Loot, no row
     app.game.apply({"type": "damage", "group": "alchemist", "model": 1, "wounds": 4, "by": "valerio"})
-    assert shows(app, "Loot", 20, theme.MUTED)
-    assert shows(app, "Alchemia", 20, theme.TEXT) and shows(app, "2", 20, theme.ACTIVE)
+    assert shows(app, "Loot", READ, theme.MUTED)
+    assert shows(app, "Alchemia", READ, theme.TEXT) and shows(app, "2", READ, theme.ACTIVE)
     # every type of the demo, while the Enemy AI asks its question (the panel at its fullest)
     app.game.apply({"type": "damage", "group": "papal_guard", "model": 1, "wounds": 6, "by": "valerio"})
     app.game.apply({"type": "damage", "group": "slingers", "model": 1, "wounds": 2, "by": "valerio"})
@@ -42,5 +42,5 @@ def test_the_loot_appears_on_the_panel_after_a_defeat(size: tuple[int, int], sho
     pygame.image.save(app.surface, shots / f"loot-{size[0]}x{size[1]}.png")
     assert app.fonts.squeezed == []
     for kind in ("Alchemia", "Pecunia", "Elementum"):  # readable: the whole name, or its first three letters
-        assert shows(app, kind, 20, theme.TEXT) or shows(app, kind[:3], 20, theme.TEXT), kind
-    assert shows(app, "3", 20, theme.ACTIVE)  # three Alchemia
+        assert shows(app, kind, READ, theme.TEXT) or shows(app, kind[:3], READ, theme.TEXT), kind
+    assert shows(app, "3", READ, theme.ACTIVE)  # three Alchemia

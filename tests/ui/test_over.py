@@ -15,7 +15,7 @@ from assistant.ui.table import MemoryGame
 from assistant.ui.words import over_words, roman
 from tests.ui.conftest import key, make_app, play
 from tests.ui.demo import demo_scenario
-from tests.ui.test_hunt import shows
+from tests.ui.test_hunt import READ, shows
 
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
@@ -29,7 +29,7 @@ def test_time_running_out_is_said_with_the_time(size: tuple[int, int], shots: Pa
     assert (title, reason) == ("Time is up", f"Mission end: {roman(2)}, hour 1")
     assert shows(app, title, 36, theme.DANGER)
     assert shows(app, title.upper(), 40, theme.DANGER, app.layout.dial)
-    assert shows(app, reason, 24, theme.TEXT, app.layout.dial)
+    assert shows(app, reason, READ, theme.TEXT, app.layout.dial)
     pygame.image.save(app.surface, shots / f"mission-over-time-{size[0]}x{size[1]}.png")
     assert app.fonts.squeezed == []
 
@@ -71,7 +71,7 @@ def test_three_heroes_ko_is_a_defeat_said_so(shots: Path) -> None:
     assert state.over == "defeat: heroes KO"
     assert over_words(state) == ("Defeat", "3 Heroes are KO")
     assert shows(app, "Defeat", 36, theme.DANGER)
-    assert shows(app, "3 Heroes are KO", 24, theme.TEXT, app.layout.dial)
+    assert shows(app, "3 Heroes are KO", READ, theme.TEXT, app.layout.dial)
     pygame.image.save(app.surface, shots / "mission-over-ko-800x480.png")
     play(app, key("u"))  # undo still works from the end
     assert app.game.state.over == "ko"

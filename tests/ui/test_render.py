@@ -282,14 +282,15 @@ def test_who_comes_next_is_named_whole_or_counted_never_cut() -> None:
 def test_where_no_name_fits_who_comes_next_is_told_by_the_tokens_letters() -> None:
     """A title as long as "Mystery 1 to resolve" left the names no room: "next: Vi…" was drawn cut (a KO hero's
     turn at 800x480 too). The tokens' letters, as on the dial, are shown instead."""
-    from assistant.ui.panel import draw_header
+    from assistant.ui.panel import draw_header, read_size
     from assistant.ui.words import token_label
 
     app = make_app((800, 480))
     app.act({"type": "end_activation"})  # Sofia acts; Valerio and the Papal Guard come next
     state = app.game.state
     shown = texts_drawn(app.fonts)
-    draw_header(app.surface, pygame.Rect(0, 0, 260, 80), app.layout, state, app.fonts)
+    app.fonts.least = read_size(app.layout, app.fonts)  # as the table screen draws it
+    draw_header(app.surface, pygame.Rect(0, 0, 340, 80), app.layout, state, app.fonts)
     later = [i for i in state.queue if i != state.active]
     letters = [token_label(state, i) for i in later]
     assert len(later) == 2 and shown[-1] in (f"next: {letters[0]}, {letters[1]}", f"next: {letters[0]} +1"), shown

@@ -13,6 +13,7 @@ from assistant.ui.app import App
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import key, make_app, play
 from tests.ui.missions import mission
+from assistant.ui.panel import read_size
 from tests.ui.pixels import find_text
 from tests.ui.test_reactions import labels
 
@@ -20,7 +21,7 @@ from tests.ui.test_reactions import labels
 def track_row(app: App) -> pygame.Rect:
     """The panel's Stealth row, found by its label drawn on the screen."""
     app.draw()
-    label = find_text(app.surface, app.layout.panel, "Stealth", app.layout.px(20), theme.MUTED, app.fonts)
+    label = find_text(app.surface, app.layout.panel, "Stealth", read_size(app.layout, app.fonts), theme.MUTED, app.fonts)
     assert label is not None, "no Stealth track on the panel"
     return pygame.Rect(label.right, label.top - app.layout.px(6), app.layout.panel.right - label.right, label.height + app.layout.px(12))
 
@@ -40,7 +41,7 @@ def test_the_stealth_roll_follows_a_move_and_a_miss_moves_the_token_up(size: tup
     row = track_row(app)
     pygame.image.save(app.surface, shots / f"stealth-{size[0]}x{size[1]}.png")
     assert app.fonts.squeezed == []
-    assert find_text(app.surface, row, f"next roll {track[0]}+", app.layout.px(20), theme.TEXT, app.fonts) is not None
+    assert find_text(app.surface, row, f"next roll {track[0]}+", read_size(app.layout, app.fonts), theme.TEXT, app.fonts) is not None
     at_start = token_x(app, row, theme.ACTIVE)
     # Move: nobody adjacent; 2 AP; the Stealth roll opens by itself, one die and the AP for more
     play(app, key("m"), key("n"), key("2"), key("return"), key("return"))
@@ -58,7 +59,7 @@ def test_the_stealth_roll_follows_a_move_and_a_miss_moves_the_token_up(size: tup
     assert app.game.state == rolled and rolled.stealth == 1 and rolled.turn is not None and rolled.turn.ap_left == 2
     row = track_row(app)
     assert token_x(app, row, theme.ACTIVE) > at_start + app.layout.px(10)  # the token moved up the track
-    assert find_text(app.surface, row, f"next roll {track[1]}+", app.layout.px(20), theme.TEXT, app.fonts) is not None
+    assert find_text(app.surface, row, f"next roll {track[1]}+", read_size(app.layout, app.fonts), theme.TEXT, app.fonts) is not None
     # the roll from the menu too (S): a die that reaches the value holds the Stealth
     assert "Stealth roll" in labels(app)
     play(app, key("s"), key(str(track[1])), key("return"))
@@ -76,7 +77,7 @@ def test_the_table_raises_the_alarm_from_fix_and_the_track_says_so(shots: Path) 
     assert app.game.state == rules.apply(start, {"type": "alarm", "cause": "a mission rule"})
     row = track_row(app)
     pygame.image.save(app.surface, shots / "stealth-alarm-800x480.png")
-    assert find_text(app.surface, row, "ALARM", app.layout.px(20), theme.DANGER, app.fonts) is not None
+    assert find_text(app.surface, row, "ALARM", read_size(app.layout, app.fonts), theme.DANGER, app.fonts) is not None
     token_x(app, row, theme.DANGER)  # the top slot filled in red
     assert "Stealth roll" not in labels(app)  # the Stealth is over
     play(app, key("f"))
