@@ -214,6 +214,8 @@ def _swiftness(state: GameState, f: Fields) -> GameState:
 
 def _location(state: GameState, f: Fields) -> GameState:
     """Renaissance "Location Card": a Hero enters one (off the Battlefield, Enemies ignore them) or exits it."""
+    if state.edition is not Edition.RENAISSANCE:
+        raise RuleError("type", "Location Cards are a Renaissance rule")
     hero = state.hero(f.text("hero"))
     enter = f.flag("enter", True)
     if hero.location == enter:

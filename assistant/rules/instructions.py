@@ -123,7 +123,8 @@ def plan(state: GameState) -> Plan:
     """The instructions for whatever the table does now (see the module docstring)."""
     if state.over is not None:
         result, _, reason = state.over.partition(": ")
-        knocked = f"{counted(sum(1 for h in state.heroes if h.ko or h.removed), 'Hero', 'Heroes')} {term(state.edition, 'KO')}"
+        out = sum(1 for h in state.heroes if (h.ko or h.removed) and state.scenario.hero(h.id).role != "ally")  # an Ally is no Hero
+        knocked = f"{counted(out, 'Hero', 'Heroes')} {term(state.edition, 'KO')}"
         if reason == "heroes KO":  # "End of a Mission": at least 3 Heroes are KO
             reason = knocked
         said = UNDECIDED.get(result, result) + (f" ({reason})" if reason else "")
