@@ -15,7 +15,7 @@ below (the wiring of hardware/wiring.md).
     pin_factory = "auto"   # "auto" (lgpio on a Pi 5, gpiozero's choice elsewhere), "lgpio", "mock", ...
 
     [board]
-    port = "auto"          # "auto" (the first /dev/ttyACM* that answers hello), "none", or a port
+    port = "auto"          # "auto" (the first port with a Pico's USB id that answers hello), "none", or a port
     tray_idle = 10         # tray light, percent (0 to 100), while nobody is rolling
     tray_dice = 100        # tray light, percent (0 to 100), while a form waits for dice
 

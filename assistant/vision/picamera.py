@@ -30,7 +30,7 @@ from assistant.vision.errors import CameraLost, SourceError
 from assistant.vision.sources import _Closing
 
 STALLED = 2.0  # seconds without a frame (or its metadata) before the Pi camera counts as lost
-FOCUS_CM = 28.0  # the lens to the tray: the printed mast's height (hardware/nova_table.scad); autofocus would hunt
+FOCUS_CM = 25.5  # the lens to the tray: the printed mast's height (hardware/nova_table.scad); autofocus would hunt
 CLASH = ("; a package from apt (simplejpeg) is built for another numpy than the venv's: run python3 bootstrap.py "
          "again, which installs one for it")
 OLD = ("picamera: this picamera2 cannot stop waiting for a camera that stalls (a loose ribbon cable would then "
