@@ -34,6 +34,7 @@ from assistant.ui.panel import (
     read_size,
 )
 from assistant.ui.reactions import move_ready
+from assistant.ui.roster import draw_roster, fighting, roster_height
 from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 
 if TYPE_CHECKING:
@@ -135,6 +136,8 @@ class TableScreen:
                 if hit.target[0] == "log":  # one entry further back; after the oldest, the newest
                     self.scroll = (self.scroll + 1) % self.views
                     return None
+                if hit.target[0] == "model":  # an enemy model of the roster: Fix on it
+                    return fix_model(app, self.open_form(app, "fix"), hit.target[1])
         return None
 
     def dice(self, app: App, reading: Reading) -> str | None:
@@ -222,6 +225,9 @@ class TableScreen:
         floor = least_height(main, (area.width - (columns - 1) * lay.gap) // columns, lay, fonts)
         portrait_log = lay.log.height + lay.log.width == 0 and bool(log)
         log_least = read_size(lay, fonts) + lay.px(6) if portrait_log else 0  # a line of the log at least
+        active = [state.turn.token] if state.turn is not None and state.side_of(state.turn.token) is Side.ENEMY else []
+        roster_h = roster_height(state, lay, fonts, active) if portrait_log or not lay.log.height else 0
+        log_least += roster_h  # the active group's wounds are always shown: above the log
         room = strip.top - lay.gap - area.top - mission_height(state, lay) - log_least - lay.gap  # header, act, buttons
         # the act lines whole, at the largest; a label's two lines ("Venetian Alchemist") before their last steps down
         ways = [(c, n, f) for f in dict.fromkeys((floor, lay.px(34))) for n in LESS for c in (False, True)
@@ -246,12 +252,24 @@ class TableScreen:
         grid_top = min(max(top, strip.top - lay.gap - wanted), strip.top - lay.gap - least)
         act_area = pygame.Rect(area.left, grid_top - lay.gap // 2 - act_h, area.width, act_h)
         log_area = lay.log if not portrait_log else pygame.Rect(area.left, y, area.width, act_area.top - lay.gap // 2 - y)
+        roster = draw_roster(surface, log_area, lay, state, fonts, active)
+        log_area = pygame.Rect(log_area.left, log_area.top + roster_height(state, lay, fonts, active), log_area.width,
+                               log_area.height - roster_height(state, lay, fonts, active))  # fmt: skip
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
         hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
         hits += draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
         drawn, self.logged, self.views = draw_log(surface, log_area, log, self.scroll, lay, fonts)
         self.told = (log, act)
-        return hits + [Hit(d.rect, d.target) for d in draw_act(surface, act_area, act, lay, fonts, less) + drawn]
+        return hits + roster + [Hit(d.rect, d.target) for d in draw_act(surface, act_area, act, lay, fonts, less) + drawn]
+
+
+def fix_model(app: App, screen: str, model: tuple[str, int]) -> str:
+    """The Fix form opened on an enemy model: Wound enemy, that model (a turn of Change heals it)."""
+    assert app.form is not None
+    app.form.get("what").select("enemy_wound")  # type: ignore[union-attr]
+    app.form.get("target").select(model)  # type: ignore[union-attr]
+    app.form.refresh()
+    return screen
 
 
 def fill(app: App, form: Form, reading: Reading) -> None:
@@ -372,7 +390,11 @@ class FormScreen:
         assert app.form is not None
         pygame.draw.rect(surface, theme.PANEL, lay.panel, border_radius=lay.px(10))
         inner = lay.panel.inflate(-2 * lay.gap, -2 * lay.gap)
-        return draw_form(surface, inner, lay, app.form, fonts, app.error)
+        hits = draw_form(surface, inner, lay, app.form, fonts, app.error)
+        state = app.game.state  # under the dial, the enemies' wounds (whom to attack, whom to fix); shown, not tapped
+        groups = [g for g in fighting(state) if roster_height(state, lay, fonts, [g]) * (fighting(state).index(g) + 1) <= lay.log.height]
+        draw_roster(surface, lay.log, lay, state, fonts, groups)
+        return hits
 
 
 class Machine:

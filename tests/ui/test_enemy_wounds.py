@@ -8,6 +8,7 @@ import pygame
 
 from assistant.rules import game as rules
 from assistant.ui import theme
+from assistant.ui.panel import label_size
 from tests.ui.conftest import key, make_app, play
 from tests.ui.pixels import find_text
 
@@ -26,7 +27,7 @@ def test_the_fix_form_wounds_an_enemy_and_heals_it(shots: Path) -> None:
     assert app.form.event() == wound
     app.draw()
     pygame.image.save(app.surface, shots / "fix-enemy-wound-800x480.png")
-    assert find_text(app.surface, app.layout.panel, "Slingers 1", app.layout.px(24), theme.TEXT, app.fonts) is not None
+    assert find_text(app.surface, app.layout.panel, "Slingers 1", label_size(app.layout, app.fonts), theme.TEXT, app.fonts) is not None
     play(app, key("return"), key("return"))
     assert app.form is None and app.game.state == rules.apply(start, wound)
     # the Papal Guard (3 Health in the demo) takes 2 wounds, then discards 1 by a Healing: Heal enemy, first model, By 1

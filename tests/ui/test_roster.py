@@ -1,0 +1,59 @@
+"""The enemy roster: "2 wounds" on an enemy, and nothing showed how many it has left (not its token, not the
+header, not the Fix form): the players went back to paper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from assistant.ui import theme
+from assistant.ui.app import App
+from assistant.ui.panel import read_size
+from assistant.ui.table import MemoryGame
+from tests.ui.conftest import click, key, make_app, play
+from tests.ui.demo import demo_scenario
+from tests.ui.pixels import find_text
+from tests.ui.test_enemy_turn import to_enemy_question
+from tests.ui.test_render import count
+
+
+def blocks(app: App) -> dict[tuple[str, int], pygame.Rect]:
+    return {hit.target[1]: hit.rect for hit in app.hits if hit.target[0] == "model"}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_active_group_s_wounds_are_shown_on_its_turn_and_a_tap_fixes_them(size: tuple[int, int], shots: Path) -> None:
+    game = MemoryGame(demo_scenario())
+    game.apply({"type": "damage", "group": "slingers", "model": 2, "wounds": 1})
+    state = to_enemy_question(game)
+    assert state.active == "slingers"
+    app = make_app(size, game)
+    app.draw()
+    pygame.image.save(app.surface, shots / f"roster-{size[0]}x{size[1]}.png")
+    shown = blocks(app)
+    assert sorted(shown) == [("slingers", 1), ("slingers", 2), ("slingers", 3)]  # its models, each a block
+    assert [count(app.surface, shown[("slingers", n)], theme.WOUND) > 0 for n in (1, 2, 3)] == [False, True, False]
+    assert app.fonts.squeezed == []
+    play(app, click(shown[("slingers", 2)].center))  # Fix, on that model: Wound enemy, by 1
+    assert app.form is not None and app.form.name == "fix"
+    assert app.form.value("what") == "enemy_wound" and app.form.value("target") == ("slingers", 2)
+    play(app, key("return"), key("return"), key("return"), key("return"))
+    assert app.game.state.group("slingers").models[1].defeated  # its second wound of 2
+    app.draw()
+    assert ("slingers", 2) not in blocks(app) and sorted(blocks(app)) == [("slingers", 1), ("slingers", 3)]  # crossed
+    play(app, key("u"))
+    assert app.game.state.group("slingers").models[1].wounds == 1
+
+
+def test_a_form_shows_every_enemy_s_wounds_under_the_dial(shots: Path) -> None:
+    game = MemoryGame(demo_scenario())
+    game.apply({"type": "damage", "group": "papal_guard", "model": 1, "wounds": 2})
+    app = make_app((800, 480), game)
+    play(app, key("a"))  # Valerio's attack: whom to attack, with their wounds in sight
+    app.draw()
+    pygame.image.save(app.surface, shots / "roster-attack-800x480.png")
+    for name in ("Papal Guard", "Slingers", "Venetian Alchemist"):
+        assert find_text(app.surface, app.layout.log, name, read_size(app.layout, app.fonts), theme.TEXT, app.fonts), name
+    assert count(app.surface, app.layout.log, theme.WOUND) > 0 and app.fonts.squeezed == []
