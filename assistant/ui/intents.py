@@ -81,7 +81,7 @@ def _intents(state: GameState, advice: Advice | None, drafted: Collection[str] =
     if advice is not None and advice.side == "enemy":
         return _advised_items(state, advice)
     if advice is not None and advice.side == "hero" and advice.waiting:  # first edition: an overtaken Enemy reacts
-        return _advised_items(state, advice)[:-1] + [Item("End activation", "e", {"type": "end_activation"})]
+        return _advised_items(state, advice)[:-1]  # the activation ends once the reaction is settled
     return _table_items(state, drafted)
 
 
