@@ -432,6 +432,8 @@ def _damage(attack: AttackSpec) -> int:
 
 
 def _ranged(spec: EnemyGroupSpec, attack: AttackSpec) -> bool:
+    if area_of(attack).lower().startswith(("spear", "breath")):  # "Areas": they "require ... to be adjacent to the target"
+        return False
     return attack.range_max > 1 or any(s.lower() == "marksman" for s in spec.generic_skills)
 
 

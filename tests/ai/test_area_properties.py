@@ -42,3 +42,14 @@ def test_each_attack_costs_its_ap_once_and_every_hero_named_in_the_area_defends(
     made = state.turn.attacks
     assert sum(1 for a in made if not a.area) == swiftness // 2  # the Grenade's 2 AP, as often as the AP pay
     assert sum(1 for a in made if a.area) == named
+
+
+def test_a_breath_area_attack_is_made_from_an_adjacent_square() -> None:
+    """"Areas": "The Spear X and Breath Areas require the Model performing the Attack to be adjacent to the target"."""
+    breath = AttackSpec("Fire Breath", "physical", ap=2, range_min=1, range_max=3, threshold=5, defended_with="physique",
+                        hits=2, traits=("Breath Area",))  # fmt: skip
+    state = table("renaissance", (hero("valerio", threat=3),), (enemy("drake", attacks=(breath,)),),
+                  (("drake", 1, "enemy"), ("valerio", 2, "hero")))  # fmt: skip
+    state = apply(state, {"type": "ai_answer", "question": plan(state).question.key, "answer": "yes"})  # type: ignore[union-attr]
+    asked = plan(state).question
+    assert asked is not None and asked.kind == "reach" and "a square adjacent to Valerio" in asked.text
