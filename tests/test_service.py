@@ -47,7 +47,7 @@ def test_ready_once_on_the_screen_then_the_watchdog_fed_from_the_loop(tmp_path: 
         sock.settimeout(120)  # the app's start (imports, the demo's journal) on a loaded machine
         assert sock.recv(4096) == b"READY=1"
         beats = received(sock, time.monotonic() + 2.0)
-        assert set(beats) == {"WATCHDOG=1"} and 3 <= len(beats) <= 11  # every 0.2 s: half of WatchdogSec
+        assert set(beats) == {"WATCHDOG=1"} and 2 <= len(beats) <= 11  # every 0.2 s: half of WatchdogSec
         os.kill(app.pid, signal.SIGSTOP)  # a main loop that hangs: no more WATCHDOG=1, systemd kills it
         time.sleep(0.3)
         received(sock, time.monotonic() + 0.1)  # (any sent before the stop)

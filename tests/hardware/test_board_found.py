@@ -77,7 +77,7 @@ def test_a_board_whose_firmware_stopped_is_lost_and_back_once_it_runs_again(
 
     firmware = load_firmware()
     setattr(firmware, "BEAT_MS", 200)  # (a module attribute mypy cannot see): the test's heartbeat, faster
-    monkeypatch.setattr(board_link, "SILENT_SECONDS", 1.5)
+    monkeypatch.setattr(board_link, "SILENT_SECONDS", 2.5)
     monkeypatch.setattr(devices, "AGAIN_SECONDS", 0.1)
     monkeypatch.setattr(devices, "BY_ID", tmp_path)  # no udev names: looked for again on its own port
     said: list[str] = []
@@ -86,7 +86,7 @@ def test_a_board_whose_firmware_stopped_is_lost_and_back_once_it_runs_again(
         app = App(MemoryGame(demo_scenario()), surface, log=lambda message: None)
         link = devices.attach_board(app, HardwareConfig(board=BoardConfig(port=board.path)))
         assert link is not None
-        time.sleep(2.0)  # longer than SILENT_SECONDS: its heartbeat keeps it
+        time.sleep(3.0)  # longer than SILENT_SECONDS: its heartbeat keeps it
         assert said == [] and app.mirrors == [link]
         board.crash()
         assert wait(lambda: len(said) == 1), "the stopped board was never said lost"
