@@ -55,12 +55,16 @@ def post_notice(message: str) -> None:
     pygame.event.post(pygame.event.Event(NOTICE, message=message))
 
 
+class Vertical(int):
+    """The turn of an Up or Down arrow: the focus back (Up) or on (Down) in a menu, but a form's value up with Up."""
+
+
 NAVIGATION = {
     pygame.K_RIGHT: ("turn", 1),
-    pygame.K_DOWN: ("turn", 1),
+    pygame.K_DOWN: ("turn", Vertical(1)),
     pygame.K_TAB: ("turn", 1),
     pygame.K_LEFT: ("turn", -1),
-    pygame.K_UP: ("turn", -1),
+    pygame.K_UP: ("turn", Vertical(-1)),
     pygame.K_PLUS: ("turn", 1),
     pygame.K_EQUALS: ("turn", 1),
     pygame.K_KP_PLUS: ("turn", 1),

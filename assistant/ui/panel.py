@@ -275,8 +275,9 @@ def draw_menu(surface: pygame.Surface, area: pygame.Rect, lay: Layout, items: Se
 
 
 def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Form, fonts: Fonts,
-              error: str = "") -> list[Hit]:  # fmt: skip
-    """A form: its title, a row per field (◀ value ▶), dice as squares, then Back and Apply."""
+              error: str = "", preview: str = "") -> list[Hit]:  # fmt: skip
+    """A form: its title, a row per field (◀ value ▶), dice as squares, then Back and Apply; under the rows a refusal
+    (red), or what Apply would do (`preview`, in gold: "3 successes, 2 wounds")."""
     hits: list[Hit] = []
     y = area.top
     _text(surface, fonts, form.title, lay.px(34), theme.TEXT, pygame.Rect(area.left, y, area.width, lay.px(42)))
@@ -291,7 +292,8 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     apply = pygame.Rect(back.right + lay.gap, bottom.top, bottom.right - back.right - lay.gap, button_h)
     hits += [Hit(back, ("back",)), Hit(apply, ("stop", APPLY, 0))]  # first: a tap on them is theirs, whatever else is drawn
     rows = len(form.visible())
-    words = form_message(error, area.width, bottom.top - lay.px(6) - y - rows * lay.px(30), lay, fonts)
+    words = form_message(error or preview, area.width, bottom.top - lay.px(6) - y - rows * lay.px(30), lay, fonts,
+                         theme.DANGER if error else theme.ACTIVE)  # fmt: skip
     reserved = words.get_height() + lay.px(2) if words is not None else 0
     row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y - reserved) // max(1, rows)))  # all above the buttons
     longest = max((fonts.get(read_size(lay, fonts)).size(f.label)[0] for _, f in form.visible()), default=0)
@@ -330,14 +332,15 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     return hits
 
 
-def form_message(error: str, width: int, room: int, lay: Layout, fonts: Fonts) -> pygame.Surface | None:
+def form_message(error: str, width: int, room: int, lay: Layout, fonts: Fonts,
+                 color: Color = theme.DANGER) -> pygame.Surface | None:  # fmt: skip
     """A form's message (a refusal, the camera's words) wrapped to `width`, in smaller type (never below
     readable) until it fits `room`, the height the rows leave at their smallest; where even that is too
     little, it is counted in `fonts.squeezed`, and its first lines are shown."""
     if not error:
         return None
     for size in range(max(read_size(lay, fonts), fonts.least), fonts.least - 1, -1):
-        words = fonts.get(size).render(error, True, theme.DANGER, None, width)
+        words = fonts.get(size).render(error, True, color, None, width)
         if words.get_height() <= room:
             return words
     fonts.cut(error, fonts.least)

@@ -30,10 +30,15 @@ def fighting(state: GameState) -> list[str]:
 
 
 def group_words(state: GameState, group_id: str) -> str:
-    """What the table checks on the group's turn: its defences and its attacks ("Def 4+ Psy 3+ · Sling 2 AP 2-6")."""
+    """What the table checks on the group's turn: its defences and its attacks' AP ("Def 4 Psy 3 · Sling 2 AP")."""
     spec = state.scenario.enemy(group_id)
-    attacks = " · ".join(f"{a.name} {a.ap} AP {a.range_min}-{a.range_max}" for a in spec.attacks)
+    attacks = " · ".join(f"{a.name} {a.ap} AP" for a in spec.attacks)
     return f"Def {spec.physical_defense} Psy {spec.psychic_defense} · {attacks}"
+
+
+def fits_detail(state: GameState, lay: Layout, fonts: Fonts, group_id: str, width: int) -> bool:
+    """Whether the group's defences and attacks fit a line `width` wide whole."""
+    return fonts.get(read_size(lay, fonts)).size(group_words(state, group_id))[0] <= width - lay.px(8)
 
 
 def draw_roster(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,

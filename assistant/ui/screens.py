@@ -18,7 +18,7 @@ from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
 from assistant.ui.advice import Advice, advice_for
 from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
-from assistant.ui.inputs import Action
+from assistant.ui.inputs import Action, Vertical
 from assistant.ui.intents import Item, make_form, menu
 from assistant.ui.mission_panel import draw_mission, mission_height
 from assistant.ui.panel import (
@@ -33,8 +33,9 @@ from assistant.ui.panel import (
     least_height,
     read_size,
 )
+from assistant.ui.picker import choose, draw_picker, picked, preview
 from assistant.ui.reactions import move_ready
-from assistant.ui.roster import draw_roster, fighting, roster_height
+from assistant.ui.roster import draw_roster, fighting, fits_detail, roster_height
 from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 
 if TYPE_CHECKING:
@@ -252,9 +253,11 @@ class TableScreen:
         grid_top = min(max(top, strip.top - lay.gap - wanted), strip.top - lay.gap - least)
         act_area = pygame.Rect(area.left, grid_top - lay.gap // 2 - act_h, area.width, act_h)
         log_area = lay.log if not portrait_log else pygame.Rect(area.left, y, area.width, act_area.top - lay.gap // 2 - y)
-        roster = draw_roster(surface, log_area, lay, state, fonts, active)
-        log_area = pygame.Rect(log_area.left, log_area.top + roster_height(state, lay, fonts, active), log_area.width,
-                               log_area.height - roster_height(state, lay, fonts, active))  # fmt: skip
+        detail = bool(active) and fits_detail(state, lay, fonts, active[0], log_area.width) and (
+            roster_height(state, lay, fonts, active, True) + 2 * roster_height(state, lay, fonts, active) <= log_area.height)
+        roster = draw_roster(surface, log_area, lay, state, fonts, active, detail)  # with its defences and attacks: room
+        below = roster_height(state, lay, fonts, active, detail)  # for two lines of the log under them
+        log_area = pygame.Rect(log_area.left, log_area.top + below, log_area.width, log_area.height - below)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
         hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
         hits += draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
@@ -289,8 +292,10 @@ class FormScreen:
     """One intent's form beside the dial; Apply makes the event, Back (or hold) returns to the table."""
 
     name = "form"
+    picking: Stop | None = None  # the die whose faces are shown (`picker`), after a tap on it
 
     def enter(self, app: App) -> None:
+        self.picking = None
         app.tray(True)
 
     def handle(self, app: App, action: Action) -> str | None:
@@ -306,8 +311,8 @@ class FormScreen:
 
     def edit(self, app: App, form: Form, action: Action) -> str | None:
         kind = action.kind
-        if kind == "turn":
-            form.turn(int(action.value))
+        if kind == "turn":  # Up raises the value (it moved the focus back on the table's menu)
+            form.turn(-int(action.value) if isinstance(action.value, Vertical) else int(action.value))
         elif kind == "confirm":
             if form.focus.is_back:  # turned past Apply to Back: the knob's way out at once
                 return self.leave(app)
@@ -318,6 +323,7 @@ class FormScreen:
                 return self.leave(app)
         elif kind == "digit":
             form.type_digit(int(action.value))
+            self.picking = form.focus if self.picking is not None and picked(form, form.focus) else None
         elif kind == "dice":
             fill(app, form, action.value)
         elif kind == "tap":
@@ -336,8 +342,14 @@ class FormScreen:
             fill(app, form, fresh)
 
     def tap(self, app: App, form: Form, pos: tuple[int, int]) -> str | None:
+        if self.picking is not None:  # a face: that die set, the next one's faces shown; elsewhere: the picker closes
+            face = next((hit.target[1] for hit in app.hits if hit.target[0] == "face" and hit.rect.collidepoint(pos)), None)
+            stop, self.picking = self.picking, None
+            if face is not None and picked(form, stop) is not None:
+                self.picking = choose(form, stop, int(face))
+            return None
         for hit in app.hits:
-            if not hit.rect.collidepoint(pos):
+            if not hit.rect.collidepoint(pos) or hit.target[0] == "face":
                 continue
             if hit.target[0] == "back":
                 return self.leave(app)
@@ -347,7 +359,9 @@ class FormScreen:
                 form.focus = APPLY
                 return self.apply(app, form)
             form.focus = stop
-            if side:
+            if picked(form, stop) is not None:  # a die: its faces
+                self.picking = stop
+            elif side:
                 form.turn(side)
             return None
         return None
@@ -375,11 +389,13 @@ class FormScreen:
     def chain(self, app: App, form: Form) -> str | None:
         """Open the next form at once (the table stays in the form screen)."""
         app.form = form
+        self.picking = None
         app.error = ""
         return None
 
     def leave(self, app: App) -> str:
         app.form = None
+        self.picking = None
         app.tray(False)
         return "table"
 
@@ -390,11 +406,20 @@ class FormScreen:
         assert app.form is not None
         pygame.draw.rect(surface, theme.PANEL, lay.panel, border_radius=lay.px(10))
         inner = lay.panel.inflate(-2 * lay.gap, -2 * lay.gap)
-        hits = draw_form(surface, inner, lay, app.form, fonts, app.error)
-        state = app.game.state  # under the dial, the enemies' wounds (whom to attack, whom to fix); shown, not tapped
+        state = app.game.state
+        hits = draw_form(surface, inner, lay, app.form, fonts, app.error, preview(state, app.form))
+        # under the dial, the enemies' wounds (whom to attack, whom to fix); shown, not tapped
         groups = [g for g in fighting(state) if roster_height(state, lay, fonts, [g]) * (fighting(state).index(g) + 1) <= lay.log.height]
         draw_roster(surface, lay.log, lay, state, fonts, groups)
-        return hits
+        dice = picked(app.form, self.picking)
+        if dice is None or self.picking is None:
+            self.picking = None
+            return hits
+        die = next(hit.rect for hit in hits if hit.target[0] == "stop" and hit.target[1] == self.picking)
+        bottom = min(hit.rect.top for hit in hits if hit.target[0] == "back") - lay.gap
+        below = pygame.Rect(inner.left, die.bottom + lay.gap, inner.width, bottom - die.bottom - lay.gap)
+        area = below if below.height >= lay.px(90) else pygame.Rect(inner.left, inner.top, inner.width, die.top - lay.gap - inner.top)
+        return draw_picker(surface, area, lay, fonts, dice, self.picking.die) + hits  # its faces first
 
 
 class Machine:
