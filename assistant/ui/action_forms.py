@@ -177,7 +177,7 @@ def fix_form(state: GameState) -> Form:
         return form.value("what") in ("enemy_wound", "enemy_heal")
 
     def needs_hero(form: Form) -> bool:
-        return form.value("what") not in ("victory", "defeat", "draft", "alarm") and not on_enemy(form)
+        return form.value("what") not in ("victory", "defeat", "draft", "alarm", "calibrate") and not on_enemy(form)
 
     targets = _targets(state)
     fixes = [(key, label.replace("Threat", term(state.edition, "Threat"))) for key, label in FIXES
@@ -190,6 +190,7 @@ def fix_form(state: GameState) -> Form:
         fixes.append(("alarm", "Raise the alarm"))
     if targets:  # a Status Token's or a mission's wounds, an Enemy's Healing
         fixes += [("enemy_wound", "Wound enemy"), ("enemy_heal", "Heal enemy")]
+    fixes.append(("calibrate", "Calibrate dice"))  # the dice camera on the table's own dice: a screen, no event
     fields: list[Field] = [
         Choice("what", "Change", fixes),
         Choice("hero", "Hero", [(h.id, name_of(state, h.id)) for h in state.heroes], show=needs_hero),
@@ -204,6 +205,8 @@ def fix_form(state: GameState) -> Form:
             return {"type": "end_mission", "result": what}
         if what == "alarm":
             return {"type": "alarm", "cause": "a mission rule"}
+        if what == "calibrate":
+            return {"screen": "calibrate"}  # not the game's: the app's screen (ui/calibrate_screen.py)
         if what == "draft":
             return manual_draft_event(form)
         if what == "threat_up":

@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
@@ -24,6 +24,9 @@ from assistant.ui.reactions import adjacency_question, declare_event, move_ready
 from assistant.ui.screens import FormScreen, Machine, Screen, TableScreen
 from assistant.ui.table import Refused, TableGame
 from assistant.ui.theme import Fonts
+
+if TYPE_CHECKING:
+    from assistant.ui.devices import TableCamera
 
 HOLD_TO_QUIT = 1.0  # seconds Escape must be held to close the app
 
@@ -54,6 +57,7 @@ class App:
         self.asking = False  # Renaissance: the active Hero's Move waits for who is adjacent (not journaled yet)
         self.moves = 0  # the game's changes seen here (events applied, undone, redone, or by another process)
         self.dice_read: tuple[Reading, int] | None = None  # the camera's last dice, and `moves` when read
+        self.camera: TableCamera | None = None  # the dice camera (devices.attach_camera); calibration stops, restarts it
         self.machine = Machine(self.screens(), "table")
         self.running = False
         self.dirty = True
@@ -66,8 +70,10 @@ class App:
         self._mirror()
 
     def screens(self) -> list[Screen]:
-        """The screens of this game: "table" (the first) and "form"."""
-        return [TableScreen(), FormScreen()]
+        """The screens of this game: "table" (the first), "form" and "calibrate" (the dice camera's)."""
+        from assistant.ui.calibrate_screen import CalibrateScreen
+
+        return [TableScreen(), FormScreen(), CalibrateScreen()]
 
     # -- what inputs do ----------------------------------------------------------------------
 

@@ -128,7 +128,26 @@ def camera_settings(args: argparse.Namespace, config: HardwareConfig) -> tuple[s
     profile = args.dice_profile or config.dice_profile()
     if profile is not None:
         check_profile(profile, "--dice-profile" if args.dice_profile else f"{from_file} profile")
+    else:
+        profile = calibrated()
     return source, config.camera.tray if args.camera_tray is None else args.camera_tray, profile
+
+
+def calibrated() -> Path | None:
+    """The profile the table app's calibration wrote (`calibrate_work.default_profile`), where neither the command
+    line nor the hardware file names one: None where there is none, or it cannot be used (said: the table plays on,
+    reading without it, and the calibration writes it anew)."""
+    from assistant.ui.calibrate_work import default_profile
+
+    own = default_profile()
+    if not own.exists():
+        return None
+    try:
+        check_profile(own, "the table's own calibration")
+    except ValueError as bad:
+        print(f"nova-table: {bad}: reading the dice without it", file=sys.stderr)
+        return None
+    return own
 
 
 def check_screenshot(path: Path) -> None:

@@ -10,6 +10,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -202,6 +203,18 @@ def _wait(done: Callable[[], bool], seconds: float) -> None:
 CAMERA_STOP_SECONDS = 5.0  # how long closing waits for the camera's thread to finish its frame
 
 
+@dataclass(frozen=True)
+class TableCamera:
+    """The camera as `attach_camera` attached it: what it reads, and `stop` (the calibration screen opens the camera
+    for itself, then attaches it again)."""
+
+    source: str
+    tray: bool
+    kind: str
+    profile: Path | None
+    stop: Callable[[], None]
+
+
 def dice_of(edition: Edition) -> str:
     """The dice a game rolls, as the camera's reader names them: a Renaissance game only its d8 with
     astro symbols ("d8"; Renaissance rulebook, Components: 8 Dice, and Astro Symbols), a first-edition
@@ -291,6 +304,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
 
     thread.start()
     app.closers.append(close)
+    app.camera = TableCamera(source, tray, kind, profile, close)
     slower = "" if onnxruntime() is not None else \
         " (onnxruntime is not installed: OpenCV runs the dice reader's networks, about 2 times slower)"
     app.log(f"reading {'dice' if kind == 'auto' else kind} from {source}{slower}")

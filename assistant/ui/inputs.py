@@ -20,12 +20,13 @@ KNOB = pygame.event.custom_type()  # attributes: hero (index from 0), delta
 DICE = pygame.event.custom_type()  # attributes: reading (a form.Reading)
 BOARD = pygame.event.custom_type()  # attributes: message (str), for the status line
 NOTICE = pygame.event.custom_type()  # attributes: message (str), for the players: shown on the screen too
+CALIBRATION = pygame.event.custom_type()  # attributes: work (who posts it), message: the calibration's threads
 
 
 @dataclass(frozen=True)
 class Action:
     """What the player meant: turn, confirm, back, tap, digit, key, undo, redo, quit, dice, knob; or
-    what a device says: status (logged), notice (logged and shown)."""
+    what a device says: status (logged), notice (logged and shown), calibration (the calibration's threads)."""
 
     kind: str
     value: Any = None
@@ -53,6 +54,11 @@ def post_board_message(message: str) -> None:
 def post_notice(message: str) -> None:
     """What the players must know (the camera lost, back): logged, and shown as a refusal is."""
     pygame.event.post(pygame.event.Event(NOTICE, message=message))
+
+
+def post_calibration(work: object, message: object) -> None:
+    """From a thread of the calibration screen (`calibrate_work`): a step shown, a frame, learning's progress, its end."""
+    pygame.event.post(pygame.event.Event(CALIBRATION, work=work, message=message))
 
 
 class Vertical(int):
@@ -92,6 +98,8 @@ def translate(event: pygame.event.Event) -> Action | None:
         return Action("status", event.message)
     if kind == NOTICE:
         return Action("notice", event.message)
+    if kind == CALIBRATION:
+        return Action("calibration", (event.work, event.message))
     if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
         return Action("tap", event.pos)
     if kind == pygame.MOUSEWHEEL:

@@ -372,6 +372,9 @@ class FormScreen:
         except (Incomplete, ValueError) as problem:
             app.error = str(problem)
             return None
+        if "screen" in event:  # not an event of the game: a screen of the app's own (Fix: Calibrate dice)
+            self.leave(app)
+            return str(event["screen"])
         if app.act(event):
             return self.follow(app, form)
         return None

@@ -1,0 +1,315 @@
+"""Calibrating the dice camera from the table app: Fix, Calibrate dice; d6 or d8; each face shown to the rendered
+stand-in camera (which plays the player); learning with a progress bar (a fine-tune of a few steps here); the
+held-out check; Use it writes the profile where `play` reads it and the camera reads with it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from assistant.ui.app import App
+from assistant.ui.calibrate_screen import CalibrateScreen
+from assistant.ui.calibrate_work import Learned, Progress, default_profile
+from assistant.ui.calibrate_words import check_words
+from assistant.ui.devices import TableCamera, attach_camera
+from assistant.ui.form import APPLY
+from assistant.ui.inputs import post_encoder
+from assistant.ui.theme import DANGER, TEXT
+from tests.ui.conftest import click, key, make_app
+from tests.ui.pixels import find_text
+
+pytest.importorskip("assistant.vision.guide")
+from assistant.vision.guide import Asked, Guide, Seen, calibrate  # noqa: E402
+from assistant.vision.heldout import Comparison, Tally  # noqa: E402
+from assistant.vision.profile import Profile, load  # noqa: E402
+from assistant.vision.reader import DiceReader  # noqa: E402
+from assistant.vision.snapshots import Snapshots  # noqa: E402
+from assistant.vision.sources import RenderedSource  # noqa: E402
+
+LONG = 1800.0  # seconds: only a hung calibration waits this long (a loaded machine is slow, never this slow)
+SIZES = [(800, 480), (720, 1280)]
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's data folder, where the calibration writes the table's own dice."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data" / "nova-table"
+
+
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A views folder where every d6 face was shown once (to the rendered stand-in, as `dice calibrate` does)."""
+    folder = tmp_path_factory.mktemp("shown") / "dice-views"
+    assert calibrate(RenderedSource(seed=21), DiceReader("d6"), "d6", Snapshots(folder), lambda said: None, views=1) == []
+    return folder
+
+
+def screen_of(app: App) -> CalibrateScreen:
+    screen = app.machine.screens["calibrate"]
+    assert isinstance(screen, CalibrateScreen)
+    return screen
+
+
+def pump_until(app: App, done: Callable[[], bool], each: Callable[[], None] = lambda: None) -> None:
+    """Run the real loop's passes until `done` (the threads post what they do; the loop takes it)."""
+    app.running = True
+    end = time.monotonic() + LONG
+    while not done():
+        assert time.monotonic() < end, f"still on {screen_of(app).page} after {LONG:g} s"
+        app.pump(100)
+        each()
+
+
+def post(app: App, *events: pygame.event.Event) -> None:
+    """Inputs into the real loop, each taken in a pass of its own (as a player's are)."""
+    app.running = True
+    for event in events:
+        pygame.event.post(event)
+        app.pump()
+
+
+def to_calibration(app: App) -> CalibrateScreen:
+    """Fix (F), the Change field turned back once (its last choice: Calibrate dice), then Enter to Apply and Enter."""
+    post(app, key("f"), key("left"))
+    assert app.form is not None and app.form.value("what") == "calibrate"
+    assert [f.key for _, f in app.form.visible()] == ["what"]  # no hero, no amount: nothing of the game
+    post(app, key("return"), key("return"))
+    assert app.machine.current.name == "calibrate" and app.form is None
+    return screen_of(app)
+
+
+def camera_at(app: App, seed: int, kind: str = "auto") -> TableCamera:
+    attach_camera(app, f"render:{seed}", kind=kind)
+    assert app.camera is not None
+    return app.camera
+
+
+def saved(app: App, shots: Path, name: str) -> None:
+    """The screen drawn and saved; nothing on it cut, outside it, or drawn over another part."""
+    app.fonts.squeezed.clear()
+    app.draw()
+    size = app.surface.get_size()
+    pygame.image.save(app.surface, shots / f"calibrate-{name}-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == [], f"cut to fit: {app.fonts.squeezed}"
+    parts = screen_of(app).drawn
+    bounds = pygame.Rect(0, 0, *size)
+    assert len(parts) >= 3 and all(bounds.contains(part) for part in parts)
+    for n, part in enumerate(parts):
+        assert part.collidelist(parts[n + 1 :]) == -1, f"{part} overlaps {parts[part.collidelist(parts[n + 1:]) + n + 1]}"
+    assert all(bounds.contains(hit.rect) for hit in app.hits)
+
+
+def heard(screen: CalibrateScreen, monkeypatch: pytest.MonkeyPatch,
+          after: Callable[[Any], None] = lambda message: None) -> list[Any]:
+    """Every message of the calibration's threads the screen takes, in order; `after` each is taken."""
+    messages: list[Any] = []
+    real = screen.heard
+
+    def hearing(app: App, work: Any, message: Any) -> str | None:
+        messages.append(message)
+        went = real(app, work, message)
+        after(message)
+        return went
+
+    monkeypatch.setattr(screen, "heard", hearing)
+    return messages
+
+
+def test_from_fix_to_a_profile_the_camera_reads_with(data: Path, shots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole way, by keys, taps and the encoder: every d6 face shown once to the stand-in, learned in two
+    steps a fine-tune, the check said, Use it: the profile is where `play` reads it, and the camera reads with it."""
+    app = make_app((800, 480))
+    assert app.act({"type": "threat", "hero": app.game.state.heroes[0].id, "delta": 1})  # a game under way
+    before = app.game.events()
+    table_camera = camera_at(app, 4)
+    screen_of(app).views, screen_of(app).steps = 1, 2
+    screen = to_calibration(app)
+    assert screen.page == "choose" and screen.form is not None and screen.form.value("kind") == "d6"
+    assert screen.form.note == ("Show the camera each face of your d6, 1 time, when asked; then it learns them "
+                                "(a few minutes).")
+    saved(app, shots, "d6-choose")
+    shot: list[str] = []
+
+    def look(message: Any) -> None:
+        """The first view kept, drawn as it comes (its dice boxed on the view at rest), and the bar moving."""
+        asked = screen.asked
+        if "show" not in shot and isinstance(message, Seen) and message.kept:
+            assert screen.still and screen.frame is not None and asked is not None
+            saved(app, shots, "d6-show")
+            assert find_text(app.surface, app.layout.panel, f"Show {asked.value}: view 1 of 1", app.layout.px(30), TEXT)
+            shot.append("show")
+        if "learn" not in shot and isinstance(message, Progress):
+            saved(app, shots, "d6-learn")
+            shot.append("learn")
+
+    messages = heard(screen, monkeypatch, look)
+    start = next(hit for hit in app.hits if hit.target == ("stop", APPLY, 0))
+    post(app, click(start.rect.center))  # a tap on Start
+    assert screen.page == "show" and screen.kind == "d6"
+    pump_until(app, lambda: screen.page not in ("show", "learn"))
+    assert screen.page == "result", screen.message
+    assert shot == ["show", "learn"]
+    asked = [m for m in messages if isinstance(m, Asked)]
+    kept = [m for m in messages if isinstance(m, Seen) and m.kept]
+    assert [(a.kind, a.value, a.view) for a in asked] == [("d6", face, 1) for face in range(1, 7)]
+    assert [seen.value for seen in kept] == [1, 2, 3, 4, 5, 6]
+    # each step of both fine-tunes moved the bar: the check's two, then the profile's two
+    assert [m for m in messages if isinstance(m, Progress)] == [Progress(0, 0.5), Progress(0, 1.0), Progress(1, 0.5),
+                                                                Progress(1, 1.0)]
+    assert screen.learned is not None and screen.learned.check is not None  # 6 views: one held out
+    judged = check_words(screen.learned.check)[1]
+    saved(app, shots, "d6-result")
+    assert find_text(app.surface, app.layout.panel, "Your d6, learned", app.layout.px(30),
+                     DANGER if judged == "worse" else TEXT)
+    post(app, key("u"))  # Use it
+    where = data / "dice.profile.json"
+    assert where == default_profile() and app.machine.current.name == "table"
+    profile = load(where)
+    assert profile.faces.keys() == {f"d6:{face}" for face in range(1, 7)} and profile.check
+    manifest = data / "dice-views" / "manifest.jsonl"
+    assert len(manifest.read_text().splitlines()) == 6
+    assert app.camera is not None and app.camera is not table_camera
+    assert (app.camera.source, app.camera.kind, app.camera.profile) == ("render:4", "auto", where)
+    assert app.error == "Dice calibrated: the camera reads your d6 with what it learned."
+    assert app.game.events() == before  # the game was never touched
+    app.close()
+
+
+def test_cancel_while_the_faces_are_shown_keeps_the_views_and_the_camera_reads_as_before(data: Path) -> None:
+    app = make_app((800, 480))
+    before = app.game.events()
+    camera_at(app, 5, kind="d8")
+    screen_of(app).views = 2
+    screen = to_calibration(app)
+    assert screen.form is not None and screen.form.value("kind") == "d8"  # the game's dice
+    post(app, key("return"), key("return"))
+    pump_until(app, lambda: screen.seen is not None and screen.seen.kept)
+    post(app, key("backspace"))  # Back: the camera is let go first
+    pump_until(app, lambda: app.machine.current.name == "table")
+    assert app.camera is not None and (app.camera.source, app.camera.kind, app.camera.profile) == ("render:5", "d8", None)
+    assert not default_profile().exists()
+    lines = [json.loads(line) for line in (data / "dice-views" / "manifest.jsonl").read_text().splitlines()]
+    assert lines and {d["value"] for d in lines[0]["dice"]} == {1}  # the view kept stays: the next time goes on
+    assert app.game.events() == before
+    app.close()
+
+
+def test_cancel_while_learning_writes_nothing(data: Path, shown: Path) -> None:
+    """Every face shown before: Start learns at once (here without end); Cancel, the encoder's press on it."""
+    shutil.copytree(shown, data / "dice-views")
+    app = make_app((800, 480))
+    camera_at(app, 6)
+    screen_of(app).views, screen_of(app).steps = 1, 40
+    screen = to_calibration(app)
+    assert screen.form is not None and "Every face was shown before" in screen.form.note
+    post(app, key("return"), key("return"))
+    pump_until(app, lambda: screen.page == "learn" and screen.progress.share > 0)
+    post_encoder("confirm")  # the focus is on Cancel
+    pump_until(app, lambda: app.machine.current.name == "table")
+    assert not default_profile().exists() and screen.work is None
+    assert app.camera is not None and app.camera.profile is None and app.error == ""
+    app.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_without_a_camera_the_entry_says_so(size: tuple[int, int], shots: Path) -> None:
+    app = make_app(size)
+    screen = to_calibration(app)
+    assert screen.page == "message" and screen.title == "No camera"
+    saved(app, shots, "no-camera")
+    assert find_text(app.surface, app.layout.panel, "No camera", app.layout.px(30), TEXT)
+    post_encoder("back")  # a hold of the encoder
+    app.pump()
+    assert app.machine.current.name == "table" and app.camera is None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_without_pytorch_it_says_how_to_add_it(size: tuple[int, int], shots: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if it were not installed
+    app = make_app(size)
+    app.camera = TableCamera("render:1", False, "auto", None, lambda: None)
+    screen = to_calibration(app)
+    assert screen.page == "message" and screen.title == "Learning needs PyTorch"
+    assert screen.message.endswith("A maker adds it with: .venv/bin/pip install torch==2.13.0 "
+                                   "efficientnet-lite-pytorch==0.1.0")
+    saved(app, shots, "no-pytorch")
+    assert find_text(app.surface, app.layout.panel, "Learning needs PyTorch", app.layout.px(30), DANGER)
+    back = next(hit for hit in app.hits if hit.target == ("item", 0))
+    post(app, click(back.rect.center))
+    assert app.machine.current.name == "table"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_fits(size: tuple[int, int], shots: Path, tmp_path: Path) -> None:
+    """The pages drawn from real steps (the stand-in's frames, the reader's dice), at 800x480 and 720x1280."""
+    app = make_app(size)
+    app.camera = TableCamera("render:1", False, "d8", None, lambda: None)
+    screen = to_calibration(app)
+    saved(app, shots, "choose")
+    source = RenderedSource(seed=8)
+    guide = Guide(source, DiceReader("d8"), "d8", Snapshots(tmp_path / "views"), views=5)
+    steps = guide.steps()
+    screen.page, screen.kind = "show", "d8"
+    saved(app, shots, "starting")
+    for step in steps:
+        if isinstance(step, Asked):
+            screen.asked = step
+        else:
+            screen.seen = step
+            screen.frame = source.settled
+            break
+    assert screen.seen is not None and screen.seen.kept
+    screen.still = True  # the camera's view is the view at rest: its dice drawn on it
+    saved(app, shots, "show")
+    screen.seen = Seen("d8", 1, screen.seen.found, None, "2 dice seen, 3 expected: spread them apart, all in view")
+    saved(app, shots, "not-kept")
+    screen.page, screen.progress = "learn", Progress(1, 0.4)
+    saved(app, shots, "learn")
+    screen.page = "result"
+    for name, check in (("helps", Comparison(4, Tally(12, 3, 5), Tally(20, 0, 0))),
+                        ("worse", Comparison(4, Tally(20, 0, 0), Tally(11, 6, 3))), ("none", None)):
+        screen.learned = Learned(Profile(b""), check)
+        saved(app, shots, f"result-{name}")
+    screen.error = "dice.profile.json: cannot write the profile (the folder is read-only)"
+    saved(app, shots, "result-error")
+
+
+def test_the_check_in_players_words() -> None:
+    assert check_words(Comparison(4, Tally(12, 3, 5), Tally(20, 0, 0))) == (
+        "Checked on 4 views it did not learn from: 20 of 20 dice read right with it, 12 without it (0 read wrong "
+        "with it, 3 without). It reads your dice better: use it.", "helps")
+    assert check_words(Comparison(1, Tally(5, 0, 0), Tally(5, 0, 0))) == (
+        "Checked on 1 view it did not learn from: 5 of 5 dice read right with it, 5 without it. It reads them "
+        "about as well as without it.", "same")
+    assert check_words(Comparison(4, Tally(20, 0, 0), Tally(11, 6, 3)))[1] == "worse"
+    assert check_words(None) == ("Too few views to check it on views it did not learn from.", "")
+
+
+def test_play_reads_the_tables_own_calibration_where_nothing_else_names_a_profile(
+        data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from argparse import Namespace
+
+    from assistant.hardware.config import HardwareConfig
+    from assistant.ui.command import camera_settings
+    from assistant.vision.read import MODEL
+
+    plain = Namespace(camera="render", camera_tray=None, dice_profile=None)
+    assert camera_settings(plain, HardwareConfig()) == ("render", False, None)
+    Profile(MODEL.read_bytes(), {"d6:3": 5}).save(default_profile())
+    assert camera_settings(plain, HardwareConfig()) == ("render", False, data / "dice.profile.json")
+    named = data.parent / "mine.json"
+    Profile(MODEL.read_bytes(), {"d8:3": 5}).save(named)
+    assert camera_settings(Namespace(camera="render", camera_tray=None, dice_profile=named), HardwareConfig())[2] == named
+    default_profile().write_text("{}")  # damaged: said, and the dice are read without it
+    assert camera_settings(plain, HardwareConfig())[2] is None
+    assert capsys.readouterr().err.startswith(f"nova-table: the table's own calibration: {default_profile()}: ")
