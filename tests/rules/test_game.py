@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from assistant.rules.errors import RuleError
 from assistant.rules.game import apply, new_game
 from assistant.rules.horologium import Clock
-from assistant.rules.instructions import plan
+from assistant.rules.instructions import plan, reaction_question
 from assistant.rules.scenario import EndTime, TimedEvent
 from assistant.rules.state import GameState
 from tests.rules.scenarios import SOULFIRE, group, hero, skirmish
@@ -417,6 +417,18 @@ def legal_events(state: GameState, data: st.DataObject) -> dict[str, Any]:
             return waiting.attack.event(data.draw(st.lists(st.integers(1, 8), max_size=4)))
         if state.hero(turn.token).ko:
             return {"type": "injury", "card": f"injury-{len(state.hero(turn.token).injuries)}"}
+        extra = data.draw(st.sampled_from(["", "", "", "status", "swiftness", "dash"]))  # issue 49's events now and then
+        standing_heroes = [h.id for h in state.heroes if not h.ko and not h.removed]
+        if extra == "status":
+            return {"type": "status", "hero": data.draw(st.sampled_from(standing_heroes)),
+                    "token": data.draw(st.sampled_from(["Burned", "Stunned", "Blinded"]))}  # fmt: skip
+        if extra == "swiftness":
+            return {"type": "swiftness", "hero": data.draw(st.sampled_from(standing_heroes)), "value": data.draw(st.integers(1, 8))}
+        if extra == "dash" and state.edition.value == "renaissance" and turn.move is None:
+            dasher = data.draw(st.sampled_from(standing_heroes))
+            models = [m for m in reaction_question(state, dasher).options if m != "none"]  # those with a Range 1 attack
+            return {"type": "declare_move", "movement": "dash", "hero": dasher,
+                    "adjacent": data.draw(st.lists(st.sampled_from(models), unique=True, max_size=2)) if models else []}  # fmt: skip
         options = ["end"]
         if turn.ap_left:
             options += ["spend", "attack"]
@@ -459,7 +471,11 @@ def test_any_game_keeps_its_tokens_and_its_time(data: st.DataObject, edition: st
                 assert not after.group(token_id).standing
             else:
                 assert after.hero(token_id).removed
+        if after.turn is not None and after.turn.move is not None:  # a Reaction Attack is owed by a model still standing
+            assert all(int(m.split("/")[1]) in after.group(m.split("/")[0]).standing for m in after.turn.move.owed)
         for h in after.heroes:
+            assert len({t.lower() for t in h.statuses}) == len(h.statuses)  # "An Enemy cannot have two identical ..."
+            assert not (h.ko and h.statuses)  # "A KO Hero discards all Status Tokens"
             assert h.threat >= 0
             assert 0 <= h.wounds <= after.scenario.hero(h.id).health
             if h.ko and after.has_token(h.id):
