@@ -110,22 +110,39 @@ class CalibrateScreen:
         self.page, self.title, self.message, self.focus = "message", title, message, 0
 
     def choose_form(self) -> Form:
+        """d6 or d8; where views of it were kept before, whether to go on from them or show every face anew."""
         field = Choice("kind", "Dice", [("d6", "d6"), ("d8", "d8")])
         field.select(self.kind)
-        return Form("calibrate", "Calibrate dice", [field], lambda form: {"kind": form.value("kind")}, self.noted,
-                    apply_label="Start")
+        views = Choice("views", "Views", [("on", "go on"), ("anew", "show anew")],
+                       show=lambda form: bool(self.kept(str(form.value("kind")))))
+        return Form("calibrate", "Calibrate dice", [field, views], lambda form: {
+            "kind": form.value("kind"), "anew": views.show is not None and views.show(form) and views.value == "anew"},
+            self.noted, apply_label="Start")
 
-    def noted(self, form: Form) -> None:
-        from assistant.vision.dice import FACES
+    def kept(self, kind: str) -> dict[int, int]:
+        """The views of each face of `kind` kept before in the folder (vision.guide.views_kept)."""
         from assistant.vision.guide import views_kept
 
-        kind = str(form.value("kind"))
-        kept = views_kept(self.folder() / "manifest.jsonl", kind)
-        done = sum(1 for face in range(1, FACES[kind] + 1) if kept[face] >= self.views)
-        before = ("" if not kept else f" {done} of {FACES[kind]} faces were shown before: it goes on from there."
-                  if done < FACES[kind] else " Every face was shown before: it learns from those views again.")
-        form.note = (f"Show the camera each face of your {kind}, {counted(self.views, 'time')}, when asked; then it learns them "
-                     f"(a few minutes).{before}")
+        return dict(views_kept(self.folder() / "manifest.jsonl", kind))
+
+    def noted(self, form: Form) -> None:
+        """The form's words for the kind chosen; the views kept before: go on where some face is short, else anew."""
+        from assistant.vision.dice import FACES
+
+        kind, faces = str(form.value("kind")), FACES[str(form.value("kind"))]
+        kept = self.kept(kind)
+        done = sum(1 for face in range(1, faces + 1) if kept.get(face, 0) >= self.views)
+        views = form.get("views")
+        assert isinstance(views, Choice)
+        if not views.touched:
+            views.select("anew" if done == faces else "on")
+        form.note = (f"Show the camera each face of your {kind}, {counted(self.views, 'time')}, when asked; then it "
+                     "learns them (a few minutes).")
+        if kept:
+            shown = "Every face was shown before" if done == faces else f"{done} of {faces} faces were shown before"
+            then = ("every face asked again; the views before are not learned from" if views.value == "anew" else
+                    "it learns from those views again" if done == faces else "it asks for the others")
+            form.note += f" {shown}: {then}."
 
     def leave(self, app: App) -> str | None:
         """Back to the table, once the camera is the table's again (a Showing still running is stopped first)."""
@@ -177,6 +194,8 @@ class CalibrateScreen:
             went, value = form_input(self.form, action, app.hits)
             self.error = value if went == "error" else ""
             if went == "start":
+                if value["anew"]:
+                    self.anew(app, str(value["kind"]))
                 self.show(app, str(value["kind"]))
                 return None
             return self.leave(app) if went == "back" else None
@@ -202,6 +221,13 @@ class CalibrateScreen:
         if label == "Use it":
             return self.accept(app)
         return self.leave(app)
+
+    def anew(self, app: App, kind: str) -> None:
+        """Every face of `kind` to be shown anew: its views before are left out of the folder's manifest."""
+        from assistant.vision.guide import forget
+
+        left = forget(self.folder() / "manifest.jsonl", kind)
+        app.log(f"calibrating {kind} anew: {left} views before left out of {self.folder() / 'manifest.jsonl'}")
 
     def show(self, app: App, kind: str) -> None:
         assert self.camera is not None

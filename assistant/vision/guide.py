@@ -19,6 +19,8 @@ half-way (the camera unplugged, Ctrl-C, Cancel on the screen) goes on from the f
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -46,6 +48,29 @@ def views_kept(manifest: Path, kind: str) -> Counter[int]:
             if isinstance(entry, Entry):
                 kept.update({d.value for d in entry.dice if d.kind == kind})
     return kept
+
+
+def forget(manifest: Path, kind: str) -> int:
+    """The views of `kind` left out of `manifest`, to show its faces anew (the table app's "show anew"): its
+    other lines stay as they were, and the pictures stay in the folder. How many views were left out."""
+    if not manifest.exists():
+        return 0
+    lines = manifest.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if not _only(line, kind)]
+    if len(kept) < len(lines):
+        part = manifest.with_name(manifest.name + ".part")
+        part.write_text("".join(kept), encoding="utf-8")
+        os.replace(part, manifest)  # whole or not at all
+    return len(lines) - len(kept)
+
+
+def _only(line: str, kind: str) -> bool:
+    """Whether a manifest line is a view of dice of `kind` only (a line that is not one is kept as it is)."""
+    try:
+        dice = json.loads(line).get("dice")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(dice, list) and bool(dice) and all(isinstance(d, dict) and d.get("kind") == kind for d in dice)
 
 
 def asking(kind: str, value: int, view: int, views: int, dice: int | None) -> str:

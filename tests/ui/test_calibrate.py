@@ -210,13 +210,38 @@ def test_cancel_while_learning_writes_nothing(data: Path, shown: Path) -> None:
     camera_at(app, 6)
     screen_of(app).views, screen_of(app).steps = 1, 40
     screen = to_calibration(app)
-    assert screen.form is not None and "Every face was shown before" in screen.form.note
+    assert screen.form is not None and screen.form.note.endswith(
+        "Every face was shown before: every face asked again; the views before are not learned from.")
+    post(app, key("return"), key("left"))  # Views: go on (from those shown before)
+    assert screen.form.note.endswith("Every face was shown before: it learns from those views again.")
     post(app, key("return"), key("return"))
     pump_until(app, lambda: screen.page == "learn" and screen.progress.share > 0)
     post_encoder("confirm")  # the focus is on Cancel
     pump_until(app, lambda: app.machine.current.name == "table")
     assert not default_profile().exists() and screen.work is None
     assert app.camera is not None and app.camera.profile is None and app.error == ""
+    app.close()
+
+
+def test_show_anew_leaves_the_views_before_of_that_kind_out(data: Path, shown: Path) -> None:
+    shutil.copytree(shown, data / "dice-views")
+    manifest = data / "dice-views" / "manifest.jsonl"
+    d8 = '{"image": "images/other.png", "dice": [{"kind": "d8", "value": 3, "box": [1, 1, 9, 9]}]}\n'
+    with manifest.open("a") as out:
+        out.write(d8)  # a view of the other kind: it stays
+    app = make_app((800, 480))
+    camera_at(app, 7)
+    screen_of(app).views = 1
+    screen = to_calibration(app)
+    assert screen.form is not None and screen.form.value("views") == "anew"
+    post(app, key("return"), key("return"), key("return"))
+    pump_until(app, lambda: screen.asked is not None)
+    asked = screen.asked
+    assert asked is not None and (asked.kind, asked.value, asked.view) == ("d6", 1, 1)
+    assert manifest.read_text() == d8
+    assert len(list((data / "dice-views" / "images").iterdir())) == 6  # the pictures stay
+    post(app, key("backspace"))
+    pump_until(app, lambda: app.machine.current.name == "table")
     app.close()
 
 
@@ -250,11 +275,14 @@ def test_without_pytorch_it_says_how_to_add_it(size: tuple[int, int], shots: Pat
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_every_page_fits(size: tuple[int, int], shots: Path, tmp_path: Path) -> None:
+def test_every_page_fits(size: tuple[int, int], shots: Path, tmp_path: Path, data: Path, shown: Path) -> None:
     """The pages drawn from real steps (the stand-in's frames, the reader's dice), at 800x480 and 720x1280."""
+    shutil.copytree(shown, data / "dice-views")  # d6 shown before: the longest words, and the Views row
     app = make_app(size)
-    app.camera = TableCamera("render:1", False, "d8", None, lambda: None)
+    app.camera = TableCamera("render:1", False, "auto", None, lambda: None)
+    screen_of(app).views = 1
     screen = to_calibration(app)
+    assert screen.form is not None and [f.key for _, f in screen.form.visible()] == ["kind", "views"]
     saved(app, shots, "choose")
     source = RenderedSource(seed=8)
     guide = Guide(source, DiceReader("d8"), "d8", Snapshots(tmp_path / "views"), views=5)
