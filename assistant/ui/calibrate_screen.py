@@ -190,6 +190,9 @@ class CalibrateScreen:
     def handle(self, app: App, action: Action) -> str | None:
         if action.kind == "calibration":
             return self.heard(app, *action.value)
+        if action.kind == "dice":  # the table's camera, before the calibration takes it: for the next roll opened
+            app.keep_dice(action.value)
+            return None
         if self.page == "choose" and self.form is not None:
             went, value = form_input(self.form, action, app.hits)
             self.error = value if went == "error" else ""

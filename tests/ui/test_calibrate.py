@@ -20,8 +20,8 @@ from assistant.ui.calibrate_screen import CalibrateScreen
 from assistant.ui.calibrate_work import Learned, Progress, default_profile
 from assistant.ui.calibrate_words import check_words
 from assistant.ui.devices import TableCamera, attach_camera
-from assistant.ui.form import APPLY
-from assistant.ui.inputs import post_encoder
+from assistant.ui.form import APPLY, Reading
+from assistant.ui.inputs import post_dice, post_encoder
 from assistant.ui.theme import DANGER, TEXT
 from tests.ui.conftest import click, key, make_app
 from tests.ui.pixels import find_text
@@ -252,9 +252,11 @@ def test_without_a_camera_the_entry_says_so(size: tuple[int, int], shots: Path) 
     assert screen.page == "message" and screen.title == "No camera"
     saved(app, shots, "no-camera")
     assert find_text(app.surface, app.layout.panel, "No camera", app.layout.px(30), TEXT)
+    post_dice(Reading([3, 5]))  # dice read meanwhile (another camera's thread): kept for the next roll, as ever
     post_encoder("back")  # a hold of the encoder
     app.pump()
     assert app.machine.current.name == "table" and app.camera is None
+    assert app.fresh_dice() == Reading([3, 5])
 
 
 @pytest.mark.parametrize("size", SIZES)
