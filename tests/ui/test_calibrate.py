@@ -17,7 +17,7 @@ import pytest
 
 from assistant.ui.app import App
 from assistant.ui.calibrate_screen import CalibrateScreen
-from assistant.ui.calibrate_work import Learned, Progress, default_profile
+from assistant.ui.calibrate_work import Learned, Progress, Work, default_profile
 from assistant.ui.calibrate_words import check_words
 from assistant.ui.devices import TableCamera, attach_camera
 from assistant.ui.form import APPLY, Reading
@@ -309,10 +309,12 @@ def test_every_page_fits(size: tuple[int, int], shots: Path, tmp_path: Path, dat
     saved(app, shots, "not-kept")
     screen.page, screen.progress = "learn", Progress(1, 0.4)
     saved(app, shots, "learn")
-    screen.page = "result"
     for name, check in (("helps", Comparison(4, Tally(12, 3, 5), Tally(20, 0, 0))),
                         ("worse", Comparison(4, Tally(20, 0, 0), Tally(11, 6, 3))), ("none", None)):
-        screen.learned = Learned(Profile(b""), check)
+        screen.work = Work()  # as the learning's thread says it is done
+        screen.heard(app, screen.work, Learned(Profile(b""), check))
+        assert screen.page == "result" and screen.work is None
+        assert screen.focus == (1 if name == "worse" else 0)  # a profile that reads worse: the focus on Discard
         saved(app, shots, f"result-{name}")
     screen.error = "dice.profile.json: cannot write the profile (the folder is read-only)"
     saved(app, shots, "result-error")
