@@ -18,6 +18,7 @@ import importlib.util
 import os
 import threading
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -130,6 +131,8 @@ class Work:
         except Exception as error:  # the camera, the folder, the network: said on the screen, the table goes on
             from assistant.vision.errors import VisionError
 
+            if not isinstance(error, (VisionError, OSError)):
+                self.post(traceback.format_exc())  # for the journal: a fault of ours, where it lies
             self.post(Ended(why=str(error) if isinstance(error, (VisionError, OSError)) else
                             f"{type(error).__name__}: {error}"))
 

@@ -349,3 +349,19 @@ def test_play_reads_the_tables_own_calibration_where_nothing_else_names_a_profil
     default_profile().write_text("{}")  # damaged: said, and the dice are read without it
     assert camera_settings(plain, HardwareConfig())[2] is None
     assert capsys.readouterr().err.startswith(f"nova-table: the table's own calibration: {default_profile()}: ")
+
+
+def test_a_camera_that_cannot_open_is_said_and_back_leaves(data: Path, tmp_path: Path, shots: Path) -> None:
+    app = make_app((800, 480))
+    stopped: list[bool] = []
+    app.camera = TableCamera(f"folder:{tmp_path / 'gone'}", False, "d8", None, lambda: stopped.append(True))
+    screen = to_calibration(app)
+    post(app, key("return"), key("return"))
+    pump_until(app, lambda: screen.page == "message")
+    assert stopped == [True]  # the table's camera was let go first
+    assert (screen.title, screen.message) == ("The camera stopped", f"{tmp_path / 'gone'}: no such folder. The views "
+                                              "kept so far stay: calibrate again to go on from there.")
+    saved(app, shots, "camera-stopped")
+    post(app, key("b"))  # Back, by its letter
+    assert app.machine.current.name == "table" and app.camera is not None and app.camera.source.startswith("folder:")
+    app.close()
