@@ -271,7 +271,7 @@ class CalibrateScreen:
             return self.leave(app)
         if isinstance(work, Showing) and not end.why and not end.short:  # every face shown: learning
             self.page, self.progress, self.focus = "learn", Progress(0, 0.0), 0
-            self.work = Learning(work.folder / "manifest.jsonl", self.steps, app.log).start()
+            self.work = Learning(work.folder / "manifest.jsonl", self.steps).start()
             app.closers.append(self.work.close)
             return None
         kept = "The views kept so far stay: calibrate again to go on from there."

@@ -209,9 +209,9 @@ class Live:
 class Learning(Work):
     """The profile learned from the views of `manifest` (`steps` batches a fine-tune: tune.STEPS where None)."""
 
-    def __init__(self, manifest: Path, steps: int | None, log: Any) -> None:
+    def __init__(self, manifest: Path, steps: int | None) -> None:
         super().__init__()
-        self.manifest, self.steps, self.log = manifest, steps, log
+        self.manifest, self.steps = manifest, steps
 
     def run(self) -> Learned:
         from assistant.vision.errors import ProfileError
