@@ -82,3 +82,12 @@ def test_dice_speed_prints_medians_and_their_ratio_to_the_baseline() -> None:
     assert re.search(rf"^settle detection, every frame +frames +\d+ +median +{NUMBER} ms .* ratio x +{NUMBER}$", out,
                      re.MULTILINE), out
     assert re.search(rf"rendered Nova d8 scenes, --kind d8 frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "dice").exists(), reason="needs ../shared/dice beside the project")
+def test_dice_process_compares_dice_read_with_a_pip_counter_for_frames_and_12_mp_photos() -> None:
+    out = run("dice_process.py", "--runs", "1", "--count", "2")
+    lines = re.findall(rf"^(640x480 webcam frames|12 MP photos) +(\d) a process: +{NUMBER} s \| +{NUMBER} s \| x +{NUMBER}",
+                       out, re.MULTILINE)
+    assert lines == [("640x480 webcam frames", "1"), ("640x480 webcam frames", "2"), ("12 MP photos", "1"),
+                     ("12 MP photos", "2")], out
