@@ -78,6 +78,8 @@ class TableScreen:
         self._drafted_for: object = None
         self._moment: object = None  # the activation and the AI's question the focus was set for
         self.scroll = 0  # pages of the log back from its newest
+        self.picked: list[str] = []  # the answers tapped to a question that takes several, before Answer
+        self._picked_for: str | None = None
         self.views = 1  # the log's views at the last draw (a tap on the log shows the next, then the first again)
         self.logged: list[int] = []  # the log's entries shown at the last draw
         self.told: tuple[list[Line], list[Line]] = ([], [])  # the log and the act lines drawn last
@@ -100,6 +102,10 @@ class TableScreen:
             self.drafted, self._drafted_for = drafted(app), self._advised
         self.items = menu(state, app.game.can_undo() or app.asking, app.game.can_redo(), self.advice, self.drafted)
         question = self.advice.question if self.advice is not None else None
+        if question is None or question.key != self._picked_for:
+            self.picked, self._picked_for = [], question.key if question is not None else None
+        if question is not None and question.several:
+            self.items = toggled(self.items, question, self.picked)
         moment = (state.clock, state.active, state.turn and state.turn.start, question and question.key, state.over)
         stale = self.focus >= len(self.items) or not self.items[self.focus].enabled
         if [i.label for i in self.items] != previous or stale or moment != self._moment:
@@ -171,6 +177,11 @@ class TableScreen:
         self.focus = index
         if item.command == "ask_adjacent":  # Renaissance: who is adjacent, before the move form
             return None if app.ask_adjacent() else self.open_form(app, "move")
+        if item.command == "pick":  # one of several answers: on or off, Answer sends them
+            option = str(item.extra["option"])
+            self.picked = [o for o in self.picked if o != option] if option in self.picked else [*self.picked, option]
+            self.refresh(app)
+            return None
         if item.command == "react":
             return self.open_form(app, "move") if app.react(list(item.extra["adjacent"])) else None
         if item.command:
@@ -216,7 +227,7 @@ class TableScreen:
         area = lay.panel
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
         notes = self._notes(app, advice) if advice is not None else state.notes
-        log, act = told(advice, app.error, app.said, notes)
+        log, act = told(advice, app.error, app.said, notes, state)
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
         columns = 2
@@ -264,6 +275,25 @@ class TableScreen:
         drawn, self.logged, self.views = draw_log(surface, log_area, log, self.scroll, lay, fonts)
         self.told = (log, act)
         return hits + roster + [Hit(d.rect, d.target) for d in draw_act(surface, act_area, act, lay, fonts, less) + drawn]
+
+
+def toggled(items: list[Item], question: Any, picked: list[str]) -> list[Item]:
+    """A question that takes several answers ("tap all who are equally close"): a tap on an answer picks it (or
+    unpicks it), and Answer, in Several…'s place, sends those picked, in the question's order."""
+    out: list[Item] = []
+    for item in items:
+        event = item.event or {}
+        if event.get("type") == "ai_answer" and event.get("question") == question.key:
+            option = str(event["answer"])
+            out.append(replace(item, event=None, command="pick", kind="event" if option in picked else "order",
+                               extra={"option": option}))  # fmt: skip
+        elif item.form == "ai_several":
+            chosen = [o for o in question.options if o in picked]
+            out.append(Item("Answer", "s", {"type": "ai_answer", "question": question.key, "answer": chosen},
+                            enabled=bool(chosen), kind="order"))  # fmt: skip
+        else:
+            out.append(item)
+    return out
 
 
 def fix_model(app: App, screen: str, model: tuple[str, int]) -> str:

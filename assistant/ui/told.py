@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import pygame
 
+from assistant.rules.names import model_name, name_of
+from assistant.rules.state import GameState
 from assistant.ui import theme
 from assistant.ui.advice import Advice
 from assistant.ui.layout import Layout
@@ -53,8 +55,9 @@ def waiting_words(advice: Advice | None) -> str:
         return ""
     if advice.question is not None:
         return str(advice.question.text)
-    if advice.attack is not None:
-        return "Roll the defence: tap Defence roll, or let the camera read the dice."
+    if advice.attack is not None:  # the roll as the AI words it ("Valerio rolls 4 dice on Physique, 5+..."), and how
+        roll = advice.steps[-1].rpartition(". ")[2] if advice.steps else "Roll the defence."
+        return f"{roll} (tap Defence roll, or let the camera read the dice)"
     return ""
 
 
@@ -66,7 +69,27 @@ def _question(words: str) -> list[Line]:
     return [Line(words, theme.ACTIVE, True)]
 
 
-def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence[str]) -> tuple[list[Line], list[Line]]:
+def up_now(state: GameState, advice: Advice | None) -> str:
+    """Which model the AI's question or the roll is about, and which of its attacks this activation is up
+    ("Slingers 2: attack 2 · Sling on Sofia"): a model's second attack looked the same as its first."""
+    if advice is None or state.turn is None:
+        return ""
+    order, question = advice.attack, advice.question
+    if order is not None:
+        group, number, words = order.group, order.model, f"{order.attack} on {name_of(state, order.hero)}"
+    elif question is not None and question.model:
+        group, _, rest = question.model.partition("/")
+        number, words = int(rest or 0), question.attack
+    else:
+        return ""
+    if not words:
+        return ""  # the question names the model itself
+    made = sum(1 for attack in state.turn.attacks if attack.group == group and attack.model == number)
+    return f"{model_name(state, f'{group}/{number}')}: attack {made + 1} · {words}"
+
+
+def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence[str],
+         state: GameState | None = None) -> tuple[list[Line], list[Line]]:  # fmt: skip
     """(the log, the act lines). With the AI talking: its sentences (a choice it made in blue) and `notes` (what
     just happened) in the log, and what it waits for big; with the AI done, its last sentence big. Without it,
     `notes` (the newest white) in the log. `said`, neutral words (the camera's, what Undo took back), are the
@@ -77,8 +100,14 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
         for index, text in enumerate(advice.steps):
             mark = advice.mark(index)
             log.append(Line(text, theme.MUTED if index in advice.faded else theme.CHOICE if mark else theme.TEXT, mark=mark))
+        if advice.attack is not None and advice.question is None and advice.steps:
+            step = log.pop()
+            head, dot, _ = step.text.rpartition(". ")  # its last sentence, the roll, is the act line
+            log += [Line(head + dot.strip(), step.color, mark=step.mark)] if dot else []
         log += [Line(note, theme.MUTED) for note in notes]
         waiting = waiting_words(advice)
+        up = up_now(state, advice) if state is not None else ""
+        act += [Line(up, theme.TEXT)] if up and waiting else []
         if waiting:
             act += _question(waiting)
         elif log and advice.side in ("enemy", "event", "stop"):  # what the table does now: the AI's last sentence

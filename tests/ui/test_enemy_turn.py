@@ -11,6 +11,7 @@ import pytest
 from assistant.rules import game as rules
 from assistant.rules.state import GameState
 from assistant.ui import theme
+from assistant.ui.app import App
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import click, key, make_app, play
 from tests.ui.demo import demo_scenario
@@ -60,7 +61,7 @@ def test_the_ai_s_sentences_and_its_question_are_whole_and_the_heroes_rows_give_
     assert not {text for text, _ in app.fonts.squeezed} & {line.text for line in act}, app.fonts.squeezed
     steps = app.machine.current.advice.steps  # type: ignore[attr-defined]  # the plan's steps as the panel words them
     assert steps and [line.text for line in log] == list(steps) and every_view(app) == set(range(len(steps)))
-    play(app, click(app.hits[0].rect.center))  # answered: the next question is short, and the rows are back
+    answer_first(app)  # answered: the next question is short, and the rows are back
     app.draw()
     assert count(app.surface, app.layout.panel, theme.THREAT) > 0 or size in SMALLEST
 
@@ -82,10 +83,26 @@ def test_the_question_is_shown_and_a_tap_answers_it(size: tuple[int, int], shots
     options = [state.hero(o).id for o in question.options] if question.kind in ("closest", "farthest", "choose") else []
     for option in options:
         assert state.scenario.hero(option).name in labels
-    first = app.hits[0]
-    play(app, click(first.rect.center))
+    assert question.several  # "tap all who are equally close": a tap picks, Answer sends (it answered at once)
+    play(app, click(app.hits[0].rect.center))
+    assert app.game.state == state and "Answer" in labels_of(app)
+    app.draw()
+    play(app, click(app.hits[labels_of(app).index("Answer")].rect.center))
     assert app.game.state == rules.apply(state, {"type": "ai_answer", "question": question.key,
-                                                 "answer": question.options[0]})  # fmt: skip
+                                                 "answer": [question.options[0]]})  # fmt: skip
+
+
+def labels_of(app: App) -> list[str]:
+    return [item.label for item in app.machine.current.items]  # type: ignore[attr-defined]
+
+
+def answer_first(app: App) -> None:
+    """The AI's question answered with its first option: a tap, and Answer where it takes several."""
+    app.draw()
+    play(app, click(app.hits[0].rect.center))
+    if "Answer" in labels_of(app):
+        app.draw()
+        play(app, click(app.hits[labels_of(app).index("Answer")].rect.center))
 
 
 def to_attack_order(game: MemoryGame) -> AttackOrder:

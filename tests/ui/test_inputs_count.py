@@ -1,0 +1,37 @@
+"""The demo's first enemy activations played by touch from the first screen, their inputs counted (issue 51: one
+activation of three Slingers took about 25 inputs by keys, and by touch a die took up to 8 taps)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.conftest import make_app
+from tests.ui.table_driver import enemy_activations, step
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_first_enemy_activations_by_touch(size: tuple[int, int]) -> None:
+    """At the start of this work: Papal Guard 1, Slingers 120, Papal Guard 1 taps (each die tapped up to its face);
+    with the face picker and the answers that take several: 58 (30 of them dice: 24 dice and 6 rolls opened)."""
+    app = make_app(size)
+    counted = enemy_activations(app, 3)
+    assert [group for group, _ in counted] == ["papal_guard", "slingers", "papal_guard"]
+    taps = dict(counted[:2])
+    assert taps["papal_guard"] == 1 and taps["slingers"] <= 60, counted
+
+
+def test_a_model_s_second_attack_is_told_from_its_first() -> None:
+    """A model's second attack screen looked the same as its first, as if nothing registered."""
+    app = make_app()
+    ups: list[str] = []
+    for _ in range(80):
+        app.draw()
+        screen = app.machine.current
+        if screen.name == "table" and screen.advice is not None and screen.advice.attack is not None:  # type: ignore[attr-defined]
+            act = screen.told[1]  # type: ignore[attr-defined]
+            if act[0].text not in ups:
+                ups.append(act[0].text)
+            if len(ups) == 2:
+                break
+        step(app)
+    assert ups == ["Slingers 1: attack 1 · Sling on Valerio", "Slingers 1: attack 2 · Sling on Valerio"]
