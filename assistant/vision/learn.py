@@ -25,7 +25,7 @@ from assistant.vision.find import Finder
 from assistant.vision.heldout import Comparison, compare
 from assistant.vision.images import load_image, working
 from assistant.vision.manifest import Entry, check_in_picture, read_manifest
-from assistant.vision.matching import match
+from assistant.vision.matching import inside, match
 from assistant.vision.profile import Profile
 from assistant.vision.read import CLASSES
 
@@ -78,9 +78,9 @@ class Examples:
                 centre = (x + w / 2, y + h / 2)
             self.dice.append(tune.Labelled(index, centre, side, CLASSES.index(f"{die.kind}:{die.value}")))
         if self.complete[-1]:  # what the finder takes for a die and is none: the table's own look-alikes
-            taken = set(pairs.values())
+            taken = set(pairs.values())  # (not a part of a labelled die, a pip: its crop shows the die's face)
             for j, (x, y, w, h) in enumerate(found):
-                if j not in taken:
+                if j not in taken and not any(inside((x + w / 2, y + h / 2), box) for box in labels):
                     self.dice.append(tune.Labelled(index, (x + w / 2, y + h / 2), max(w, h), 0))
 
 

@@ -112,3 +112,20 @@ def test_learn_without_pytorch_says_how_to_add_it_and_writes_nothing(tmp_path: P
     assert done.stderr.splitlines()[-1] == ("nova-table dice: dice learn needs PyTorch: .venv/bin/pip install "
                                             "torch==2.13.0 efficientnet-lite-pytorch==0.1.0")
     assert not out.exists()
+
+
+def test_what_the_finder_takes_for_a_die_is_learned_as_none_but_not_a_pip_of_a_labelled_die(tmp_path: Path) -> None:
+    """In a picture whose every die is labelled, a find that is no die is learned as "none" (the table's
+    look-alikes); a find inside a labelled die (a pip taken for a die) is not: its crop shows that die's face."""
+    from assistant.vision.find import Found
+    from assistant.vision.learn import Examples
+    from assistant.vision.manifest import LabelledDie
+
+    class Finds:  # what the finder answers for this picture: the die, a pip of it, a mark on the table
+        def find(self, image: np.ndarray) -> list[Found]:
+            return [Found((100, 100, 60, 60), 0.9), Found((112, 112, 12, 12), 0.4), Found((400, 300, 50, 50), 0.3)]
+
+    entry = Entry(tmp_path / "a.png", (LabelledDie("d6", 5, (105, 105, 50, 50)),), True, "top_face", 1, tmp_path / "m.jsonl")
+    found = Examples()
+    found.add(entry, np.random.default_rng(0).integers(0, 256, (480, 640, 3), np.uint8), Finds())  # type: ignore[arg-type]
+    assert [(d.label, d.centre) for d in found.dice] == [(5, (130.0, 130.0)), (0, (425.0, 325.0))]
