@@ -14,12 +14,13 @@ import machine
 import micropython
 import neopixel
 
-from board_protocol import LEDS, MAX_LINE, REPL_S, Board, Quadrature, encode
+from board_protocol import LEDS, MAX_LINE, REPL_S, Board, Quadrature, Switch, encode
 
 RING_PIN = 16
 TRAY_PIN = 15
 TRAY_PWM_HZ = 1000
 KNOB_PINS = ((2, 3), (4, 5), (6, 7), (8, 9))  # (A, B) of each hero's Perilium knob
+SWITCH_PINS = (10, 11, 12, 13)  # each knob's push switch, to GND: read each pass (FRAME_MS), debounced
 FRAME_MS = 40
 WATCHDOG_MS = 4000  # a loop that stops for this long resets the board (the RP2040 allows up to 8388)
 FAILURES = 25  # passes failing in a row (about a second) before the board resets itself
@@ -28,7 +29,7 @@ FAILURES = 25  # passes failing in a row (about a second) before the board reset
 class Firmware:
     """One pass of the board's loop at a time: serial bytes in, knob steps out, LEDs and tray light set."""
 
-    def __init__(self, read_byte, write_line, knob_pins=KNOB_PINS):
+    def __init__(self, read_byte, write_line, knob_pins=KNOB_PINS, switch_pins=SWITCH_PINS):
         self.read_byte = read_byte  # () -> b"x", or b"" when nothing is waiting
         self.write_line = write_line  # (str) -> None
         self.board = Board(knobs=len(knob_pins))
@@ -40,6 +41,7 @@ class Firmware:
         self.sent = [0] * len(knob_pins)  # each knob's steps sent so far: written by the loop only
         self.pending = b""
         self.last_frame = None
+        self.switches = [(machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP), Switch()) for pin in switch_pins]
         for number, (pin_a, pin_b) in enumerate(knob_pins):
             a = machine.Pin(pin_a, machine.Pin.IN, machine.Pin.PULL_UP)
             b = machine.Pin(pin_b, machine.Pin.IN, machine.Pin.PULL_UP)
@@ -79,6 +81,9 @@ class Firmware:
                     part = max(-100, min(100, delta))
                     self.write_line(self.board.knob_turned(index, part, now))
                     delta -= part
+        for index, (pin, switch) in enumerate(self.switches):
+            if switch.feed(not pin.value(), now):  # pressed: the contact pulls its pin low
+                self.write_line(self.board.knob_pressed(index, now))
         beat = self.board.beat(now)
         if beat:
             self.write_line(beat)

@@ -4,7 +4,7 @@ No hardware here: `main.py` feeds this module the serial lines, the knob pins an
 copies its LED frame and tray level to the pins. The tests run this same file under CPython
 against the Pi side (`assistant.hardware.board`), and `nova-table board simulate` runs it on a pty.
 
-Protocol 2: one JSON object per line, UTF-8, "\n" at the end, at most MAX_LINE bytes.
+Protocol 3: one JSON object per line, UTF-8, "\n" at the end, at most MAX_LINE bytes.
 Pi -> board:
     {"t": "hello"}                                         the board answers with its own hello
     {"t": "ring", "minute": 1-12, "hour": 0+, "active": sector or null,
@@ -15,8 +15,9 @@ Pi -> board:
     {"t": "tray", "level": 0-100}                          the dice tray light, in percent
     {"t": "repl"}            the loop stops for MicroPython's prompt (mpremote), BOARD_REPL_S seconds at most
 Board -> Pi:
-    {"t": "hello", "board": "nova-board", "protocol": 1, "leds": 24, "knobs": N}
+    {"t": "hello", "board": "nova-board", "protocol": PROTOCOL, "leds": 24, "knobs": N}
     {"t": "knob", "hero": index from 0, "delta": +n or -n}     n at most 100 (the Pi skips a line beyond)
+    {"t": "press", "hero": index from 0}                       that hero's knob pressed (its push switch)
     {"t": "error", "error": "what was wrong with the line it got"}
     {"t": "beat"}                 every BEAT_MS while its loop runs: a board silent for 3 s is taken as lost
     {"t": "repl", "seconds": N}   its loop has stopped: mpremote may copy files, then reset it
@@ -30,8 +31,10 @@ LEDs 2N-1 and 2N (mod 24), as on the dial:
 
 The first LED of a sector shows its enemies (or an event), the second its heroes (dim red for a
 KO hero). The minute hand's sector blinks white over them; the hour hand is a blue LED; the
-active token's LED breathes. For two seconds after a Perilium knob turns, the ring shows that
-hero's Threat Level as a bar instead.
+active token's LED breathes. For two seconds after a Perilium knob turns or is pressed, the ring
+shows that hero's Threat Level as a bar instead.
+
+Versions: 2 added the heartbeat and the prompt, 3 the press; the Pi uses a board of its own version only.
 """
 
 import json
@@ -47,12 +50,13 @@ except ImportError:  # CPython (the tests, the simulator): MicroPython's tick ar
     def ticks_diff(end, start):
         return (end - start + _PERIOD // 2) % _PERIOD - _PERIOD // 2
 
-PROTOCOL = 2
+PROTOCOL = 3
 LEDS = 24
 MAX_LINE = 1024
 KNOB_SHOW_MS = 2000
 BLINK_MS = 500
 BEAT_MS = 1000
+DEBOUNCE_MS = 30  # a knob's switch must read the same this long (two passes of the loop) to count
 REPL_S = 600
 
 OFF = (0, 0, 0)
@@ -97,6 +101,27 @@ class Quadrature:
             return 1 if nxt == "+1" else -1
         self.state = nxt
         return 0
+
+
+class Switch:
+    """One push switch, read each pass: a press once it has read closed for DEBOUNCE_MS after reading open
+    as long (contact bounce and a lone noisy reading are not presses; a switch held down presses once)."""
+
+    def __init__(self):
+        self.down = False
+        self.since = None  # when it first read otherwise than `down` (ticks_ms), while it does
+
+    def feed(self, closed, now_ms):
+        """The switch read `closed` at `now_ms`: True when that makes a press."""
+        if bool(closed) == self.down:
+            self.since = None
+            return False
+        if self.since is None:
+            self.since = now_ms
+        if ticks_diff(now_ms, self.since) < DEBOUNCE_MS:
+            return False
+        self.down, self.since = not self.down, None
+        return self.down
 
 
 def sector_leds(sector):
@@ -237,6 +262,12 @@ class Board:
         if 0 <= hero < len(self.perilium):
             self.perilium[hero] = max(0, self.perilium[hero] + delta)
         return encode({"t": "knob", "hero": hero, "delta": delta})
+
+    def knob_pressed(self, hero, now_ms=0):
+        """A Perilium knob's switch pressed: the message to send; the ring shows that hero's value a moment."""
+        self.shown_knob = hero
+        self.shown_until = ticks_add(now_ms, KNOB_SHOW_MS)
+        return encode({"t": "press", "hero": hero})
 
     def beat(self, now_ms):
         """The heartbeat line when one is due (every BEAT_MS), else None."""

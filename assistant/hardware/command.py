@@ -1,7 +1,8 @@
 """Talk to the RP2040 board: simulate one on a pty, monitor a port, or send it messages.
 
 `simulate` runs the firmware's own logic on a pseudo-terminal and prints its path, then each line
-it gets and its LED ring (type "knob HERO DELTA" to turn a Perilium knob, "reset" for a soft reset). `monitor PORT` says
+it gets and its LED ring (type "knob HERO DELTA" to turn a Perilium knob, "press HERO" to press it, "reset" for a
+soft reset). `monitor PORT` says
 hello and prints every message the board sends. `send PORT JSON...` sends messages and prints
 the replies.
 """
@@ -105,11 +106,16 @@ def _simulate_input(board: Any, words: list[str]) -> None:
             print(f"-> {board.turn(int(words[1]), int(words[2]))}", flush=True)
         except ValueError:
             print("knob HERO DELTA: two whole numbers, e.g. knob 0 +1", flush=True)
+    elif len(words) == 2 and words[0] == "press":
+        try:
+            print(f"-> {board.press(int(words[1]))}", flush=True)
+        except ValueError:
+            print("press HERO: a whole number, e.g. press 0", flush=True)
     elif words == ["reset"]:
         board.restart()
         print(f"-> {board.replies[-1]}", flush=True)
     elif words:
-        print(f"unknown command {' '.join(words)!r}: try knob HERO DELTA, or reset", flush=True)
+        print(f"unknown command {' '.join(words)!r}: try knob HERO DELTA, press HERO, or reset", flush=True)
 
 
 def _print_message(message: object) -> None:

@@ -13,7 +13,7 @@ from assistant.reading import NotJSON, loads
 from assistant.rules.horologium import Side
 from assistant.rules.state import GameState
 
-PROTOCOL = 2  # 2: the board's heartbeat and its prompt (firmware/board_protocol.py)
+PROTOCOL = 3  # 2: the board's heartbeat and its prompt; 3: the knobs' presses (firmware/board_protocol.py)
 MAX_LINE = 1024
 MAX_KNOB_DELTA = 100  # steps of one knob message: a turn no hand makes between two messages is a bad line
 
@@ -39,6 +39,13 @@ class Knob:
 
 
 @dataclass(frozen=True)
+class Press:
+    """A hero's Perilium knob pressed (its push switch; `hero` counts from 0)."""
+
+    hero: int
+
+
+@dataclass(frozen=True)
 class BoardError:
     """The board could not read a line the Pi sent."""
 
@@ -57,7 +64,7 @@ class Prompt:
     seconds: int
 
 
-BoardMessage = Union[Hello, Knob, BoardError, Beat, Prompt]
+BoardMessage = Union[Hello, Knob, Press, BoardError, Beat, Prompt]
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -122,6 +129,8 @@ def parse_line(raw: bytes) -> BoardMessage:
     kind = message.get("t")
     if kind == "knob":
         return Knob(_whole(message, "hero"), _whole(message, "delta", MAX_KNOB_DELTA))
+    if kind == "press":
+        return Press(_whole(message, "hero"))
     if kind == "hello":
         board = message.get("board")
         if not isinstance(board, str):

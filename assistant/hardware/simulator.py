@@ -114,6 +114,12 @@ class SimulatedBoard:
         self._send(line)
         return line
 
+    def press(self, hero: int) -> str:
+        """Press hero `hero`'s Perilium knob (its push switch): the line the board sends."""
+        line: str = self.board.knob_pressed(hero, self.now_ms())
+        self._send(line)
+        return line
+
     def restart(self) -> None:
         """A soft reset (MicroPython's Ctrl+D, or a crash): the USB link stays, the board starts over
         showing nothing and says hello, as its main.py does at boot."""

@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.hardware.protocol import encode, parse_line, perilium_message, ring_message, tray_message
+from assistant.hardware.protocol import PROTOCOL, encode, parse_line, perilium_message, ring_message, tray_message
 from assistant.hardware.simulator import FIRMWARE, load_firmware
 from assistant.rules import game as rules
 from assistant.ui.intents import menu
@@ -156,7 +156,8 @@ def test_every_message_the_pi_sends_in_a_game_is_read_by_the_board() -> None:
 
 def test_the_board_hello_is_what_the_pi_expects() -> None:
     message = parse_line(fw.Board(knobs=3).hello().encode())
-    assert (message.board, message.protocol, message.leds, message.knobs) == ("nova-board", 2, 24, 3)  # type: ignore[union-attr]
+    assert PROTOCOL == 3  # 3: the knobs' presses
+    assert (message.board, message.protocol, message.leds, message.knobs) == ("nova-board", PROTOCOL, 24, 3)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("name", ["board_protocol.py", "board_pins.py", "main.py"])

@@ -124,7 +124,7 @@ def test_the_simulated_board_on_a_pty_answers_mirrors_and_turns_knobs(caplog: py
         try:
             link.hello()
             assert inbox.wait(lambda m: any(isinstance(x, Hello) for x in m))
-            assert Hello("nova-board", 2, 24, 4) in inbox.messages
+            assert Hello("nova-board", 3, 24, 4) in inbox.messages
             link.show(state)
             link.tray(True)
             assert board.wait_for(4)  # hello, ring, perilium, tray
@@ -492,13 +492,13 @@ def test_a_board_whose_firmware_speaks_another_protocol_is_not_used(surface: Any
     from assistant.ui.table import MemoryGame
 
     older = load_firmware()
-    setattr(older, "PROTOCOL", 1)  # (a module attribute mypy cannot see): the firmware before the heartbeat
+    setattr(older, "PROTOCOL", 2)  # (a module attribute mypy cannot see): the firmware before the knobs' presses
     said: list[str] = []
     with SimulatedBoard(firmware=older) as board:
         app = App(MemoryGame(demo_scenario()), surface, log=said.append)
         assert devices.attach_board(app, HardwareConfig(board=BoardConfig(port=board.path))) is None
         assert app.mirrors == []
-        assert said == [f"board on {board.path} not used: its firmware speaks protocol 1, this Nova Table speaks 2: "
+        assert said == [f"board on {board.path} not used: its firmware speaks protocol 2, this Nova Table speaks 3: "
                         "copy this version's firmware/ to it (docs/pi-setup.md)"]  # fmt: skip
         app.close()
 

@@ -16,7 +16,7 @@ import pytest
 
 from assistant.hardware.board import BoardLink
 from assistant.hardware.config import ConfigError, load_config
-from assistant.hardware.protocol import Hello, Knob
+from assistant.hardware.protocol import Hello, Knob, Press
 from assistant.hardware.simulator import SimulatedBoard
 from tests.hardware.test_board import Inbox
 
@@ -66,6 +66,9 @@ def test_simulate_prints_a_pty_path_that_behaves_as_a_board() -> None:
             process.stdin.write("knob 2 -3\n")
             process.stdin.flush()
             assert inbox.wait(lambda m: Knob(2, -3) in m)
+            process.stdin.write("press 1\n")
+            process.stdin.flush()
+            assert inbox.wait(lambda m: Press(1) in m)
             link.send({"t": "ring", "minute": 4, "hour": 1, "active": 4, "tokens": [[4, "h!"]], "over": None})
             ring = read_until(process, lambda line: line.startswith("ring ") and "W" in line).split()[1]
             assert ring[7] == ring[8] == "W"  # sector IV is LEDs 7 and 8: the minute hand
@@ -88,7 +91,7 @@ def test_monitor_prints_what_the_board_sends() -> None:
         board.turn(1, 4)
         out, err = process.communicate(timeout=20)
     assert process.returncode == 0, err
-    assert "Hello(board='nova-board', protocol=2, leds=24, knobs=2)" in out
+    assert "Hello(board='nova-board', protocol=3, leds=24, knobs=2)" in out
     assert "Knob(hero=1, delta=4)" in out
 
 
