@@ -18,6 +18,7 @@ from assistant.service import service
 from assistant.ui import theme
 from assistant.ui.form import Form, Reading
 from assistant.ui.inputs import DICE, Action, translate
+from assistant.ui.knob_press import knob_pressed
 from assistant.ui.layout import Layout, layout_for
 from assistant.ui.panel import Hit
 from assistant.ui.reactions import adjacency_question, declare_event, move_ready
@@ -176,6 +177,8 @@ class App:
         elif action.kind == "knob":
             hero, delta = action.value
             self._knobs[hero] = self._knobs.get(hero, 0) + delta
+        elif action.kind == "press":
+            self._press(int(action.value))
         elif action.kind in ("status", "notice"):
             self.log(str(action.value))
             if action.kind == "notice":  # shown where a refusal is, until the next form opens or command applies
@@ -191,6 +194,10 @@ class App:
         self.tray(False)
         self.machine.go(self, "table")
         return True
+
+    def _press(self, index: int) -> None:
+        """Hero `index`'s knob pressed on the board (`knob_press`)."""
+        knob_pressed(self, index)
 
     def _apply_knobs(self) -> None:
         """Knob turns of one loop pass, summed per hero into one Threat event each."""
@@ -310,9 +317,9 @@ class App:
 
 
 def _aimed(event: pygame.event.Event) -> bool:
-    """Whether an input acts on what is drawn (a tap, a press of Enter or of the encoder)."""
+    """Whether an input acts on what is drawn (a tap, a press of Enter, of the encoder or of a hero's knob)."""
     action = translate(event)
-    return action is not None and action.kind in ("tap", "confirm")
+    return action is not None and action.kind in ("tap", "confirm", "press")
 
 
 def _declared(state: GameState) -> bool:

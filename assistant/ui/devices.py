@@ -18,7 +18,7 @@ from assistant.hardware.config import HardwareConfig
 from assistant.rules.edition import Edition
 from assistant.ui.app import App
 from assistant.ui.form import Reading
-from assistant.ui.inputs import post_board_message, post_dice, post_encoder, post_knob, post_notice
+from assistant.ui.inputs import post_board_message, post_dice, post_encoder, post_knob, post_notice, post_press
 
 
 class Host(Protocol):
@@ -81,7 +81,7 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
     from serial import SerialException
 
     from assistant.hardware.board import BoardLink
-    from assistant.hardware.protocol import PROTOCOL, BoardError, Hello, Knob
+    from assistant.hardware.protocol import PROTOCOL, BoardError, Hello, Knob, Press
 
     wanted = port or config.board.port
     if wanted == "none":
@@ -94,6 +94,8 @@ def attach_board(app: App, config: HardwareConfig, port: str | None = None,
         def received(message: object, hello: list[Hello] = hello) -> None:
             if isinstance(message, Knob):
                 post_knob(message.hero, message.delta)
+            elif isinstance(message, Press):
+                post_press(message.hero)
             elif isinstance(message, Hello):
                 hello.append(message)
             elif isinstance(message, BoardError):

@@ -17,6 +17,7 @@ from assistant.ui.form import Reading
 
 ENCODER = pygame.event.custom_type()  # attributes: action ("turn" | "confirm" | "back"), value
 KNOB = pygame.event.custom_type()  # attributes: hero (index from 0), delta
+PRESS = pygame.event.custom_type()  # attributes: hero (index from 0): that hero's knob pressed
 DICE = pygame.event.custom_type()  # attributes: reading (a form.Reading)
 BOARD = pygame.event.custom_type()  # attributes: message (str), for the status line
 NOTICE = pygame.event.custom_type()  # attributes: message (str), for the players: shown on the screen too
@@ -25,7 +26,7 @@ CALIBRATION = pygame.event.custom_type()  # attributes: work (who posts it), mes
 
 @dataclass(frozen=True)
 class Action:
-    """What the player meant: turn, confirm, back, tap, digit, key, undo, redo, quit, dice, knob; or
+    """What the player meant: turn, confirm, back, tap, digit, key, undo, redo, quit, dice, knob, press; or
     what a device says: status (logged), notice (logged and shown), calibration (the calibration's threads)."""
 
     kind: str
@@ -40,6 +41,11 @@ def post_encoder(action: str, value: int = 0) -> None:
 def post_knob(hero: int, delta: int) -> None:
     """From the board link's thread: the Perilium knob of hero `hero` (0-based) turned by `delta`."""
     pygame.event.post(pygame.event.Event(KNOB, hero=hero, delta=delta))
+
+
+def post_press(hero: int) -> None:
+    """From the board link's thread: the Perilium knob of hero `hero` (0-based) pressed."""
+    pygame.event.post(pygame.event.Event(PRESS, hero=hero))
 
 
 def post_dice(reading: Reading) -> None:
@@ -92,6 +98,8 @@ def translate(event: pygame.event.Event) -> Action | None:
         return Action(event.action, event.value)
     if kind == KNOB:
         return Action("knob", (int(event.hero), int(event.delta)))
+    if kind == PRESS:
+        return Action("press", int(event.hero))
     if kind == DICE:
         return Action("dice", event.reading)
     if kind == BOARD:

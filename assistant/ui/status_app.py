@@ -43,6 +43,9 @@ class StatusApp(App):
     def _apply_knobs(self) -> None:
         self._knobs = {}  # the Perilium knobs are Nova Aetas's
 
+    def _press(self, index: int) -> None:
+        """A Perilium knob pressed: nothing (Nova Aetas's)."""
+
 
 def app_for(game: TableGame, surface: pygame.Surface, mirrors: list[Mirror] | None = None,
             log: Callable[[str], None] | None = None) -> App:  # fmt: skip
