@@ -199,10 +199,10 @@ def _hand(surface: pygame.Surface, center: tuple[int, int], length: float, width
 def _draw_token(surface: pygame.Surface, spot: tuple[int, int], size: int, token: Token, color: Color,
                 state: GameState, fonts: Fonts) -> None:  # fmt: skip
     outline = max(2, size // 7)
-    if token.ko:
-        pygame.draw.circle(surface, theme.KO, spot, size)
-        pygame.draw.circle(surface, color, spot, size, outline)
-        text = fonts.render("KO", round(size * 0.95), theme.TEXT)
+    if token.ko:  # whose: the hero's letters, on the KO side's dark red in a thick ring of their colour
+        pygame.draw.circle(surface, color, spot, size)
+        pygame.draw.circle(surface, theme.KO, spot, size - 2 * outline)
+        text = fonts.render(token_label(state, token.id), round(size * 0.9), theme.TEXT)
     elif token.side is Side.ENEMY:  # enemies are squares, heroes and events discs
         square = pygame.Rect(0, 0, round(size * 1.8), round(size * 1.8))
         square.center = spot
@@ -233,7 +233,7 @@ def _draw_order_badges(surface: pygame.Surface, placed: list[PlacedToken], state
             continue
         tied = any(token.id in group for group in state.ties)
         words = "=" if tied else str(order.index(token.id) + 1)
-        x, y = point(token.center, token.radius * 0.95, 45)
+        x, y = point(token.center, token.radius + badge * 0.45, 45)  # off the token's letters
         spot = (round(x), round(y))
         pygame.draw.circle(surface, theme.TEXT, spot, badge)
         pygame.draw.circle(surface, theme.BACKGROUND, spot, badge, max(1, badge // 5))

@@ -35,7 +35,8 @@ ARMOUR: Color = (150, 190, 225)  # room on a Hero's Equipment (Resistance) or ar
 ARMOUR_HIT: Color = (200, 120, 240)  # a wound lying there (not the Hero's)
 CHOICE: Color = (130, 190, 255)  # a decision the AI made that the table may override (tap it)
 
-HERO_COLORS: tuple[Color, ...] = ((70, 165, 255), (80, 210, 120), (185, 140, 255), (40, 205, 205), (255, 150, 210))
+# told apart in deuteranopia and protanopia simulations too (tests/ui/test_colours.py), none red, orange or gold
+HERO_COLORS: tuple[Color, ...] = ((86, 180, 233), (0, 158, 115), (150, 110, 255), (120, 220, 120), (160, 240, 200))
 ENEMY_COLORS: tuple[Color, ...] = ((235, 75, 80), (250, 120, 40), (215, 70, 160), (190, 120, 70), (240, 200, 200))
 
 
