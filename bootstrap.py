@@ -3,7 +3,7 @@
 
     python3 bootstrap.py          # the app and what it needs (onnxruntime too, where it has wheels)
     python3 bootstrap.py --pi     # on a Raspberry Pi: all of it, started at boot (pi_setup.py)
-    python3 bootstrap.py --test   # and what the tests need (openscad and node from apt, as root, and
+    python3 bootstrap.py --test   # and what the tests need (openscad, graphviz and node from apt, as root, and
                                   # MicroPython's WebAssembly build from npm, into .venv/tools)
 
 Works on a fresh Debian or Raspberry Pi OS with only Python 3.11+: where Debian left out
@@ -32,7 +32,8 @@ PYTHON = VENV / "bin" / "python"
 TOOLS = VENV / "tools"  # the tests' npm packages
 MICROPYTHON = "@micropython/micropython-webassembly-pyscript@1.27.0"  # the firmware's logic runs on it (tests/firmware)
 BOOKWORM = TOOLS / "bookworm"  # old system packages standing in for a Pi's (fetch_bookworm_layer)
-TEST_COMMANDS = {"openscad": "openscad", "systemd-analyze": "systemd", "node": "nodejs", "npm": "npm"}  # command: apt package
+TEST_COMMANDS = {"openscad": "openscad", "dot": "graphviz", "systemd-analyze": "systemd", "node": "nodejs",
+                 "npm": "npm"}  # command: apt package
 
 
 def on_raspberry_pi() -> bool:
@@ -109,7 +110,7 @@ def fetch_bookworm_layer() -> None:
 
 
 def install_test_tools() -> None:
-    """What the tests run besides Python: openscad (hardware/), systemd-analyze (systemd/) and node from apt,
+    """What the tests run besides Python: openscad and dot (hardware/), systemd-analyze (systemd/) and node from apt,
     MicroPython's WebAssembly build from npm. What cannot be had is said (its tests then skip, saying so)."""
     wanted = sorted({package for command, package in TEST_COMMANDS.items() if shutil.which(command) is None})
     if wanted and os.geteuid() == 0 and shutil.which("apt-get"):

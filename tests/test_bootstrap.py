@@ -46,3 +46,17 @@ def test_on_a_pi_the_venv_gets_a_simplejpeg_for_its_own_numpy() -> None:
     assert "camera" in boot.extras_for(False, True) and "camera" not in boot.extras_for(True, False)
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert extras["camera"] == ["simplejpeg>=1.8"] and "simplejpeg>=1.8" in extras["test"]
+
+
+def test_the_tests_tools_missing_here_are_asked_of_apt_graphviz_among_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As root on Debian, `--test` installs from apt what the tests run: `dot` (graphviz) draws the wiring
+    (tests/hardware/test_wiring_diagram.py) beside openscad, systemd-analyze and node."""
+    boot = bootstrap()
+    ran: list[list[str]] = []
+    monkeypatch.setattr(boot.shutil, "which", lambda command: "/usr/bin/apt-get" if command == "apt-get" else None)
+    monkeypatch.setattr(boot.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(boot.subprocess, "run", lambda args, **kwargs: ran.append(list(args)))
+    monkeypatch.setattr(boot, "fetch_bookworm_layer", lambda: None)
+    boot.install_test_tools()
+    install = next(args for args in ran if args[:2] == ["apt-get", "install"])
+    assert {"graphviz", "openscad", "systemd", "nodejs", "npm"} <= set(install)
