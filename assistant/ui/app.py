@@ -114,6 +114,9 @@ class App:
         self.moves += 1
         after = self.game.state
         self.asking = name == "undo" and self._asks_again(before, after)
+        done = {"undo": before.notes, "redo": after.notes}.get(name)  # what it took back, or did again
+        if done is not None:
+            self.say(f"{'Undone' if name == 'undo' else 'Redone'}: {done[0] if done else 'the last change'}")
         self._mirror()
         return True
 
@@ -259,8 +262,9 @@ class App:
             self.dirty = True
         read = False  # the camera's dice came in this pass: the form changed under a finger lifted to tap it
         for event in events:
-            if read and _aimed(event):
-                continue  # at what was drawn before (a tap or a press on Apply would apply dice not yet seen)
+            if read and _aimed(event):  # at what was drawn before (a tap or a press on Apply would apply dice not yet seen)
+                self.say("The camera's dice came as you tapped: the tap was not taken; tap again.")
+                continue
             self.handle_event(event)
             read = read or event.type == DICE
             if not self.running:

@@ -106,6 +106,8 @@ class TableScreen:
             self.picked, self._picked_for = [], question.key if question is not None else None
         if question is not None and question.several:
             self.items = toggled(self.items, question, self.picked)
+        left = state.turn.ap_left if state.turn is not None and state.side_of(state.turn.token) is Side.HERO else 0
+        self.items = [replace(i, detail=f"{left} AP unspent") if i.label == "End activation" and left else i for i in self.items]
         moment = (state.clock, state.active, state.turn and state.turn.start, question and question.key, state.over)
         stale = self.focus >= len(self.items) or not self.items[self.focus].enabled
         if [i.label for i in self.items] != previous or stale or moment != self._moment:
@@ -195,7 +197,7 @@ class TableScreen:
     def open_form(self, app: App, name: str, extra: dict[str, Any] | None = None) -> str:
         self.refresh(app)
         app.form = make_form(name, app.game.state, self.advice, extra)
-        app.error = ""  # the table's words are not the form's
+        app.error, app.said = "", []  # the table's words are not the form's
         fresh = app.fresh_dice()
         if fresh is not None and app.form.dice() is not None:
             fill(app, app.form, fresh)  # the dice on the tray, read since the game last changed
@@ -210,6 +212,14 @@ class TableScreen:
         if advice.side == "hero" or drafted or rolled:
             return state.notes[-1:]
         return ()
+
+    @staticmethod
+    def _before(app: App, advice: Advice | None) -> tuple[str, ...]:
+        """What the change that began the AI's turn did, before its sentences: a Hero's forced Wait and why, an Injury
+        drawn (they were nowhere once an Enemy activated)."""
+        turn = app.game.state.turn
+        fresh = turn is None or not (turn.answers or turn.attacks)
+        return app.game.state.notes if advice is not None and advice.side in ("enemy", "event", "stop") and fresh else ()
 
     def draw(self, app: App, surface: pygame.Surface) -> list[Hit]:
         """The dial; the panel: the header, the heroes' rows, what the table acts on now (big), the buttons; the
@@ -227,7 +237,7 @@ class TableScreen:
         area = lay.panel
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
         notes = self._notes(app, advice) if advice is not None else state.notes
-        log, act = told(advice, app.error, app.said, notes, state)
+        log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice))
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
         columns = 2
@@ -440,7 +450,8 @@ class FormScreen:
         pygame.draw.rect(surface, theme.PANEL, lay.panel, border_radius=lay.px(10))
         inner = lay.panel.inflate(-2 * lay.gap, -2 * lay.gap)
         state = app.game.state
-        hits = draw_form(surface, inner, lay, app.form, fonts, app.error, preview(state, app.form))
+        said = " ".join([*app.said[-1:], preview(state, app.form)]).strip()  # a tap not taken, what Apply would do
+        hits = draw_form(surface, inner, lay, app.form, fonts, app.error, said)
         # under the dial, the enemies' wounds (whom to attack, whom to fix); shown, not tapped
         groups = [g for g in fighting(state) if roster_height(state, lay, fonts, [g]) * (fighting(state).index(g) + 1) <= lay.log.height]
         draw_roster(surface, lay.log, lay, state, fonts, groups)

@@ -89,12 +89,12 @@ def up_now(state: GameState, advice: Advice | None) -> str:
 
 
 def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence[str],
-         state: GameState | None = None) -> tuple[list[Line], list[Line]]:  # fmt: skip
+         state: GameState | None = None, before: Sequence[str] = ()) -> tuple[list[Line], list[Line]]:  # fmt: skip
     """(the log, the act lines). With the AI talking: its sentences (a choice it made in blue) and `notes` (what
     just happened) in the log, and what it waits for big; with the AI done, its last sentence big. Without it,
-    `notes` (the newest white) in the log. `said`, neutral words (the camera's, what Undo took back), are the
-    log's newest; a refusal (`error`) is an act line, in red."""
-    log: list[Line] = []
+    `notes` (the newest white) in the log; `before`, what began the AI's turn, first. `said`, neutral words (the
+    camera's, what Undo took back), are the log's newest; a refusal (`error`) is an act line, in red."""
+    log: list[Line] = [Line(note, theme.MUTED) for note in before]  # what the change before the AI's turn did
     act: list[Line] = [Line(error, theme.DANGER)] if error else []
     if advice is not None:
         for index, text in enumerate(advice.steps):

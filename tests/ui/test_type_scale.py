@@ -48,9 +48,9 @@ def test_the_question_is_drawn_at_28_px_capitals_and_the_log_at_18(size: tuple[i
     first = question.split()[0]
     points = drawn_at(app, app.layout.panel, first, theme.ACTIVE, (act_size(app.layout, app.fonts, n) for n in LESS))
     assert points and app.fonts.caps(points) >= (theme.ACT_CAPS - 2) * app.layout.unit, (points, app.fonts.caps(points))
-    sentence = app.machine.current.told[0][0].text  # type: ignore[attr-defined]  # the AI's first, in the log
+    newest = app.machine.current.told[0][-1]  # type: ignore[attr-defined]  # the log's newest: its first line shown
     log = app.layout.log if app.layout.log.height else app.layout.panel
-    points = drawn_at(app, log, sentence.split()[0], theme.TEXT, iter([read_size(app.layout, app.fonts)]))
+    points = drawn_at(app, log, newest.text.split()[0], newest.color, iter([read_size(app.layout, app.fonts)]))
     assert points and app.fonts.caps(points) >= theme.READ_CAPS * app.layout.unit
 
 
