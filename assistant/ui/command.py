@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from assistant.hardware.config import HardwareConfig
@@ -272,32 +272,43 @@ def _in_progress(path: Path) -> bool:
 
 def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) -> object | int:
     """`play --new`, or `play` with no game to resume: on a screen, the game to start is chosen first
-    (`ui/new_game.py`): Nova Aetas's demo, or Status for the Factions at the table. With no screen (SDL's dummy
+    (`ui/new_game.py`, `ui/start.py`): a saved game to resume (the one in play said), the demo or a scenario of the
+    folder `scenarios` beside the state file, or Status for the Factions at the table. With no screen (SDL's dummy
     driver) the demo starts, as it always did.
     The game, the exit status (0: closed without starting), or why the state file cannot take it."""
     from assistant.ui.devices import attach_encoder
     from assistant.ui.new_game import choose_game
+    from assistant.ui.start import offers
     from assistant.ui.table import open_saved_game
 
     state = args.state or default_state_path()
     status = None
+    picked: dict[str, Any] = {"game": "mission"}  # with no screen, the demo
     if screen.driver.lower() != "dummy":
         knob = _Knob()
         if not args.no_encoder:
             attach_encoder(knob, config)
         try:
-            picked = choose_game(screen.surface)
+            chosen = choose_game(screen.surface, offers=offers(state, state.parent / "scenarios"))
         finally:
             for close in knob.closers:
                 close()
-        if picked is None:
+        if chosen is None:
             return 0
+        picked = chosen
         if picked["game"] == "status":
             from assistant.session.status_fold import setup_text
 
             status = setup_text(picked["factions"], picked["priority"])
     try:
-        return open_saved_game(state, None, True, status)
+        if picked.get("game") == "resume":  # a saved game: made the one in play, as `session resume` does
+            from assistant.session.games import StateFile
+
+            with StateFile(state) as games:
+                games.resume(picked["id"])
+            return open_saved_game(state, None, False)
+        scenario = Path(picked["scenario"]) if picked.get("scenario") else None
+        return open_saved_game(state, scenario, True, status)
     except Exception as error:
         if _said(error) or isinstance(error, (OSError, sqlite3.Error)):
             return error

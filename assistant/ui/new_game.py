@@ -4,6 +4,7 @@ turns and presses, the keys as everywhere, a tap on a value's arrows or on Start
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
@@ -69,11 +70,12 @@ def _start(form: Form) -> tuple[str, Any]:
         return "error", str(why)
 
 
-def choose_game(surface: pygame.Surface, kind: str = "mission") -> dict[str, Any] | None:
-    """Shown until Start: {"game": "mission"} or {"game": "status", "factions": [...], "priority": F}; None when
-    the window is closed, or Back is chosen (nothing is started)."""
+def choose_game(surface: pygame.Surface, kind: str = "mission", offers: Sequence[tuple[Any, str, str]] = ()) -> dict[str, Any] | None:
+    """Shown until Start: {"game": "mission"} or {"game": "status", "factions": [...], "priority": F}, or one of
+    `offers` ({"game": "resume", "id": N}, {"game": "mission", "scenario": path}: `ui/start.py`); None when the window
+    is closed, or Back is chosen (nothing is started)."""
     fonts = Fonts()
-    form = new_game_form(kind)
+    form = new_game_form(kind, offers=offers)
     error = ""
     while True:
         hits = draw_chooser(surface, fonts, form, error)

@@ -36,6 +36,7 @@ from assistant.ui.panel import (
 from assistant.ui.picker import choose, draw_picker, picked, preview
 from assistant.ui.reactions import move_ready
 from assistant.ui.roster import draw_roster, fighting, fits_detail, roster_height
+from assistant.ui.start import mission_words
 from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 
 if TYPE_CHECKING:
@@ -144,6 +145,10 @@ class TableScreen:
                     return self.open_form(app, "ai_choice", {"choice": hit.target[1]})
                 if hit.target[0] == "log":  # one entry further back; after the oldest, the newest
                     self.scroll = (self.scroll + 1) % self.views
+                    return None
+                if hit.target[0] == "mission":  # the title: the mission's goals and how it ends, in the log
+                    scenario = app.game.state.scenario
+                    app.say(f"{scenario.title}. {mission_words(scenario)}")
                     return None
                 if hit.target[0] == "model":  # an enemy model of the roster: Fix on it
                     return fix_model(app, self.open_form(app, "fix"), hit.target[1])
@@ -284,6 +289,7 @@ class TableScreen:
         hits += draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
         drawn, self.logged, self.views = draw_log(surface, log_area, log, self.scroll, lay, fonts)
         self.told = (log, act)
+        hits += [Hit(pygame.Rect(area.left, area.top, area.width, header_height(lay, True)), ("mission",))]  # the title
         return hits + roster + [Hit(d.rect, d.target) for d in draw_act(surface, act_area, act, lay, fonts, less) + drawn]
 
 

@@ -138,9 +138,11 @@ def final_form(state: StatusGame, page: int, counted: dict[str, dict[str, int]])
 SEATS = 4
 
 
-def new_game_form(kind: str = "mission", factions: Sequence[Faction] = (Faction.MANO, Faction.RAGIONE, Faction.MILIZIA)) -> Form:
+def new_game_form(kind: str = "mission", factions: Sequence[Faction] = (Faction.MANO, Faction.RAGIONE, Faction.MILIZIA),
+                  offers: Sequence[tuple[Any, str, str]] = ()) -> Form:  # fmt: skip
     """The table of a new game: Nova Aetas (its demo skirmish) or Status, and for Status the Factions at the table,
-    clockwise, and who holds the Priority token."""
+    clockwise, and who holds the Priority token. `offers` (the start screen's: a saved game to resume, a scenario of
+    the folder), each (value, words, note), come first in the Game's options; their value is what Start gives."""
     nobody: tuple[Any, str] = (None, "nobody")
     every = [nobody] + [(str(f), f.full_name) for f in Faction]
 
@@ -157,8 +159,10 @@ def new_game_form(kind: str = "mission", factions: Sequence[Faction] = (Faction.
     def seated(form: Form) -> list[str]:
         return [str(form.value(f"seat{seat}")) for seat in range(SEATS) if form.value(f"seat{seat}") is not None]
 
+    notes = {str(value): note for value, _, note in offers}
+
     def update(form: Form) -> None:
-        form.note = NOTES[str(form.value("game"))]
+        form.note = notes.get(str(form.value("game"))) or NOTES.get(str(form.value("game")), "")
         field = form.get("priority")
         assert isinstance(field, Choice)
         chosen = field.value
@@ -168,6 +172,8 @@ def new_game_form(kind: str = "mission", factions: Sequence[Faction] = (Faction.
         field.select(chosen)
 
     def build(form: Form) -> dict[str, Any]:
+        if isinstance(form.value("game"), dict):  # an offer of the start screen
+            return dict(form.value("game"))
         if form.value("game") != "status":
             return {"game": "mission"}
         chosen = seated(form)
@@ -178,8 +184,9 @@ def new_game_form(kind: str = "mission", factions: Sequence[Faction] = (Faction.
             raise ValueError(f"Status is played by 2 to 4 Factions, not {len(chosen)}")
         return {"game": "status", "factions": chosen, "priority": form.value("priority")}
 
-    game = Choice("game", "Game", [("mission", "Nova Aetas"), ("status", "Status")])
-    game.select(kind)
+    plain = [] if offers else [("mission", "Nova Aetas")]  # the start screen offers the demo by its name
+    game = Choice("game", "Game", [(value, words) for value, words, _ in offers] + plain + [("status", "Status")])
+    game.select(kind if not offers else offers[0][0])
     return Form("new", "A new game", [game, *seats, priority], build, update, apply_label="Start")
 
 

@@ -290,12 +290,12 @@ def test_play_with_no_game_to_resume_asks_which_game_on_a_screen_and_then_resume
         opened = real_open(*args, **kwargs)
         return display.Screen(opened.surface, "KMSDRM", opened.fullscreen)
 
-    def choose(surface: Any, kind: str = "mission") -> dict[str, Any] | None:
+    def choose(surface: Any, kind: str = "mission", offers: Any = ()) -> dict[str, Any] | None:
         asked.append(kind)
-        post_encoder("turn", 1)  # Game: Status
+        post_encoder("turn", 1)  # Game: Status (after the demo, the start screen's only other offer here)
         for _ in range(7):  # Game, Seats 1 to 4, Priority, Start
             post_encoder("confirm")
-        chosen = real_choose(surface, kind)
+        chosen = real_choose(surface, kind, offers)
         pygame.event.post(pygame.event.Event(pygame.QUIT))  # then the table, closed at once
         return chosen
 

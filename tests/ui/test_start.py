@@ -1,0 +1,120 @@
+"""The start screen (`play --new`, or `play` with nothing to resume): a saved game to resume, the one in play said;
+the demo or a scenario of the folder `scenarios` beside the state file, with its goals and how it ends; or Status."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from assistant.session.games import StateFile
+from assistant.session.scenario_file import read_scenario_text
+from assistant.ui.new_game import draw_chooser, handle
+from assistant.ui.inputs import Action
+from assistant.ui.start import offers
+from assistant.ui.status_forms import new_game_form
+from assistant.ui.table import demo_path
+from assistant.ui.theme import Fonts
+from tests.ui.missions import FOLDER as SCENARIOS
+
+
+def table(tmp_path: Path) -> tuple[Path, Path]:
+    """A state file with two games of the demo (the second in play) and a scenarios folder with one mission."""
+    state, folder = tmp_path / "table.db", tmp_path / "scenarios"
+    folder.mkdir()
+    shutil.copy(SCENARIOS / "stealth.toml", folder / "cloister.toml")
+    with StateFile(state, create=True) as games:
+        for _ in range(2):
+            games.new_game(read_scenario_text(demo_path()), str(demo_path()))
+    return state, folder
+
+
+def test_the_start_screen_offers_saved_games_scenarios_and_status(tmp_path: Path, shots: Path) -> None:
+    state, folder = table(tmp_path)
+    offered = offers(state, folder)
+    words = [w for _, w, _ in offered]
+    assert words == ["In play: game 2", "Resume: game 1", "New: the demo", "New: cloister"]
+    form = new_game_form(offers=offered)
+    assert [w for _, w in form.get("game").options][-1] == "Status"  # type: ignore[union-attr]
+    for size in ((800, 480), (720, 1280)):
+        surface = pygame.display.set_mode(size)
+        for turns in (0, 2):  # the game in play; the demo, its goals and how it ends under the title
+            form = new_game_form(offers=offered)
+            form.turn(turns)
+            fonts = Fonts()
+            hits = draw_chooser(surface, fonts, form)
+            pygame.image.save(surface, shots / f"start-{turns}-{size[0]}x{size[1]}.png")
+            assert fonts.squeezed == [] and all(surface.get_rect().contains(hit.rect) for hit in hits)
+            assert not any(a.rect.colliderect(b.rect) for i, a in enumerate(hits) for b in hits[i + 1 :])
+    form = new_game_form(offers=offered)
+    assert form.note.startswith("Skirmish at the Ponte Sisto: 0 events, last ")
+    form.turn(2)
+    assert form.note.startswith("Skirmish at the Ponte Sisto. The enemies' goal: Reach the relic")
+    assert "Victory: Every enemy is defeated. Defeat: At least 3 Heroes are KO." in form.note
+    assert handle(form, Action("confirm"), []) == ("", None)
+    assert handle(form, Action("confirm"), []) == ("start", {"game": "mission", "scenario": str(demo_path())})
+
+
+@pytest.mark.usefixtures("pygame_again")
+@pytest.mark.parametrize("turns, title, current", [(3, "Stealth test: the cloister", 3), (1, "Skirmish at the Ponte Sisto", 1)])
+def test_play_new_starts_the_scenario_or_resumes_the_game_chosen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, turns: int, title: str, current: int) -> None:  # fmt: skip
+    """`play --new` on a screen: the encoder turns to the cloister (a new game, the others kept as they were, the
+    list saying which is in play) or to the older saved game (made the one in play)."""
+    from assistant.cli import main
+    from assistant.ui import display
+    from assistant.ui.inputs import post_encoder
+
+    state, folder = table(tmp_path)
+    real_open = display.open_screen
+
+    def seen(*args: Any, **kwargs: Any) -> display.Screen:
+        opened = real_open(*args, **kwargs)
+        for _ in range(turns):
+            post_encoder("turn", 1)
+        post_encoder("confirm")
+        post_encoder("confirm")
+        return display.Screen(opened.surface, "KMSDRM", opened.fullscreen)
+
+    monkeypatch.setattr(display, "open_screen", seen)
+    quit_after_start(monkeypatch)
+    assert main(["play", "--new", "--state", str(state), "--no-encoder", "--board", "none"]) == 0
+    with StateFile(state) as games:
+        listed = [(g.id, g.title, g.status, g.current) for g in games.games()]
+    assert [g for g in listed if g[3]] == [(current, title, "active", True)]
+    assert {g[0] for g in listed} >= {1, 2} and all(g[2] == "active" for g in listed)  # nothing archived
+
+
+def quit_after_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table closes as soon as it opens."""
+    from assistant.ui import status_app
+
+    real = status_app.app_for
+
+    def closing(*args: Any, **kwargs: Any) -> Any:
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(status_app, "app_for", closing)
+
+
+@pytest.fixture
+def pygame_again() -> Any:
+    yield
+    pygame.init()
+
+
+def test_the_mission_s_goals_and_end_are_shown_again_with_a_tap_on_the_title() -> None:
+    from tests.ui.conftest import click, make_app, play
+
+    app = make_app()
+    app.draw()
+    title = next(hit.rect for hit in app.hits if hit.target[0] == "mission")
+    play(app, click(title.center))
+    assert app.said and "Victory: Every enemy is defeated." in app.said[-1]
+    app.draw()
+    log = app.machine.current.told[0]  # type: ignore[attr-defined]
+    assert log[-1].text == app.said[-1] and len(log) - 1 in app.machine.current.logged  # type: ignore[attr-defined]
