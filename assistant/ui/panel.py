@@ -45,6 +45,13 @@ def header_height(lay: Layout, compact: bool = False) -> int:
     return lay.px(40) + (0 if compact else lay.px(32))
 
 
+def compact_fits(area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> bool:
+    """Whether the header's one row ("Venetian Alchemist · 3 AP" and the clock) fits whole."""
+    title, line = headline(state)
+    clock = fonts.get(read_size(lay, fonts)).size(f"{roman(state.clock.minute)} · hour {state.clock.hour}")[0]
+    return fonts.get(fonts.smallest(lay.px(36))).size(f"{title} · {line}")[0] <= area.width - clock - lay.gap
+
+
 def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,
                 compact: bool = False) -> int:  # fmt: skip
     """Who acts (in their colour) and the time; what is left to them and who comes next; returns y below.

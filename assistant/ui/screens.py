@@ -23,6 +23,7 @@ from assistant.ui.intents import Item, make_form, menu
 from assistant.ui.mission_panel import draw_mission, mission_height
 from assistant.ui.panel import (
     Hit,
+    compact_fits,
     draw_form,
     draw_header,
     draw_heroes,
@@ -257,7 +258,8 @@ class TableScreen:
         log_least += roster_h  # the active group's wounds are always shown: above the log
         room = strip.top - lay.gap - area.top - mission_height(state, lay) - log_least - lay.gap  # header, act, buttons
         # the act lines whole, at the largest; a label's two lines ("Venetian Alchemist") before their last steps down
-        ways = [(c, n, f) for f in dict.fromkeys((floor, lay.px(34))) for n in LESS for c in (False, True)
+        one_row = (False, True) if compact_fits(area, lay, state, fonts) else (False,)
+        ways = [(c, n, f) for f in dict.fromkeys((floor, lay.px(34))) for n in LESS for c in one_row
                 if f == lay.px(34) or n != LESS[-1]]  # fmt: skip
         fit = [(c, n, f) for c, n, f in ways if header_height(lay, c) + act_height(act, area.width, lay, fonts, n)
                + (rows * f + (rows - 1) * lay.gap if rows else 0) <= room]  # fmt: skip

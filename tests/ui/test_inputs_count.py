@@ -3,6 +3,9 @@ activation of three Slingers took about 25 inputs by keys, and by touch a die to
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pygame
 import pytest
 
 from tests.ui.conftest import make_app
@@ -35,3 +38,20 @@ def test_a_model_s_second_attack_is_told_from_its_first() -> None:
                 break
         step(app)
     assert ups == ["Slingers 1: attack 1 · Sling on Valerio", "Slingers 1: attack 2 · Sling on Valerio"]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_a_walk_through_the_demo_by_touch_cuts_nothing(size: tuple[int, int], shots: Path) -> None:
+    """Every screen the table meets in the demo's first 150 decisions (heroes' turns, the AI's questions, rolls, the
+    face picker, ties, events), drawn whole: no label cut, no words squeezed under readable."""
+    app = make_app(size)
+    for number in range(150):
+        app.fonts.squeezed.clear()
+        app.draw()
+        if number % 15 == 0:
+            pygame.image.save(app.surface, shots / f"walk-{number:03d}-{size[0]}x{size[1]}.png")
+        assert app.fonts.squeezed == [], (number, app.fonts.squeezed)
+        if app.game.state.over is not None:
+            break
+        step(app)
+    assert number > 100
