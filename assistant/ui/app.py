@@ -114,7 +114,7 @@ class App:
         self.moves += 1
         after = self.game.state
         self.asking = name == "undo" and self._asks_again(before, after)
-        done = {"undo": before.notes, "redo": after.notes}.get(name)  # what it took back, or did again
+        done = {"undo": getattr(before, "notes", ()), "redo": getattr(after, "notes", ())}.get(name)  # what it took back
         if done is not None:
             self.say(f"{'Undone' if name == 'undo' else 'Redone'}: {done[0] if done else 'the last change'}")
         self._mirror()

@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.no_encoder:
         attach_encoder(app, config)
-    status = getattr(game, "kind", "mission") == "status"  # no Horologium for the board, no dice for the camera
+    status = getattr(game, "kind", "mission") in ("status", "campaign")  # no Horologium for the board, no dice for the camera
     if not status:
         attach_board(app, config, args.board)
     if camera is not None and not status:
@@ -301,6 +301,10 @@ def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) 
 
             status = setup_text(picked["factions"], picked["priority"])
     try:
+        if picked.get("game") == "campaign":
+            from assistant.ui.table import open_campaign
+
+            return open_campaign(state)
         if picked.get("game") == "resume":  # a saved game: made the one in play, as `session resume` does
             from assistant.session.games import StateFile
 

@@ -53,5 +53,9 @@ def scenario_offers(folder: Path) -> list[Offer]:
     return out
 
 
+CAMPAIGN: Offer = ({"game": "campaign"}, "Campaign sheet",
+                  "The Renaissance campaign between missions: Experience, Florins, Reagents, inventory, heroes")
+
+
 def offers(state: Path, folder: Path) -> list[Offer]:
-    return saved_offers(state) + scenario_offers(folder)
+    return saved_offers(state) + scenario_offers(folder) + [CAMPAIGN]

@@ -49,7 +49,11 @@ class StatusApp(App):
 
 def app_for(game: TableGame, surface: pygame.Surface, mirrors: list[Mirror] | None = None,
             log: Callable[[str], None] | None = None) -> App:  # fmt: skip
-    """The app that plays `game`: by its kind, Nova Aetas's or Status's."""
+    """The app that plays `game`: by its kind, Nova Aetas's or Status's, or the campaign sheet's."""
     if getattr(game, "kind", "mission") == "status":
         return StatusApp(game, surface, mirrors, log)
+    if getattr(game, "kind", "mission") == "campaign":
+        from assistant.ui.campaign_app import CampaignApp
+
+        return CampaignApp(game, surface, [], log)
     return App(game, surface, mirrors, log)

@@ -233,6 +233,18 @@ def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool, sta
         raise
 
 
+def open_campaign(state_path: Path) -> SavedGame:
+    """The campaign sheet of the state file (made on first use), to read and change on the screen."""
+    from assistant.session.games import StateFile
+
+    state_file = StateFile(state_path, create=True)
+    try:
+        return SavedGame(state_file, state_file.journal("campaign"))
+    except BaseException:
+        state_file.close()
+        raise
+
+
 def start_again(state_path: Path) -> SavedGame:
     """A new game of the current game's mission or Status table (from the copy the file keeps; the demo where
     that copy cannot be read), made the current game. The current game stays in the file as it is."""

@@ -292,7 +292,7 @@ def test_play_with_no_game_to_resume_asks_which_game_on_a_screen_and_then_resume
 
     def choose(surface: Any, kind: str = "mission", offers: Any = ()) -> dict[str, Any] | None:
         asked.append(kind)
-        post_encoder("turn", 1)  # Game: Status (after the demo, the start screen's only other offer here)
+        post_encoder("turn", -1)  # Game: Status (the last of the start screen's games, after the campaign sheet)
         for _ in range(7):  # Game, Seats 1 to 4, Priority, Start
             post_encoder("confirm")
         chosen = real_choose(surface, kind, offers)

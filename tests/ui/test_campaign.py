@@ -1,0 +1,65 @@
+"""The campaign sheet on the screen: it was kept only through `nova-table session ... --game campaign`. The table
+reads it and changes its numbers by touch, with the same undo and redo (one journal of the state file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from assistant.session.games import StateFile
+from assistant.ui.campaign_app import CampaignApp
+from assistant.ui.status_app import app_for
+from assistant.ui.table import open_campaign
+from tests.ui.conftest import click, feed, key
+
+
+def tap(app: CampaignApp, label: str) -> None:
+    app.draw()
+    items = app.machine.current.items  # type: ignore[attr-defined]
+    rect = next(hit.rect for hit in app.hits if hit.target[0] == "item" and items[hit.target[1]].label == label)
+    feed(app, click(rect.center))
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_sheet_is_read_and_its_numbers_changed_with_undo(size: tuple[int, int], tmp_path: Path, shots: Path) -> None:
+    state = tmp_path / "table.db"
+    with StateFile(state, create=True) as games:
+        journal = games.journal("campaign")
+        journal.append({"type": "add_hero", "hero": "valerio", "name": "Valerio", "class": "Swordsman"})
+        journal.append({"type": "inventory_add", "item": "Relic of the bridge"})
+    app = app_for(open_campaign(state), pygame.display.set_mode(size), log=lambda message: None)
+    assert isinstance(app, CampaignApp)
+    tap(app, "Experience +")
+    assert app.form is not None and app.form.name == "xp"
+    feed(app, key("right"), key("return"), key("return"))  # 2 Experience, Gain
+    tap(app, "Florins")
+    feed(app, key("return"), key("2"), key("return"), key("return"))  # in; 2 (a number key sets it); Apply
+    tap(app, "Reagents")
+    feed(app, key("right"), key("return"), key("return"), key("right"), key("return"), key("return"))  # 2 Elementum
+    sheet = app.sheet
+    assert (sheet.experience, sheet.florins, sheet.reagents) == (2, 2, (("Elementum", 2),))
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"campaign-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    lines = [line.text for line in app.machine.current.lines]  # type: ignore[attr-defined]
+    assert "Inventory: Relic of the bridge" in lines and lines[0].startswith("Experience 2 · Florins 2 ")
+    assert any(text.startswith("Valerio, Swordsman: 2 Experience to spend") for text in lines)
+    feed(app, key("u"))
+    assert app.sheet.reagents == () and app.said == ["Undone: the last change"]
+    feed(app, key("y"))
+    assert app.sheet.reagents == (("Elementum", 2),)
+    tap(app, "Florins")
+    feed(app, key("right"), key("return"), key("2"), key("return"), key("return"))  # out, 2: none left
+    assert app.sheet.florins == 0 and app.form is None
+    tap(app, "Florins")
+    feed(app, key("right"), key("return"), key("return"), key("return"))  # out 10 with none left: refused, said
+    assert app.sheet.florins == 0 and app.form is not None and "cannot pay 10" in app.error
+    app.draw()
+    pygame.image.save(app.surface, shots / f"campaign-refused-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    app.close()
+    with StateFile(state) as games:
+        assert games.journal("campaign").state.florins == 0
