@@ -40,7 +40,7 @@ def test_a_model_s_second_attack_is_told_from_its_first() -> None:
     assert ups == ["Slingers 1: attack 1 · Sling on Valerio", "Slingers 1: attack 2 · Sling on Valerio"]
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1024, 600), (1280, 800), (480, 800)])
 def test_a_walk_through_the_demo_by_touch_cuts_nothing(size: tuple[int, int], shots: Path) -> None:
     """Every screen the table meets in the demo's first 150 decisions (heroes' turns, the AI's questions, rolls, the
     face picker, ties, events), drawn whole: no label cut, no words squeezed under readable."""
