@@ -16,6 +16,7 @@ from assistant.rules.stealth import stealth_active
 from assistant.ui.ai_forms import MAX_DICE
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
 from assistant.ui.mission_forms import can_draft, manual_draft_event, manual_draft_fields
+from assistant.ui.rule_forms import RULE_FIXES, rule_fix_event, rule_fix_fields, rule_fix_update, rule_fixes
 
 ACTIONS = ("Skill", "Interact", "Use item", "Prayer", "Spell", "Other action")
 INJURY_CARDS = 40
@@ -177,7 +178,7 @@ def fix_form(state: GameState) -> Form:
         return form.value("what") in ("enemy_wound", "enemy_heal")
 
     def needs_hero(form: Form) -> bool:
-        return form.value("what") not in ("victory", "defeat", "draft", "alarm", "calibrate") and not on_enemy(form)
+        return form.value("what") not in ("victory", "defeat", "draft", "alarm", "calibrate", *RULE_FIXES) and not on_enemy(form)
 
     targets = _targets(state)
     fixes = [(key, label.replace("Threat", term(state.edition, "Threat"))) for key, label in FIXES
@@ -190,6 +191,7 @@ def fix_form(state: GameState) -> Form:
         fixes.append(("alarm", "Raise the alarm"))
     if targets:  # a Status Token's or a mission's wounds, an Enemy's Healing
         fixes += [("enemy_wound", "Wound enemy"), ("enemy_heal", "Heal enemy")]
+    fixes += rule_fixes(state)  # Status Tokens, a Location Card, Swiftness, Reagents (ui/rule_forms.py)
     fixes.append(("calibrate", "Calibrate dice"))  # the dice camera on the table's own dice: a screen, no event
     fields: list[Field] = [
         Choice("what", "Change", fixes),
@@ -198,9 +200,13 @@ def fix_form(state: GameState) -> Form:
         Number("amount", "By", 1, 10, 1, show=lambda form: needs_hero(form) or on_enemy(form)),
     ]
     fields += manual_draft_fields(state, lambda form: form.value("what") == "draft")
+    fields += rule_fix_fields(state)
 
     def build(form: Form) -> dict[str, Any]:
         what, hero, amount = form.value("what"), form.value("hero"), form.value("amount")
+        ruled = rule_fix_event(form, state)
+        if ruled is not None:
+            return ruled
         if what in ("victory", "defeat"):
             return {"type": "end_mission", "result": what}
         if what == "alarm":
@@ -222,4 +228,4 @@ def fix_form(state: GameState) -> Form:
             return {"type": "equipment_wounds", "hero": hero, "delta": amount if what == "equipment_up" else -amount}
         return {"type": "heal", "hero": hero, "wounds": amount}
 
-    return Form("fix", "Fix", fields, build, apply_label="Apply")
+    return Form("fix", "Fix", fields, build, rule_fix_update(state), apply_label="Apply")

@@ -36,6 +36,7 @@ from assistant.ui.ai_forms import current_answer, defence_form, override_form, s
 from assistant.ui.form import Form
 from assistant.ui.mission_forms import draft_order, event_draft_form, order_form, stealth_form
 from assistant.ui.reactions import adjacency_question
+from assistant.ui.rule_forms import RULE_FORMS, rule_form
 from assistant.ui.words import token_label
 
 @dataclass(frozen=True)
@@ -222,6 +223,8 @@ def make_form(name: str, state: GameState, advice: Advice | None = None, extra: 
         return override_form(state, advice.choices, str(extra.get("choice", "")))
     if name == "draft":
         return event_draft_form(state, str(extra.get("event") or next(e for e in state.due if draft_order(state, e))))
+    if name in RULE_FORMS:  # a Dash, a Reaction Skill, the Loot at the end, the Out of action roll (ui/rule_forms.py)
+        return rule_form(name, state, extra)
     builders = {
         "move": move_form,
         "wait": wait_form,

@@ -37,6 +37,7 @@ from assistant.ui.panel import (
 from assistant.ui.picker import choose, draw_picker, picked, preview
 from assistant.ui.reactions import move_ready
 from assistant.ui.roster import draw_roster, fighting, fits_detail, roster_height
+from assistant.ui.rule_forms import rule_items
 from assistant.ui.start import mission_words
 from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 
@@ -103,6 +104,7 @@ class TableScreen:
         if self._advised is not self._drafted_for:
             self.drafted, self._drafted_for = drafted(app), self._advised
         self.items = menu(state, app.game.can_undo() or app.asking, app.game.can_redo(), self.advice, self.drafted)
+        self.items = rule_items(self.items, state, self.advice, app.game.events)  # issue 49's (ui/rule_forms.py)
         question = self.advice.question if self.advice is not None else None
         if question is None or question.key != self._picked_for:
             self.picked, self._picked_for = [], question.key if question is not None else None
