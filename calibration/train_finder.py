@@ -2,17 +2,17 @@
 """Train the finder (assistant/vision/models/finder.onnx). A training tool only.
 
     .venv/bin/pip install torch==2.13.0
-    .venv/bin/python calibration/train_finder.py [--steps 4000] [--scenes 1200] [--seed 3]
+    .venv/bin/python calibration/train_finder.py [--steps 6000] [--scenes 1200] [--seed 3]
 
 Data: the labelled photos of ../shared/dice/mixed-oblique-d6-train (whole-die boxes), 70 % of each
 batch (not webcam-two-white-d6-train: its boxes hug the pips, and a finder taught them takes a lone
 pip for a die); rendered scenes, 30 %: solid dice at a slant on busy tables (calibration/dice_scenes.py) and
 TRAYS of top-down trays of the reader's own renderer (render.scene: pips, numerals, Nova Aetas d8).
-Each is seen at a random scale (dice of about 8 to 110 network pixels), shifted, mirrored, turned by
+Each is seen at a random scale (0.22 to 1.1 of its working size), shifted, mirrored, turned by
 quarter turns, relit (train_detector.photometric), in 256 x 256 crops of the network's input.
 The network: a depthwise-separable encoder to 1/16 and back to 1/4 (Net), with find.py's five
 outputs. Loss: CenterNet's focal loss on the centre map, L1 on the offset and log
-sizes at each centre. Every 500 steps it prints, on the -valid sets and the tray (never trained on),
+sizes at each centre. Every --every steps it prints, on the -valid sets and the tray (never trained on),
 the share of labelled dice found and the false dice per complete picture, at find.SIDE and find.FINE.
 """
 
@@ -157,7 +157,7 @@ def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def view(image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> Sample:
     """A random CROP x CROP view of `image` at the network's scale, and its boxes there."""
     h, w = image.shape[:2]
-    s = float(np.exp(rng.uniform(np.log(0.22), np.log(0.8))))
+    s = float(np.exp(rng.uniform(np.log(0.22), np.log(1.1))))
     sw, sh = w * s, h * s
     tx, ty = rng.uniform(min(0, CROP - sw), max(0, CROP - sw)), rng.uniform(min(0, CROP - sh), max(0, CROP - sh))
     mirror = rng.random() < 0.5
@@ -193,12 +193,12 @@ def targets(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return heat, reg, weight
 
 
-def network():  # type: ignore[no-untyped-def]
+def network(channels: tuple[int, int, int, int] = (32, 64, 128, 192)):  # type: ignore[no-untyped-def]
     """The network to train, and what is exported of it."""
     import torch
     import torch.nn as nn
 
-    net = Net((16, 32, 64, 96))
+    net = Net(channels)
 
     class Exported(nn.Module):
         """What the reader runs: the centre chance squashed to 0..1."""
@@ -248,7 +248,9 @@ def main() -> int:
     import torch
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--steps", type=int, default=6000)
+    parser.add_argument("--channels", type=int, nargs=4, default=(32, 64, 128, 192), help="the network's widths")
+    parser.add_argument("--every", type=int, default=2000, help="steps between looks at the -valid sets")
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--scenes", type=int, default=1200)
     parser.add_argument("--seed", type=int, default=3)
@@ -263,7 +265,7 @@ def main() -> int:
     made = scenes(args.scenes, args.seed)
     looks = {name: photos(name) for name in LOOK if (SHARED / name).exists()}
     print(f"{len(real)} photos, {len(made)} rendered scenes ({time.time() - start:.0f} s)", flush=True)
-    net, exported = network()
+    net, exported = network(tuple(args.channels))
     rng = np.random.default_rng(args.seed)
     optimiser = torch.optim.AdamW(net.parameters(), args.rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.rate, total_steps=args.steps, pct_start=0.1)
@@ -283,12 +285,12 @@ def main() -> int:
         optimiser.step()
         schedule.step()
         total += loss.item()
-        if (step + 1) % 500 == 0 or step + 1 == args.steps:
+        if (step + 1) % args.every == 0 or step + 1 == args.steps:
             export(exported, args.out)
             finder = find.Finder(args.out)
             seen = {name: [tuple(round(v, 3) for v in scores(finder, look, side)) for side in (find.SIDE, find.FINE)]
                     for name, look in looks.items()}
-            print(f"step {step + 1}: loss {total / 500:.3f} found, false a picture: {seen} {time.time() - start:.0f} s",
+            print(f"step {step + 1}: loss {total / args.every:.3f} found, false a picture: {seen} {time.time() - start:.0f} s",
                   flush=True)
             total = 0.0
     print(f"wrote {args.out}")
