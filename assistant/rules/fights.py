@@ -263,7 +263,9 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     turn = state.turn
     equipment = equipment_takes(state.edition, attack.kind == "physical", unblockable)
     earlier = state.notes
+    before = state.hero(hero.id).wounds
     state, placed = wound_hero(state, hero.id, result.wounds, equipment)
+    beyond = before + placed.hero - state.hero(hero.id).wounds  # Wound Tokens stop at Health
     if reaction:  # Renaissance "Reaction Attacks": this model's attack is rolled (a KO Hero's move is over already)
         state = settle_reaction(state, f"{group.id}/{model}")
     words += on_equipment_words(state.edition, placed.equipment) + _effects_words(state, attack, placed)
@@ -271,7 +273,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     if ko:
         words += f"; {state.name(hero.id)} is {term(state.edition, 'KO')}"
     if turn is not None and not reaction and state.turn is not None:
-        made = AttackMade(group.id, model, hero.id, attack.name, placed.hero, ko, placed.equipment, area)
+        made = AttackMade(group.id, model, hero.id, attack.name, placed.hero, ko, placed.equipment, area, beyond)
         state = replace(state, turn=replace(state.turn, attacks=state.turn.attacks + (made,)))
     return said_first(earlier, state, ("Reaction Attack: " if reaction else "In the Area: " if area else "") + words)
 

@@ -320,7 +320,8 @@ def _facts(state: GameState) -> dict[str, HeroFacts]:
         if made.ko and seen.ko:
             start = before.get(made.hero)
             seen = replace(seen, ko=False, threat=start.threat if start is not None else seen.threat - KO_THREAT)
-        facts[made.hero] = replace(seen, wounds=max(0, seen.wounds - made.wounds))
+        # a KO's wounds past Health were never placed: taking them off too would leave the Hero fewer than they had
+        facts[made.hero] = replace(seen, wounds=max(0, seen.wounds - made.wounds + made.beyond))
     return facts
 
 

@@ -66,6 +66,7 @@ class AttackMade:
     ko: bool  # the Hero was KO after it
     on_equipment: int = 0  # placed on the Hero's Equipment
     area: bool = False  # Renaissance "Areas": another Hero in the Area's Defense Test, no AP of its own
+    beyond: int = 0  # of `wounds`, those past the Hero's Health: no Wound Token left to place (the AI's replay needs it)
 
 
 @dataclass(frozen=True)
