@@ -32,6 +32,7 @@ from assistant.rules.questions import (
     NO,
     YES,
     YES_NO,
+    Answer,
     Answers,
     Oracle,
     Question,
@@ -89,6 +90,9 @@ class GoalView:
     priority: tuple[str, ...] = ("standard",)
     stealth: bool = False  # Renaissance "Stealth": Control Area 1, never a target outside it
     prefix: str = ""  # added to question keys (a second goal in the same activation)
+    same_place: tuple[str, ...] = ()  # prefixes of this model's earlier goal choices made where it stands now, nothing moved since
+    own: bool = False  # other models of its group measure their own distances: the distance questions say so
+    since: str = ""  # why the goal is chosen again ("Valerio is KO"): the distance questions say so
 
     @property
     def area(self) -> int:
@@ -161,12 +165,21 @@ def in_area_question(view: GoalView, hero: HeroFacts) -> Question:
 
 
 def distance_question(view: GoalView, heroes: Sequence[HeroFacts], factor: str, why: str) -> Question:
+    """Which of `heroes` is closest to (farthest from) the model. Each Enemy Model counts from where it stands
+    (Renaissance "Artificial Intelligence (AI)": "When an Enemy Model activates, carry out the following steps";
+    first edition: "Each enemy has their own area of control"), so a group's models each ask it: the text says
+    "closest to Slingers 2 itself" then, and why it is asked again when a goal is chosen anew ("Valerio is KO: ...
+    now"). Each model's answers stand for that model only (`recall`)."""
     names = [h.name for h in heroes]
-    word = "closest to" if factor == "closest" else "farthest from"
+    adjective, preposition = ("closest", "to") if factor == "closest" else ("farthest", "from")
+    lead = f"{view.since}: who" if view.since else "Who"
+    now = " now" if view.since else ""
+    itself = " itself" if view.own else ""  # short: the question keeps its size on the table's screen
     return Question(
         key=_key(view, factor, *(h.id for h in heroes)),
         kind=factor,
-        text=f"Who is {word} {view.name}: {listing(names, 'or')}? (tap all who are equally {'close' if factor == 'closest' else 'far'})",
+        text=f"{lead} is {adjective}{now} {preposition} {view.name}{itself}: {listing(names, 'or')}? "
+             f"(tap all who are equally {'close' if factor == 'closest' else 'far'})",
         options=tuple(h.id for h in heroes),
         model=view.model,
         about=tuple(h.id for h in heroes),
@@ -175,16 +188,86 @@ def distance_question(view: GoalView, heroes: Sequence[HeroFacts], factor: str, 
     )
 
 
-def _in_area(view: GoalView, pool: Sequence[HeroFacts], first: str, answers: Answers) -> Question | list[HeroFacts]:
+Recalled = list[tuple[Question, Answer]]
+"""The questions the goal choice answered itself from earlier answers, with those answers (collected by the plan)."""
+
+
+def recall(view: GoalView, question: Question, answers: Answers, recalled: Recalled | None = None) -> Answer | None:
+    """The answer to `question`: the table's, or one that follows from what the table already said.
+
+    Distances are each model's own ("Control Area" and "closest" are counted from the Enemy Model that
+    activates), so only the same model's answers count, given where it stands now: those of this goal
+    choice (`view.prefix`) and of its earlier ones in this activation from the same square with no
+    Hero moved (`view.same_place`). From them:
+    - the closest (farthest) of a set of Heroes are, among fewer of them, those still there, if any;
+    - Heroes equally close are all in the Control Area, or none; nobody farther than one outside is.
+    A Hero KO or removed only leaves the sets; it moves nobody ("KO Hero": placed prone where it stands).
+    """
+    answer = answers.get(question.key)
+    if answer is None:
+        answer = _derive(view, question, answers)
+        if answer is not None and recalled is not None:
+            recalled.append((question, answer))
+    return answer
+
+
+def _prefixes(view: GoalView) -> tuple[str, ...]:
+    return (view.prefix, *view.same_place)
+
+
+def _sets(view: GoalView, answers: Answers, kind: str) -> list[tuple[tuple[str, ...], Answer]]:
+    """(the Heroes asked about, the answer) of each `kind` question ("closest", "farthest") answered for this place."""
+    found = []
+    for prefix in _prefixes(view):
+        head = f"{prefix}{view.model}:{kind}:"
+        found += [(tuple(key[len(head):].split(":")), answer) for key, answer in answers.items() if key.startswith(head)]
+    return found
+
+
+def _in_area_answer(view: GoalView, hero: str, squares: int, answers: Answers) -> Answer | None:
+    for prefix in _prefixes(view):
+        answer = answers.get(f"{prefix}{view.model}:in_area:{hero}:{squares}")
+        if answer is not None:
+            return answer
+    return None
+
+
+def _derive(view: GoalView, question: Question, answers: Answers) -> Answer | None:
+    if question.kind in DISTANCE_FACTORS:
+        for asked, best in _sets(view, answers, question.kind):
+            if set(question.about) <= set(asked):
+                still = tuple(h for h in question.about if h in best)
+                if still:
+                    return still
+        return None
+    if question.kind != "in_area":
+        return None
+    hero = question.about[0]
+    direct = _in_area_answer(view, hero, question.squares, answers)
+    if direct is not None:
+        return direct
+    for kind, beyond in (("closest", NO), ("farthest", YES)):
+        for asked, best in _sets(view, answers, kind):
+            if hero not in asked:
+                continue
+            for other in best:
+                said = _in_area_answer(view, other, question.squares, answers)
+                if said is not None and (hero in best or said == beyond):
+                    return said
+    return None
+
+
+def _in_area(view: GoalView, pool: Sequence[HeroFacts], first: str, answers: Answers,
+             recalled: Recalled | None = None) -> Question | list[HeroFacts]:
     """The Heroes of `pool` inside the Control Area, asked best first, stopping when the rest cannot matter."""
     if first == "closest" and len(pool) > 1:
         # the closest Heroes inside the area are the closest of all, if they are inside at all: two taps
         question = distance_question(view, pool, "closest", "the closest Heroes, to see if they are in the Control Area")
-        nearest = answers.get(question.key)
+        nearest = recall(view, question, answers, recalled)
         if nearest is None:
             return question
         closest = [h for h in pool if h.id in nearest]
-        inside = _in_area(view, closest[:1], "threat", answers)
+        inside = _in_area(view, closest[:1], "threat", answers, recalled)
         return inside if isinstance(inside, Question) or not inside else closest
     key = known_key(first)
     ordered = sorted(pool, key=lambda h: -(key(h) if key else h.threat))
@@ -193,7 +276,7 @@ def _in_area(view: GoalView, pool: Sequence[HeroFacts], first: str, answers: Ans
         if found and key is not None and key(hero) < key(found[0]):
             break  # a lower tier of the first factor can no longer become the goal
         question = in_area_question(view, hero)
-        answer = answers.get(question.key)
+        answer = recall(view, question, answers, recalled)
         if answer is None:
             return question
         if answer == YES:
@@ -204,7 +287,8 @@ def _in_area(view: GoalView, pool: Sequence[HeroFacts], first: str, answers: Ans
 
 
 def _break_ties(
-    view: GoalView, candidates: Sequence[HeroFacts], factors: Sequence[str], answers: Answers, why: str, steps: tuple[str, ...]
+    view: GoalView, candidates: Sequence[HeroFacts], factors: Sequence[str], answers: Answers, why: str, steps: tuple[str, ...],
+    recalled: Recalled | None = None,
 ) -> Question | Goal:
     """Apply `factors` in order to `candidates`; the players (or a die) settle what is left."""
     left = list(candidates)
@@ -219,7 +303,7 @@ def _break_ties(
             left = [h for h in left if key(h) == best]
             continue
         question = distance_question(view, left, factor, f"{listing([h.name for h in left])} tie ({why})")
-        answer = answers.get(question.key)
+        answer = recall(view, question, answers, recalled)
         if answer is None:
             return question
         left = [h for h in left if h.id in answer]
@@ -276,8 +360,9 @@ def _players(
     return Goal(hero.id, False, f"{_label(view, hero)}: {why}; the players chose", steps + ("players",), ids)
 
 
-def decide_goal(view: GoalView, answers: Answers) -> Question | Goal:
-    """The next question the goal choice needs, or the goal itself."""
+def decide_goal(view: GoalView, answers: Answers, recalled: Recalled | None = None) -> Question | Goal:
+    """The next question the goal choice needs, or the goal itself; what it could tell from earlier answers
+    instead of asking goes into `recalled` (see `recall`)."""
     mission = view.mission
     if mission is not None and mission.threat is None:
         # Renaissance "Artificial Intelligence (AI)": a Goal without a Threat Level is pursued regardless.
@@ -289,14 +374,14 @@ def decide_goal(view: GoalView, answers: Answers) -> Question | Goal:
         ties = profile + CLASSIC_PRIORITIES  # first edition "Enemy attacking priorities"
     else:
         ties = profile + STANDARD_IN_AREA  # "Profile Card" factors first, then "Standard"
-    found = _in_area(view, pool, ties[0], answers)
+    found = _in_area(view, pool, ties[0], answers, recalled)
     if isinstance(found, Question):
         return found
     word = term(view.edition, "Threat Level")
     threat = f", {word} {mission.threat} or more" if mission is not None else ""
     if found:
         why = f"in the Control Area{threat}"  # the factors that chose among them follow (`_break_ties`)
-        return _break_ties(view, found, ties, answers, why, ("area",))
+        return _break_ties(view, found, ties, answers, why, ("area",), recalled)
     if mission is not None:
         return Goal(
             None, True,
@@ -309,7 +394,8 @@ def decide_goal(view: GoalView, answers: Answers) -> Question | Goal:
     if not standing:
         return Goal(None, False, "every Hero is KO: no goal", ())
     # Renaissance "Artificial Intelligence (AI)" step 4 (and, by choice, a first-edition enemy with no mission).
-    return _break_ties(view, standing, STANDARD_ANYWHERE, answers, "no Hero in the Control Area, the closest Hero anywhere", ("area", "anywhere"))
+    return _break_ties(view, standing, STANDARD_ANYWHERE, answers, "no Hero in the Control Area, the closest Hero anywhere", ("area", "anywhere"),
+                       recalled)
 
 
 def settle_goal(view: GoalView, oracle: Oracle, answers: Answers | None = None) -> tuple[Question | Goal, dict[str, tuple[str, ...]]]:

@@ -243,7 +243,7 @@ def _ai_answer(state: GameState, f: Fields) -> GameState:
     if state.turn is None:
         raise RuleError("question", "no activation is in progress: the AI asks nothing now")
     asked = plan(state)
-    question = asked.question_for(key)
+    question = asked.question_for(key) or asked.recalled_question(key)  # an older journal may answer what is now recalled
     if question is None:
         pending = asked.question.key if asked.question else "nothing"
         raise RuleError("question", f"{key!r} is not asked now (asked: {pending})")

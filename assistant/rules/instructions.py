@@ -19,6 +19,7 @@ from assistant.rules.ai import (
     Goal,
     GoalView,
     HeroFacts,
+    Recalled,
     decide_goal,
     distance_question,
     factor_words,
@@ -33,7 +34,7 @@ from assistant.rules.names import agree, model_name, name_of
 from assistant.rules.perilium import KO_THREAT, adjust
 from assistant.rules.prey import cards_left, current_card
 from assistant.rules.draft import draft_deck
-from assistant.rules.questions import MORE, NO, YES, YES_NO, Answers, Question, answered, counted, listing
+from assistant.rules.questions import MORE, NO, YES, YES_NO, Answer, Answers, Question, answered, counted, listing
 from assistant.rules.scenario import AttackSpec, EnemyGroupSpec, MissionGoal, PreyCard
 from assistant.rules.state import UNDECIDED, AttackMade, DeclaredMove, GameState
 from assistant.rules.statuses import start_reminder
@@ -98,6 +99,7 @@ class Plan:
     attack: AttackOrder | None = None  # the attack waiting for the Hero's dice (journal `attack.event(dice)`)
     choices: tuple[Question, ...] = ()  # open choices the AI made: an `ai_answer` overrides them
     done: bool = False  # the active group has nothing left to do: end its activation
+    recalled: tuple[tuple[Question, Answer], ...] = ()  # questions the AI answered itself from earlier answers (`ai.recall`)
 
     def question_for(self, key: str) -> Question | None:
         """The pending question or open choice with this key."""
@@ -106,6 +108,11 @@ class Plan:
                 return question
         return None
 
+    def recalled_question(self, key: str) -> Question | None:
+        """A question the AI no longer asks, its answer following from earlier ones (a journal of an older
+        Nova Table may still answer it: the table's answer then stands, as it did)."""
+        return next((question for question, _ in self.recalled if question.key == key), None)
+
 
 @dataclass
 class _Draft:
@@ -113,6 +120,7 @@ class _Draft:
 
     steps: list[Instruction] = field(default_factory=list)
     choices: list[Question] = field(default_factory=list)
+    recalled: Recalled = field(default_factory=list)
 
     def add(self, kind: str, text: str, rule: str, model: str = "", choice: str = "", attack: AttackOrder | None = None,
             squares: int = 0, toward: str = "") -> None:  # fmt: skip
@@ -277,13 +285,13 @@ def _group_plan(state: GameState) -> Plan:
         if pending is not None:
             return _finish(spec.id, draft, pending)
     draft.add("done", f"{spec.name}: done. End the activation.", "Enemy Activation 4-5")
-    return Plan(spec.id, tuple(draft.steps), choices=tuple(draft.choices), done=True)
+    return Plan(spec.id, tuple(draft.steps), choices=tuple(draft.choices), done=True, recalled=tuple(draft.recalled))
 
 
 def _finish(token: str, draft: _Draft, pending: Question | AttackOrder) -> Plan:
     if isinstance(pending, Question):
-        return Plan(token, tuple(draft.steps), question=pending, choices=tuple(draft.choices))
-    return Plan(token, tuple(draft.steps), attack=pending, choices=tuple(draft.choices))
+        return Plan(token, tuple(draft.steps), question=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled))
+    return Plan(token, tuple(draft.steps), attack=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled))
 
 
 def _mission(state: GameState, spec: EnemyGroupSpec) -> MissionGoal | None:
@@ -375,8 +383,9 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
     if hidden == NO:  # the model began its activation under the Stealth, far from every Hero
         goal: Goal | Question = Goal(None, mission is not None, "Stealth: no Hero within 1 square", ("area",))
     else:
-        goal = decide_goal(_view(state, spec, model, name, mission, prefix, facts), answers)
+        goal = decide_goal(_view(state, spec, model, name, mission, prefix, facts), answers, draft.recalled)
     rounds = 1
+    here: tuple[str, ...] = ()  # its earlier goal choices made from the square it stands on now (`ai.recall`)
     ap_left = ap
     used = 0  # attacks of `made` accounted for
     while True:
@@ -400,18 +409,25 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
                                    f"{prefix}r{rounds}:" if rounds > 1 else prefix, mission, facts)  # fmt: skip
         if not isinstance(outcome, tuple):
             return outcome
-        ap_left, spent = outcome
+        ap_left, spent, moved = outcome
         used += spent
         if not facts[goal.hero].ko or ap_left <= 0 or rounds >= 4:
             return None
-        rounds += 1  # the goal is KO and AP are left: choose again (best for the Enemies)
-        goal = decide_goal(_view(state, spec, model, name, mission, f"{prefix}r{rounds}:", facts), answers)
+        # the goal is KO and AP are left: choose again (best for the Enemies). Its distances are the same if neither
+        # it nor a Hero moved since an earlier choice: what the table said then still holds (a KO Hero stays put).
+        here = () if moved else here + (f"{prefix}r{rounds}:" if rounds > 1 else prefix,)
+        rounds += 1
+        still = here if state.turn is not None and not state.turn.shifts else ()
+        since = f"{hero_name} is {term(state.edition, 'KO')}"
+        view = replace(_view(state, spec, model, name, mission, f"{prefix}r{rounds}:", facts), same_place=still, since=since)
+        goal = decide_goal(view, answers, draft.recalled)
 
 
 def _view(state: GameState, spec: EnemyGroupSpec, model: str, name: str, mission: MissionGoal | None, prefix: str,
           facts: dict[str, HeroFacts]) -> GoalView:  # fmt: skip
+    own = len(state.group(spec.id).standing) > 1  # each model counts its own distances: the questions say so
     return GoalView(state.edition, model, name, spec.control_area, tuple(facts.values()), mission, spec.target_priority,
-                    stealth_active(state), prefix)  # fmt: skip
+                    stealth_active(state), prefix, own=own)  # fmt: skip
 
 
 def _end_adjacent(name: str, model: str, prefix: str, answers: Answers) -> Question | None:
@@ -461,15 +477,15 @@ def reach_question(spec: EnemyGroupSpec, model: str, name: str, hero: str, hero_
 
 def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: str, hero: str, hero_name: str,
                      ap_left: int, answers: Answers, made: Sequence[AttackMade], draft: _Draft, prefix: str,
-                     mission: MissionGoal | None, facts: dict[str, HeroFacts]) -> Question | AttackOrder | tuple[int, int]:  # fmt: skip
-    """Move toward the goal keeping the AP of the attack, then attack while AP allow; (AP left, attacks used) when done."""
+                     mission: MissionGoal | None, facts: dict[str, HeroFacts]) -> Question | AttackOrder | tuple[int, int, bool]:  # fmt: skip
+    """Move toward the goal keeping the AP of the attack, then attack while AP allow; (AP left, attacks used, moved) when done."""
     model = f"{spec.id}/{number}"
     per_ap = squares_per_ap(state.edition, spec)  # first edition "Chivalry": 2 squares an AP
     usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
     if not usable:
         draft.add("move", f"{name} moves up to {counted(ap_left * per_ap, 'square')} toward {hero_name}; it has too few AP to attack.", "Action Points",
                   model, squares=ap_left * per_ap, toward=hero)  # fmt: skip
-        return 0, 0
+        return 0, 0, True
     preferred = sorted(usable, key=lambda a: (-_damage(a), -a.range_max, spec.attacks.index(a)))
     chosen = preferred[0]
     choice_key = ""
@@ -510,7 +526,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
             threat = facts[hero].threat
             if mission is None or mission.threat is None or threat > mission.threat:
                 draft.add("engage", f"{name} engages {hero_name} (1 AP): to move away {hero_name} must Disengage.", "Engage", model)
-        return 0, 0
+        return 0, 0, True
     steps = int(answer[0])
     ap_left -= ap_for(steps, per_ap)
     if steps:
@@ -548,7 +564,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
         ap_left -= max(cost, 1)
         if facts[hero].ko or cost == 0:
             break
-    return ap_left, used
+    return ap_left, used, steps > 0
 
 
 def area_of(attack: AttackSpec) -> str:
@@ -617,11 +633,11 @@ def _prey_plan(state: GameState, spec: EnemyGroupSpec, card: PreyCard, draft: _D
                     stealth_active(state))  # fmt: skip
     goal: Goal | Question
     if card.target != "target_hero":
-        goal = _specific_target(view, card.target, answers)
+        goal = _specific_target(view, card.target, answers, draft.recalled)
     else:
-        goal = decide_goal(view, answers)
+        goal = decide_goal(view, answers, draft.recalled)
     if isinstance(goal, Question):
-        return Plan(spec.id, tuple(draft.steps), question=goal)
+        return Plan(spec.id, tuple(draft.steps), question=goal, recalled=tuple(draft.recalled))
     if goal.hero is None:
         draft.add("stay", f"No Target Hero for {name} ({goal.reason}).", "Playing a Hunt Mission", model)
         return _prey_done(spec, draft)
@@ -642,7 +658,7 @@ def _prey_done(spec: EnemyGroupSpec, draft: _Draft) -> Plan:
     return Plan(spec.id, tuple(draft.steps), done=True)
 
 
-def _specific_target(view: GoalView, factor: str, answers: Answers) -> Goal | Question:
+def _specific_target(view: GoalView, factor: str, answers: Answers, recalled: Recalled) -> Goal | Question:
     """"Playing a Hunt Mission": a card's own target ignores the Control Area; a tie or nobody falls back on the priority."""
     standing = [h for h in view.heroes if not h.ko]
     if standing:
@@ -658,7 +674,7 @@ def _specific_target(view: GoalView, factor: str, answers: Answers) -> Goal | Qu
             left = [h for h in standing if h.id in answer]
         if len(left) == 1:
             return Goal(left[0].id, False, f"{left[0].name}, {factor_words(view, factor)}, as the card says", (factor,))
-    return decide_goal(view, answers)
+    return decide_goal(view, answers, recalled)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -51,7 +51,9 @@ def declare_move(state: GameState, f: Fields) -> GameState:
     named = f.array("adjacent")
     adjacent = check_answer(models, named, "adjacent") if named else ()
     count = f"{len(adjacent)} Reaction Attack{'s' if len(adjacent) != 1 else ''} first" if adjacent else "nobody adjacent"
-    state = replace(state, notes=state.notes + (f"{name} declares {WORDS[movement]}: {count}",))
+    if movement != "move":  # a Hero moves in someone's activation: an Enemy's distances told before may have changed
+        turn = replace(turn, shifts=turn.shifts + 1)
+    state = replace(state, turn=turn, notes=state.notes + (f"{name} declares {WORDS[movement]}: {count}",))
     if movement != "move" and not adjacent:
         return replace(state, notes=state.notes + (moved_words(state, hero.id, movement),))
     return replace(state, turn=replace(turn, move=DeclaredMove(adjacent, adjacent, hero.id, movement)))

@@ -92,6 +92,7 @@ class Turn:
     attacks: tuple[AttackMade, ...] = ()  # Enemy attacks resolved during this activation
     heroes: tuple[HeroState, ...] = ()  # the Heroes as they stood when the activation began
     move: DeclaredMove | None = None  # a Hero's declared Move (or Dash, Forced Movement) until it is made (`declare_move`)
+    shifts: int = 0  # Dashes and Forced Movements of Heroes declared during this activation (the AI's distances change)
 
     def answer_map(self) -> dict[str, tuple[str, ...]]:
         return {answer.key: answer.value for answer in self.answers}

@@ -342,8 +342,9 @@ def test_a_reacting_model_that_ko_s_its_goal_goes_on_with_the_ap_left() -> None:
     state = apply(state, p.attack.event([1]))
     assert state.hero("novice").ko and state.active == "scum"
     steps = texts(plan(state))
-    assert steps[1:] == ["Guards 1 goes for Novice (TV 8): in the Control Area; the highest TV.", "Halberd on Novice: 2 wounds; Novice is out of action."]
-    state = answer(state, ("in_area", "yes"))
+    # the Guards did not move and nobody else did: the Scum is still in their Ca, as the table said (issue 51)
+    assert steps[1:] == ["Guards 1 goes for Novice (TV 8): in the Control Area; the highest TV.", "Halberd on Novice: 2 wounds; Novice is out of action.",
+                         "Guards 1 goes for Scum (TV 6): in the Control Area; the highest TV."]  # fmt: skip
     question = plan(state).question
     assert question is not None and question.key == "react:r2:guards/1:reach:scum:Halberd"
     assert question.options == ("0", "1", "2", "3", "4", "more")  # 7 AP less the Halberd's 3
