@@ -25,7 +25,7 @@ def drawn_words(app: Any) -> list[tuple[str, Any]]:
     try:
         app.draw()
     finally:
-        panel.form_message = real  # type: ignore[assignment]
+        panel.form_message = real
     return said
 
 
