@@ -25,7 +25,10 @@ REAGENTS = ("Alchemia", "Elementum", "Pecunia")  # the Reagent Cards' types
 
 
 class CampaignApp(App):
-    """`App` with the campaign sheet's screens; no Horologium, no knobs, no dice."""
+    """`App` with the campaign sheet's screens; no Horologium, no knobs, no dice. Back (its button, Escape, Backspace,
+    the encoder held) closes it for the start screen (`to_start`): every change is journaled already."""
+
+    to_start = False
 
     def screens(self) -> list[Screen]:
         return [CampaignScreen(), CampaignFormScreen()]
@@ -70,7 +73,8 @@ def sheet_lines(sheet: CampaignSheet) -> list[str]:
 def campaign_items(can_undo: bool, can_redo: bool) -> list[Item]:
     return [Item("Experience +", "x", form="xp"), Item("Florins", "f", form="florins"), Item("Reagents", "r", form="reagents"),
             Item("Undo", "u", command="undo", enabled=can_undo, kind="command"),
-            Item("Redo", "y", command="redo", enabled=can_redo, kind="command")]  # fmt: skip
+            Item("Redo", "y", command="redo", enabled=can_redo, kind="command"),
+            Item("Back", "b", command="back", kind="command")]  # fmt: skip
 
 
 def campaign_form(name: str) -> Form:
@@ -110,6 +114,8 @@ class CampaignScreen:
             self.focus = enabled[(at + int(action.value)) % len(enabled)]
         elif action.kind == "confirm":
             return self.choose(app, self.focus)
+        elif action.kind == "back":
+            self.leave(app)
         elif action.kind == "key":
             return next((self.choose(app, n) for n, item in enumerate(self.items) if item.key == action.value), None)
         elif action.kind == "tap":
@@ -126,11 +132,20 @@ class CampaignScreen:
         if not item.enabled:
             return None
         self.focus = index
-        if item.command:
+        if item.command == "back":
+            self.leave(app)
+        elif item.command:
             app.command(item.command)
+        if item.command:
             return None
         app.form, app.error, app.said = campaign_form(item.form), "", []
         return "form"
+
+    @staticmethod
+    def leave(app: App) -> None:
+        """Back to the start screen (`command.run` shows it again when the loop ends)."""
+        app.to_start = True  # type: ignore[attr-defined]
+        app.running = False
 
     def draw(self, app: App, surface: pygame.Surface) -> list[Hit]:
         self.enter(app)
@@ -151,7 +166,7 @@ class CampaignScreen:
         drawn, _, self.views = draw_log(surface, words, lines, self.scroll, lay, fonts)
         self.lines = lines
         hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
-        hits += draw_menu(surface, strip, lay, self.items[len(main):], self.focus, fonts, columns=2, first=len(main))
+        hits += draw_menu(surface, strip, lay, self.items[len(main):], self.focus, fonts, columns=3, first=len(main))
         return hits + [Hit(d.rect, d.target) for d in drawn if d.target[0] == "log"]
 
 

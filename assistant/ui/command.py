@@ -215,42 +215,48 @@ def run(args: argparse.Namespace) -> int:
         pygame.quit()
         return 1
     pygame.font.init()
-    if choose:
-        picked = _new_game(args, screen, config)
-        if isinstance(picked, int):
+    while True:
+        if choose:
+            picked = _new_game(args, screen, config)
+            if isinstance(picked, int):
+                pygame.quit()
+                return picked
+            if isinstance(picked, Exception):  # the state file cannot take it: said, and on a screen shown
+                print(f"nova-table: {picked}", file=sys.stderr)
+                unread = picked
+            else:
+                game = picked
+        if game is None:
+            way = _way_on(args, screen, unread, config)
+            if isinstance(way, int):
+                pygame.quit()
+                return way
+            game = way
+        app = app_for(game, screen.surface)  # type: ignore[arg-type]
+        app.log(f"{screen.driver} {screen.surface.get_width()}x{screen.surface.get_height()}"
+                f"{' full screen' if screen.fullscreen else ''}; game {game.where}")  # type: ignore[attr-defined]  # fmt: skip
+        if args.screenshot:
+            app.screenshot(str(args.screenshot))
+            app.close()
             pygame.quit()
-            return picked
-        if isinstance(picked, Exception):  # the state file cannot take it: said, and on a screen shown
-            print(f"nova-table: {picked}", file=sys.stderr)
-            unread = picked
-        else:
-            game = picked
-    if game is None:
-        way = _way_on(args, screen, unread, config)
-        if isinstance(way, int):
+            return 0
+        if not args.no_encoder:
+            attach_encoder(app, config)
+        status = getattr(game, "kind", "mission") in ("status", "campaign")  # no Horologium for the board, no dice for the camera
+        if not status:
+            attach_board(app, config, args.board)
+        if camera is not None and not status:
+            kind = args.dice_kind or dice_of(game.state.edition)  # type: ignore[attr-defined]
+            attach_camera(app, camera, tray=tray, kind=kind, profile=profile)
+        try:
+            code = app.run()
+        except BaseException:
             pygame.quit()
-            return way
-        game = way
-    app = app_for(game, screen.surface)  # type: ignore[arg-type]
-    app.log(f"{screen.driver} {screen.surface.get_width()}x{screen.surface.get_height()}"
-            f"{' full screen' if screen.fullscreen else ''}; game {game.where}")  # type: ignore[attr-defined]  # fmt: skip
-    if args.screenshot:
-        app.screenshot(str(args.screenshot))
-        app.close()
-        pygame.quit()
-        return 0
-    if not args.no_encoder:
-        attach_encoder(app, config)
-    status = getattr(game, "kind", "mission") in ("status", "campaign")  # no Horologium for the board, no dice for the camera
-    if not status:
-        attach_board(app, config, args.board)
-    if camera is not None and not status:
-        kind = args.dice_kind or dice_of(game.state.edition)  # type: ignore[attr-defined]
-        attach_camera(app, camera, tray=tray, kind=kind, profile=profile)
-    try:
-        return app.run()
-    finally:
-        pygame.quit()
+            raise
+        if not getattr(app, "to_start", False):  # the campaign sheet's Back: the start screen again, on the same screen
+            pygame.quit()
+            return code
+        choose, game, unread = True, None, None
 
 
 def _in_progress(path: Path) -> bool:

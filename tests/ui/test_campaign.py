@@ -4,6 +4,7 @@ reads it and changes its numbers by touch, with the same undo and redo (one jour
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -63,3 +64,75 @@ def test_the_sheet_is_read_and_its_numbers_changed_with_undo(size: tuple[int, in
     app.close()
     with StateFile(state) as games:
         assert games.journal("campaign").state.florins == 0
+
+
+def sheet_app(tmp_path: Path, size: tuple[int, int] = (800, 480)) -> CampaignApp:
+    state = tmp_path / "table.db"
+    app = app_for(open_campaign(state), pygame.display.set_mode(size), log=lambda message: None)
+    assert isinstance(app, CampaignApp)
+    return app
+
+
+@pytest.mark.parametrize("way", ["touch", "escape", "backspace", "hold"])
+def test_back_leaves_the_sheet_for_the_start_screen(way: str, tmp_path: Path) -> None:
+    from assistant.ui.inputs import ENCODER
+
+    app = sheet_app(tmp_path)
+    tap(app, "Experience +")
+    feed(app, key("return"), key("return"))  # 1 Experience, Gain
+    assert app.sheet.experience == 1 and app.form is None
+    if way == "touch":
+        tap(app, "Back")
+    else:
+        events = {"escape": [key("escape"), pygame.event.Event(pygame.KEYUP, key=pygame.K_ESCAPE, mod=0)],
+                  "backspace": [key("backspace")],
+                  "hold": [pygame.event.Event(ENCODER, action="back", value=None)]}[way]  # fmt: skip
+        feed(app, *events)
+    assert app.to_start and not app.running
+    app.close()
+    with StateFile(tmp_path / "table.db") as games:
+        assert games.journal("campaign").state.experience == 1  # nothing lost
+
+
+def test_the_sheet_s_back_shows_the_start_screen_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`play --new` on a screen: the Campaign sheet chosen, its Back, and the start screen is shown again (its window
+    closed there: `play` ends with 0)."""
+    from assistant.cli import main
+    from assistant.ui import display, new_game, status_app
+    from assistant.ui.inputs import post_encoder
+
+    state = tmp_path / "table.db"
+    real_open, real_choose, real_app = display.open_screen, new_game.choose_game, status_app.app_for
+    shown: list[list[str]] = []
+    apps: list[Any] = []
+
+    def seen(*args: Any, **kwargs: Any) -> display.Screen:
+        opened = real_open(*args, **kwargs)
+        return display.Screen(opened.surface, "KMSDRM", opened.fullscreen)
+
+    def choose(surface: pygame.Surface, kind: str = "mission", offers: Any = ()) -> Any:
+        shown.append([words for _, words, _ in offers])
+        if len(shown) == 1:  # to the Campaign sheet, its last offer before Status, and Start
+            for _ in range(len(offers) - 1):
+                post_encoder("turn", 1)
+            post_encoder("confirm")
+            post_encoder("confirm")
+        else:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+        return real_choose(surface, kind, offers)
+
+    def opened(*args: Any, **kwargs: Any) -> Any:
+        app = real_app(*args, **kwargs)
+        apps.append(app)
+        pygame.event.post(key("backspace"))
+        return app
+
+    monkeypatch.setattr(display, "open_screen", seen)
+    monkeypatch.setattr(new_game, "choose_game", choose)
+    monkeypatch.setattr(status_app, "app_for", opened)
+    try:
+        assert main(["play", "--new", "--state", str(state), "--no-encoder", "--board", "none"]) == 0
+    finally:
+        pygame.init()
+    assert [type(app).__name__ for app in apps] == ["CampaignApp"]
+    assert len(shown) == 2 and shown[1] == shown[0] and shown[0][-1] == "Campaign sheet"
