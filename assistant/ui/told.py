@@ -97,6 +97,8 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
     log: list[Line] = [Line(note, theme.MUTED) for note in before]  # what the change before the AI's turn did
     act: list[Line] = [Line(error, theme.DANGER)] if error else []
     if advice is not None:
+        if advice.side == "hero":  # what the Hero did above what the Hero does now (Status Tokens held): the newest
+            log += [Line(note, theme.MUTED) for note in notes]
         for index, text in enumerate(advice.steps):
             mark = advice.mark(index)
             log.append(Line(text, theme.MUTED if index in advice.faded else theme.CHOICE if mark else theme.TEXT, mark=mark))
@@ -104,7 +106,7 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
             step = log.pop()
             head, dot, _ = step.text.rpartition(". ")  # its last sentence, the roll, is the act line
             log += [Line(head + dot.strip(), step.color, mark=step.mark)] if dot else []
-        log += [Line(note, theme.MUTED) for note in notes]
+        log += [Line(note, theme.MUTED) for note in notes] if advice.side != "hero" else []
         waiting = waiting_words(advice)
         up = up_now(state, advice) if state is not None else ""
         act += [Line(up, theme.TEXT)] if up and waiting else []
@@ -151,10 +153,11 @@ def draw_act(surface: pygame.Surface, area: pygame.Rect, act: Sequence[Line], la
 
 def draw_log(surface: pygame.Surface, area: pygame.Rect, log: Sequence[Line], scroll: int, lay: Layout,
              fonts: Fonts) -> tuple[list[Drawn], list[int], int]:  # fmt: skip
-    """The log in `area`, line by line, never a line cut: as much as fits, ending with the newest entry, or where
-    that is taller than the area, its first lines; each `scroll` a page further back. A bar on the right where not
+    """The log in `area`, line by line, never a line cut: as many whole entries as fit, ending with the newest, or
+    where that is taller than the area, its first lines (never an entry's last lines without its first); each `scroll` a page further back. A bar on the right where not
     all is shown. Returns the taps it takes, the entries it shows (whole, or the first lines of one taller than the
-    area; indices into `log`) and how many views `scroll` steps through before it shows the newest again."""
+    area; indices into `log`) and how many views `scroll` steps through before it shows the newest again (the rest of
+    a newest entry taller than the area first, then further back)."""
     hits: list[Drawn] = []
     if area.height <= 0 or not log:
         return hits, [], 1
@@ -176,13 +179,18 @@ def draw_log(surface: pygame.Surface, area: pygame.Rect, log: Sequence[Line], sc
             count += 1
         return max(1, count)
     newest = next(n for n, strip in enumerate(strips) if strip[0] == len(log) - 1)
-    default = newest if fits(newest) < len(strips) - newest else next(f for f in range(len(strips)) if fits(f) >= len(strips) - f)
+    heads = [n for n, strip in enumerate(strips) if n == 0 or strips[n - 1][0] != strip[0]]  # an entry's first line
+    default = newest if fits(newest) < len(strips) - newest else next(f for f in heads if fits(f) >= len(strips) - f)
     page = max(1, fits(default) - 1)
-    views = -(-default // page) + 1
-    first = max(0, default - (scroll % views) * page)
+    starts = [max(0, default - k * page) for k in range(-(-default // page) + 1)]  # each view's first line
+    if fits(default) < len(strips) - default:  # the newest taller than the area: its further lines next
+        starts[1:1] = range(default + page, len(strips), page)
+    views = len(starts)
+    first = starts[scroll % views]
     shown = strips[first:first + fits(first)]
     every = first == 0 and len(shown) == len(strips)
-    y = area.bottom - sum(image.get_height() + above for _, image, above in shown) + shown[0][2] if every else area.top
+    last = first + len(shown) == len(strips)  # down to the newest: at the bottom, whole entries above it
+    y = area.bottom - sum(image.get_height() + above for _, image, above in shown) + shown[0][2] if last else area.top
     boxes: dict[int, pygame.Rect] = {}
     for number, (index, image, above) in enumerate(shown):
         y += above if number else 0

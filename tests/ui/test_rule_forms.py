@@ -185,6 +185,40 @@ def test_status_tokens_from_fix_are_reminded_as_the_hero_s_activation_starts(tmp
     assert app.game.state.hero("valerio").statuses == ("Burned",)
 
 
+@pytest.mark.parametrize("size, end", [((800, 480), "activation."), ((720, 1280), "end of the")])  # its last line
+def test_the_status_reminder_is_read_from_its_first_line(size: tuple[int, int], end: str, tmp_path: Path, shots: Path) -> None:
+    """At 800x480 the log showed the reminder's last lines under the dial, its first ("Valerio holds Burned and") above
+    what was drawn: now it is the newest entry, drawn from its first line, and a tap on the log shows the rest."""
+    from assistant.ui.panel import read_size
+    from tests.ui.pixels import find_text
+
+    app = saved(tmp_path, STATUS, size)
+    for token in ("Burned", "Stunned"):
+        turns = fix_to(app, "status_gain")
+        feed(app, *turns, key("return"))
+        options = [value for value, _ in app.form.get("token").options]  # type: ignore[union-attr]
+        feed(app, key("return"), *[key("right")] * options.index(token), key("return"), key("return"))
+    feed(app, tap(app, "End activation"))
+    words = "Valerio holds Burned and Stunned: apply Stunned now and Burned at the end of the activation."
+    screen = app.machine.current
+    area = app.layout.log if app.layout.log.height else app.layout.panel
+    seen: set[str] = set()
+    for view in range(3):
+        app.draw()
+        pygame.image.save(app.surface, shots / f"status-reminder-{view}-{size[0]}x{size[1]}.png")
+        log = screen.told[0]  # type: ignore[attr-defined]
+        assert log[-1].text == words
+        for part in ("Valerio holds", end):
+            if find_text(app.surface, area, part, read_size(app.layout, app.fonts), log[-1].color) is not None:
+                seen.add(part)
+        if view == 0:
+            assert seen >= {"Valerio holds"}  # the newest entry's first line, as it is first drawn
+        if screen.views == 1:  # type: ignore[attr-defined]
+            break
+        feed(app, click(next(h.rect for h in app.hits if h.target[0] == "log").center))
+    assert seen == {"Valerio holds", end}
+
+
 def test_a_location_card_from_fix_and_enemies_ignore_the_hero(tmp_path: Path) -> None:
     """Renaissance "Location Card": "Enemies ignore them": the Guards ask about Sofia only, then Valerio leaves it."""
     app = saved(tmp_path, mission("renaissance", {"valerio": 12, "sofia": 3, "guards": 1}, hero_toml("valerio", threat=5),
