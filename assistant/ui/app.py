@@ -59,6 +59,8 @@ class App:
         self.moves = 0  # the game's changes seen here (events applied, undone, redone, or by another process)
         self.dice_read: tuple[Reading, int] | None = None  # the camera's last dice, and `moves` when read
         self.camera: TableCamera | None = None  # the dice camera (devices.attach_camera); calibration stops, restarts it
+        self.clock: Callable[[], float] = time.monotonic  # (a test's own clock)
+        self.read_until = 0.0  # `clock` until which the camera's words stay (`screens.fill`); 0 after an input
         self.machine = Machine(self.screens(), "table")
         self.running = False
         self.dirty = True
@@ -172,6 +174,8 @@ class App:
 
     def handle(self, action: Action) -> None:
         self.dirty = True
+        if action.kind not in ("dice", "status", "notice"):  # the table's own input: the camera's words were seen
+            self.read_until = 0.0
         if action.kind == "quit":
             self.running = False
         elif action.kind in ("undo", "redo"):

@@ -44,6 +44,8 @@ from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 if TYPE_CHECKING:
     from assistant.ui.app import App
 
+READ_SECONDS = 6.0  # the camera's words on a roll ("Dice raised") stay at least this long, or until the next input
+
 
 class Screen(Protocol):
     name: str
@@ -327,9 +329,15 @@ def fix_model(app: App, screen: str, model: tuple[str, int]) -> str:
 
 def fill(app: App, form: Form, reading: Reading) -> None:
     """The camera's dice into the open form, and what it says of them on the screen; kept, for a form opened
-    again (after Back) before the game changes."""
+    again (after Back) before the game changes. The same dice read again, with nothing to say, leave the words before
+    on the screen for `READ_SECONDS`, or until the table's next input: "Dice raised" was wiped by the next frame."""
     app.keep_dice(reading)
-    app.error = form.told = form.fill_dice(reading)
+    before = rolled(form)
+    words = form.fill_dice(reading)
+    if not words and rolled(form) == before and form.told and app.error == form.told and app.clock() < app.read_until:
+        return
+    app.error = form.told = words
+    app.read_until = app.clock() + READ_SECONDS if words else 0.0
 
 
 def rolled(form: Form) -> tuple[Any, ...]:

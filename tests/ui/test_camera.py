@@ -655,3 +655,40 @@ def test_twelve_dice_take_the_whole_row_for_squares_a_finger_can_tap(shots: Path
             and app.form.fields[h.target[1].field].key == "dice"]
     assert len(dice) == MAX_DICE and min(r.width for r in dice) >= 20  # under the camera's words (Dice raised)
     assert dice[0].left < app.layout.panel.left + app.layout.px(30)  # from the row's start: no label before them
+
+
+def test_dice_raised_stays_until_read_or_the_next_input() -> None:
+    """Issue 51, 8: the camera's "Dice raised" was replaced by the next frame's reading of the same dice (nothing to
+    say of them): it stays `READ_SECONDS` of the app's clock (driven here), or until the table's next input."""
+    from assistant.ui.inputs import post_dice
+    from assistant.ui.screens import READ_SECONDS
+
+    now = [100.0]
+    app = make_app()
+    app.clock = lambda: now[0]
+    play(app, key("a"))
+    assert app.form is not None
+    roll_of(app, 2)
+    raised = "Camera: 3 dice seen, this roll took 2: Dice raised (lower it if a die is not this roll's)."
+    post_dice(Reading([4, 4, 4]))
+    app.running = True
+    app.pump()
+    assert app.error == raised
+    now[0] += READ_SECONDS - 0.5
+    post_dice(Reading([4, 4, 4]))  # the same dice, next frame: nothing new to say
+    app.pump()
+    assert app.error == raised
+    now[0] += 1.0  # read by now
+    post_dice(Reading([4, 4, 4]))
+    app.pump()
+    assert app.error == ""
+    post_dice(Reading([5, 5, 5, 5]))  # raised again; then an input (a turn of the encoder) before the next frame
+    app.pump()
+    assert app.error.startswith("Camera: 4 dice seen, this roll took 3: Dice raised")
+    dice = app.form.dice()
+    assert dice is not None and dice.values == [5, 5, 5, 5]
+    feed(app, encoder("turn", 1))
+    assert dice.values == [5, 5, 5, 5] and app.error.startswith("Camera: 4 dice seen")  # the roll not edited: still said
+    post_dice(Reading([5, 5, 5, 5]))
+    app.pump()
+    assert app.error == "" and app.form is not None and app.form.value("dice_count") == 4
