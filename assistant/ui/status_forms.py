@@ -187,7 +187,9 @@ def new_game_form(kind: str = "mission", factions: Sequence[Faction] = (Faction.
     plain = [] if offers else [("mission", "Nova Aetas")]  # the start screen offers the demo by its name
     game = Choice("game", "Game", [(value, words) for value, words, _ in offers] + plain + [("status", "Status")])
     game.select(kind if not offers else offers[0][0])
-    return Form("new", "A new game", [game, *seats, priority], build, update, apply_label="Start")
+    resumes = any(isinstance(value, dict) and value.get("game") == "resume" for value, _, _ in offers)
+    title = "Resume or start a game" if resumes else "A new game"  # named for what it offers
+    return Form("new", title, [game, *seats, priority], build, update, apply_label="Start")
 
 
 NOTES = {"mission": "Nova Aetas: the demo skirmish (another mission: nova-table play --scenario FILE)",

@@ -50,6 +50,8 @@ def test_the_start_screen_offers_saved_games_scenarios_and_status(tmp_path: Path
             assert fonts.squeezed == [] and all(surface.get_rect().contains(hit.rect) for hit in hits)
             assert not any(a.rect.colliderect(b.rect) for i, a in enumerate(hits) for b in hits[i + 1 :])
     form = new_game_form(offers=offered)
+    assert form.title == "Resume or start a game"  # it read "A new game" above the saved games
+    assert new_game_form(offers=offers(tmp_path / "none.db", folder)).title == "A new game"  # nothing saved to resume
     assert form.note.startswith("Skirmish at the Ponte Sisto: 0 events, last ")
     form.turn(2)
     assert form.note.startswith("Skirmish at the Ponte Sisto. The enemies' goal: Reach the relic")
