@@ -339,6 +339,14 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     return hits
 
 
+def form_height(form: Form, width: int, lay: Layout, fonts: Fonts, message: str = "") -> int:
+    """The height `draw_form` takes `width` wide with its rows at their tallest: title, note, rows, `message`, buttons."""
+    note = fonts.get(read_size(lay, fonts)).render(form.note, True, theme.MUTED, None, width) if form.note else None
+    words = form_message(message, width, 1 << 20, lay, fonts)
+    return (lay.px(44) + (note.get_height() + lay.px(4) if note is not None else 0) + len(form.visible()) * lay.px(46)
+            + (words.get_height() + lay.px(2) if words is not None else 0) + lay.px(4) + lay.px(56))  # fmt: skip
+
+
 def form_message(error: str, width: int, room: int, lay: Layout, fonts: Fonts,
                  color: Color = theme.DANGER) -> pygame.Surface | None:  # fmt: skip
     """A form's message (a refusal, the camera's words) wrapped to `width`, in smaller type (never below

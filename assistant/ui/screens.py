@@ -29,6 +29,7 @@ from assistant.ui.panel import (
     draw_heroes,
     draw_menu,
     draw_over_banner,
+    form_height,
     header_height,
     heroes_height,
     least_height,
@@ -469,10 +470,18 @@ class FormScreen:
         inner = lay.panel.inflate(-2 * lay.gap, -2 * lay.gap)
         state = app.game.state
         said = " ".join([*app.said[-1:], preview(state, app.form)]).strip()  # a tap not taken, what Apply would do
+        # the enemies' wounds (whom to attack, whom to fix), shown, not tapped: under the dial, or in portrait above
+        # the form, as many groups as the room its rows leave at their tallest
+        roster = lay.log
+        if not lay.log.height:
+            room = inner.height - form_height(app.form, inner.width, lay, fonts, app.error or said) - lay.gap
+            roster = pygame.Rect(inner.left, inner.top, inner.width, max(0, room))
+        groups = [g for g in fighting(state) if roster_height(state, lay, fonts, [g]) * (fighting(state).index(g) + 1) <= roster.height]
+        draw_roster(surface, roster, lay, state, fonts, groups)
+        if roster.colliderect(inner) and groups:
+            top = roster_height(state, lay, fonts, groups) + lay.gap
+            inner = pygame.Rect(inner.left, inner.top + top, inner.width, inner.height - top)
         hits = draw_form(surface, inner, lay, app.form, fonts, app.error, said)
-        # under the dial, the enemies' wounds (whom to attack, whom to fix); shown, not tapped
-        groups = [g for g in fighting(state) if roster_height(state, lay, fonts, [g]) * (fighting(state).index(g) + 1) <= lay.log.height]
-        draw_roster(surface, lay.log, lay, state, fonts, groups)
         dice = picked(app.form, self.picking)
         if dice is None or self.picking is None:
             self.picking = None

@@ -57,3 +57,27 @@ def test_a_form_shows_every_enemy_s_wounds_under_the_dial(shots: Path) -> None:
     for name in ("Papal Guard", "Slingers", "Venetian Alchemist"):
         assert find_text(app.surface, app.layout.log, name, read_size(app.layout, app.fonts), theme.TEXT, app.fonts), name
     assert count(app.surface, app.layout.log, theme.WOUND) > 0 and app.fonts.squeezed == []
+
+
+@pytest.mark.parametrize("form", ["a", "f"])
+def test_a_portrait_form_shows_the_roster_where_its_rows_leave_room(form: str, shots: Path) -> None:
+    """Issue 51, 2: at 720x1280 the forms left empty room and no enemy's wounds; the roster goes above the form, as
+    many groups as the form's rows at their tallest leave room for, nothing cut or over the form."""
+    game = MemoryGame(demo_scenario())
+    game.apply({"type": "damage", "group": "papal_guard", "model": 1, "wounds": 2})
+    app = make_app((720, 1280), game)
+    play(app, key(form))  # Valerio's attack; Fix
+    assert app.form is not None
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"roster-form-{form}-720x1280.png")
+    size = read_size(app.layout, app.fonts)
+    names = {name: find_text(app.surface, app.layout.panel, name, size, theme.TEXT, app.fonts)
+             for name in ("Papal Guard", "Slingers", "Venetian Alchemist")}  # fmt: skip
+    shown = [rect for rect in names.values() if rect is not None]
+    assert names["Papal Guard"] is not None and count(app.surface, app.layout.panel, theme.WOUND) > 0
+    assert not any(rect.colliderect(hit.rect) for rect in shown for hit in app.hits)
+    assert max(rect.bottom for rect in shown) < min(hit.rect.top for hit in app.hits)  # above the form's rows
+    assert all(app.layout.panel.contains(hit.rect) for hit in app.hits) and app.fonts.squeezed == []
+    if form == "a":
+        assert None not in names.values()  # three groups and the attack's five rows: room for all
