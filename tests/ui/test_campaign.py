@@ -130,9 +130,11 @@ def test_the_sheet_s_back_shows_the_start_screen_again(tmp_path: Path, monkeypat
     monkeypatch.setattr(display, "open_screen", seen)
     monkeypatch.setattr(new_game, "choose_game", choose)
     monkeypatch.setattr(status_app, "app_for", opened)
+    pygame.time.set_timer(pygame.QUIT, 120_000, 1)  # a sheet that never leaves ends, and fails below, not hangs
     try:
         assert main(["play", "--new", "--state", str(state), "--no-encoder", "--board", "none"]) == 0
     finally:
         pygame.init()
+        pygame.time.set_timer(pygame.QUIT, 0)
     assert [type(app).__name__ for app in apps] == ["CampaignApp"]
     assert len(shown) == 2 and shown[1] == shown[0] and shown[0][-1] == "Campaign sheet"
