@@ -262,7 +262,7 @@ def attach_camera(app: App, source: str, *, tray: bool = False, kind: str = "aut
             post_notice("Camera back: reading the dice again.")
             lost.clear()
         # a die the reader could not read comes as None: the form shows "?" there until a tap sets it,
-        # and says why where the reader knows (it leans, it is partly out of view)
+        # and says why where the reader knows (it is partly out of view)
         dice = reading.get("dice", [])
         same = unchanged(dice, posted)
         if None not in same:  # no die, or every die as posted

@@ -12,11 +12,10 @@ FACES = {"d6": 6, "d8": 8}
 # Nova Aetas Renaissance d8: the astro symbol printed beside each numeral.
 ASTRO_BY_VALUE = {1: "moon", 2: None, 3: None, 4: "sun", 5: "star", 6: "sun", 7: "star", 8: "sun"}
 ASTRO_SYMBOLS = ("sun", "star", "moon")
-LEANS_NOTE = "leaning"  # the note of a die whose top face is tilted (it leans on something)
 CUT_NOTE = "cut by the picture's edge"  # the note of a die partly outside the picture
 ROW_STEP = 0.6  # reading order: a die this share of a die's height below another, or less, is in its row
 VIEWS = 5  # views of each face a calibration asks for: 5 to 10, turned, in different places (docs/vision.md)
-WHY = {LEANS_NOTE: "leans on something", CUT_NOTE: "is partly out of view"}  # those notes, in a player's words
+WHY = {CUT_NOTE: "is partly out of view"}  # that note, in a player's words
 
 
 def values_with_symbol(symbol: str | None) -> tuple[int, ...]:
@@ -55,7 +54,7 @@ class Die:
 
     def to_json(self) -> dict[str, Any]:
         """The die as `nova-table dice read` prints it; "symbol" only on a d8 whose astro symbol was read,
-        "why" only on a die not read that leans or is cut by the picture's edge."""
+        "why" only on a die not read that is cut by the picture's edge."""
         out: dict[str, Any] = {
             "kind": self.kind,
             "value": self.value,

@@ -9,7 +9,7 @@ calibration screen (assistant/ui/calibrate_screen.py), both through `Guide`, one
 
 No manifest to write by hand: the face asked is the label. A view is not kept where no die is
 found, where the number of dice is not the number the table said it would show, where a die
-leans or lies partly out of view, or where nothing changed since the view kept before. A die
+lies partly out of view, or where nothing changed since the view kept before. A die
 found where the view kept before looks the same (`unmoved`: not turned, or not a die at all) is
 not labelled. The reader's own reading of each kept view is set beside the
 labels: where it read a die otherwise, that is said (a die not turned, or one the table's dice
@@ -88,7 +88,7 @@ def refused(found: list[Die], dice: int | None, still: list[bool] | None = None)
     if dice is not None and len(found) != dice:
         return f"{len(found)} {'die' if len(found) == 1 else 'dice'} seen, {dice} expected: spread them apart, all in view"
     if odd := [d for d in found if d.why]:
-        return f"a die {odd[0].why}: lay each die flat, all in view"
+        return f"a die {odd[0].why}: spread them, all in view"
     return None
 
 

@@ -270,13 +270,13 @@ def test_a_die_the_camera_could_not_read_stays_a_question_mark_until_the_table_s
 
 
 def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shots: Path) -> None:  # type: ignore[no-untyped-def]
-    """A die that leans or is partly out of view is a "?" like any die not read, and the screen says
-    which and why, so the table can straighten it or bring it into view (a die merely not sure: "?" alone)."""
+    """A die partly out of view is a "?" like any die not read, and the screen says which and why, so the
+    table can bring it into view (a die merely not sure: "?" alone)."""
     watch = pytest.importorskip("assistant.vision.watch")
-    from assistant.vision.dice import CUT_NOTE, LEANS_NOTE, Die
+    from assistant.vision.dice import CUT_NOTE, Die
 
     box = (10, 10, 40, 40)
-    seen = [Die("d8", 6, 0.99, box), Die("d8", None, 0.3, box, note=LEANS_NOTE), Die("d8", 3, 0.97, box),
+    seen = [Die("d8", 6, 0.99, box), Die("d8", None, 0.3, box, note=CUT_NOTE), Die("d8", 3, 0.97, box),
             Die("d8", None, 0.6, box, note=CUT_NOTE), Die("d8", None, 0.5, box, note="doubtful d8:4")]
     monkeypatch.setattr(watch, "watch", lambda source, emit, **options: emit(
         {"frame": 1, "source": source, "dice": [die.to_json() for die in seen]}))
@@ -290,7 +290,7 @@ def test_the_table_is_told_why_the_camera_could_not_read_a_die(monkeypatch, shot
     app.pump()
     dice = app.form.dice()
     assert dice is not None and dice.values == [6, None, 3, None, None]
-    assert app.error == "Camera: die 2 leans on something; die 4 is partly out of view. Tap a die to set it."
+    assert app.error == "Camera: die 2 is partly out of view; die 4 is partly out of view. Tap a die to set it."
     app.draw()
     pygame.image.save(app.surface, shots / "camera-why-unread-800x480.png")
     again = [Die("d8", v, 0.99, (10 + 50 * v, 10, 40, 40)).to_json() for v in (5, 1, 2, 8, 7)]
@@ -311,11 +311,11 @@ def test_a_screen_smaller_than_the_supported_ones_still_draws_the_notes_and_the_
     assert app.form is not None
     pygame.event.clear()
     roll_of(app, 2)
-    post_dice(Reading([6, None], "camera", [None, "leans on something"]))
+    post_dice(Reading([6, None], "camera", [None, "is partly out of view"]))
     app.running = True
     app.pump()
     app.draw()
-    assert app.error.startswith("Camera: die 2 leans on something")
+    assert app.error.startswith("Camera: die 2 is partly out of view")
     panel = app.surface.subsurface(pygame.Rect(240, 0, 240, 320))
     red = pygame.mask.from_threshold(panel, theme.DANGER, (40, 40, 40, 255)).count()
     assert red > 100  # the words are on the screen
@@ -534,10 +534,10 @@ def test_the_cameras_words_under_a_long_form_are_shown_whole_above_its_buttons(s
     assert isinstance(kind, Choice)
     kind.select("psychic")
     roll_of(app, 3)
-    post_dice(Reading([None, 4, None], "camera", ["leans on something", None, "is partly out of view"]))
+    post_dice(Reading([None, 4, None], "camera", ["is partly out of view", None, "is partly out of view"]))
     app.running = True
     app.pump()
-    assert app.error == "Camera: die 1 leans on something; die 3 is partly out of view. Tap a die to set it."
+    assert app.error == "Camera: die 1 is partly out of view; die 3 is partly out of view. Tap a die to set it."
     app.fonts.squeezed.clear()
     app.draw()
     pygame.image.save(app.surface, shots / f"camera-words-psychic-{size[0]}x{size[1]}.png")
