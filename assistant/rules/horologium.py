@@ -92,9 +92,6 @@ class Clock:
             raise RuleError("sectors", "the hands never turn back")
         return Clock.at(self.absolute + sectors)
 
-    def reaches(self, other: Clock) -> bool:
-        return self.absolute >= other.absolute
-
 
 def first_reached(start: int, hour: int, minute: int, after: bool = False) -> int:
     """When the hands first show `hour` and sector `minute` at `start` or later (later only, with `after`).

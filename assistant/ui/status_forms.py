@@ -16,10 +16,6 @@ SHORT = {Faction.MANO: "Mano", Faction.RAGIONE: "Ragione", Faction.MILIZIA: "Mil
 """A Faction's short name, where the whole one does not fit (a field's label, a disc's legend)."""
 
 
-def faction_of(value: object) -> Faction:
-    return Faction(str(value))
-
-
 def send_form(state: StatusGame) -> Form:
     """Phase II: the Faction whose turn it is sends an Official to a card or a Newspaper space, face up or down."""
     faction = state.to_play

@@ -18,11 +18,6 @@ VIEWS = 5  # views of each face a calibration asks for: 5 to 10, turned, in diff
 WHY = {CUT_NOTE: "is partly out of view"}  # that note, in a player's words
 
 
-def values_with_symbol(symbol: str | None) -> tuple[int, ...]:
-    """The d8 values that carry `symbol` (None: the values with no symbol)."""
-    return tuple(v for v, s in ASTRO_BY_VALUE.items() if s == symbol)
-
-
 Box = tuple[int, int, int, int]
 
 
