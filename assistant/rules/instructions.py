@@ -27,6 +27,8 @@ from assistant.rules.ai import (
     known_key,
 )
 from assistant.rules.edition import Edition, term
+from assistant.rules.areas import NOBODY as NOBODY  # the answer for nobody (in the Area, adjacent)
+from assistant.rules.areas import around_target, told_before, told_key
 from assistant.rules.enemy_skills import activation_phases, ap_for, squares_per_ap
 from assistant.rules.equipment import on_equipment_words
 from assistant.rules.horologium import Side
@@ -40,7 +42,6 @@ from assistant.rules.state import UNDECIDED, AttackMade, DeclaredMove, GameState
 from assistant.rules.statuses import start_reminder
 from assistant.rules.stealth import needed, stealth_active
 
-NOBODY = "none"  # the answer for nobody (in the Area, adjacent)
 CLASSIC_ATTACK_AP = 3  # first edition "Attack (AP 3)": an attack generally costs 3 AP
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 
@@ -121,6 +122,7 @@ class _Draft:
     steps: list[Instruction] = field(default_factory=list)
     choices: list[Question] = field(default_factory=list)
     recalled: Recalled = field(default_factory=list)
+    areas: dict[tuple[str, str], Answer] = field(default_factory=dict)  # the group's answers of Areas around a target
 
     def add(self, kind: str, text: str, rule: str, model: str = "", choice: str = "", attack: AttackOrder | None = None,
             squares: int = 0, toward: str = "") -> None:  # fmt: skip
@@ -536,6 +538,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
                   rule, model, choice_key, squares=steps, toward=hero)  # fmt: skip
     used = 0
     strikes = 0
+    earlier: Answer | None = None  # the Area's Heroes told for its attack before, from this square on this target
     while ap_left >= cost:
         order = _order(state, spec, number, hero, chosen)
         strikes += 1
@@ -543,8 +546,14 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
         if area_of(chosen):
             question = area_question(state, model, name, hero, chosen, facts, f"{prefix}{model}:area{strikes}")
             answer = answers.get(question.key)
+            if answer is None:  # told already for this target (`areas`): asked once for the group, or for the model
+                moved = state.turn is not None and state.turn.shifts > 0
+                answer = told_before(area_of(chosen), hero, question.options, draft.areas, earlier, moved)
+                draft.recalled += [(question, answer)] if answer is not None else []
             if answer is None:
                 return question
+            earlier = answer
+            draft.areas[told_key(area_of(chosen), hero)] = answer
             others = tuple(h for h in answer if h != NOBODY)
         if used >= len(made):
             draft.add("attack", _attack_text(state, name, hero_name, order, chosen), "Enemies Attacks", model, choice_key, order)
@@ -581,11 +590,14 @@ def area_question(state: GameState, model: str, name: str, hero: str, attack: At
     """Renaissance "Areas": which other Heroes are in the Area of the attack on `hero` (the answer "none": nobody)."""
     hero_name = state.hero_spec(hero).name
     others = tuple(h.id for h in facts.values() if h.id != hero and not h.ko)
+    group = model.partition("/")[0]
+    once = around_target(area_of(attack)) and len(state.group(group).standing) > 1  # ("Areas"; `areas.py`)
+    every = f" The answer stands for every {state.group_spec(group).name} model attacking {hero_name} now." if once else ""
     return Question(
         key=key,
         kind="in_area_heroes",
         text=f"{name} attacks {hero_name} with {attack.name} ({area_of(attack)}): which other Heroes are in the Area? "
-             "(on the same Height Level; Line of Sight is not needed)",
+             f"(on the same Height Level; Line of Sight is not needed){every}",
         options=others + (NOBODY,),
         model=model,
         about=(hero,),

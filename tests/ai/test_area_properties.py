@@ -21,6 +21,7 @@ def test_each_attack_costs_its_ap_once_and_every_hero_named_in_the_area_defends(
                   (enemy("bombardier", swiftness=swiftness, attacks=(GRENADE,)),),
                   (("bombardier", 1, "enemy"), ("valerio", 2, "hero"), ("sofia", 3, "hero"), ("rebecca", 4, "hero")))  # fmt: skip
     named = 0
+    picked: list[str] = []
     for _ in range(60):
         p = plan(state)
         if p.done:
@@ -29,13 +30,13 @@ def test_each_attack_costs_its_ap_once_and_every_hero_named_in_the_area_defends(
             q = p.question
             if q.kind == "in_area_heroes":
                 picked = data.draw(st.lists(st.sampled_from([o for o in q.options if o != "none"]), unique=True))
-                named += len(picked)
                 value: object = picked or "none"
             else:
                 value = {"in_area": "yes", "reach": "0"}.get(q.kind, q.options[0])
             state = apply(state, {"type": "ai_answer", "question": q.key, "answer": value})
             continue
         assert p.attack is not None
+        named += 0 if p.attack.area else len(picked)  # a Burst's Heroes told once stand for the next attack (`areas`)
         state = apply(state, p.attack.event([8, 8, 8]))  # every hit saved: nobody falls
     assert plan(state).done
     assert state.turn is not None
