@@ -19,9 +19,12 @@ def row_height(lay: Layout, fonts: Fonts) -> int:
     return fonts.get(read_size(lay, fonts)).get_linesize() + lay.px(6)
 
 
-def roster_height(state: GameState, lay: Layout, fonts: Fonts, groups: Sequence[str], detail: bool = False) -> int:
-    """The height `draw_roster` takes for `groups` (with `detail`, a line of the first group's numbers more)."""
-    return row_height(lay, fonts) * (len(groups) + (1 if detail and groups else 0))
+def roster_height(state: GameState, lay: Layout, fonts: Fonts, groups: Sequence[str], detail: bool = False,
+                  width: int = 0) -> int:  # fmt: skip
+    """The height `draw_roster` takes for `groups` (with `detail`, the lines of the first group's numbers `width` wide
+    more)."""
+    lines = len(detail_lines(state, lay, fonts, groups[0], width)) if detail and groups else 0
+    return row_height(lay, fonts) * (len(groups) + lines)
 
 
 def fighting(state: GameState) -> list[str]:
@@ -31,14 +34,26 @@ def fighting(state: GameState) -> list[str]:
 
 def group_words(state: GameState, group_id: str) -> str:
     """What the table checks on the group's turn: its defences and its attacks' AP ("Def 4 Psy 3 · Sling 2 AP")."""
+    return " · ".join(_parts(state, group_id))
+
+
+def _parts(state: GameState, group_id: str) -> list[str]:
     spec = state.scenario.enemy(group_id)
-    attacks = " · ".join(f"{a.name} {a.ap} AP" for a in spec.attacks)
-    return f"Def {spec.physical_defense} Psy {spec.psychic_defense} · {attacks}"
+    return [f"Def {spec.physical_defense} Psy {spec.psychic_defense}", *(f"{a.name} {a.ap} AP" for a in spec.attacks)]
 
 
-def fits_detail(state: GameState, lay: Layout, fonts: Fonts, group_id: str, width: int) -> bool:
-    """Whether the group's defences and attacks fit a line `width` wide whole."""
-    return fonts.get(read_size(lay, fonts)).size(group_words(state, group_id))[0] <= width - lay.px(8)
+def detail_lines(state: GameState, lay: Layout, fonts: Fonts, group_id: str, width: int) -> list[str]:
+    """The group's defences and attacks in lines `width` wide, each whole: as many of them a line as fit, joined by
+    " · " (one line at 1280x800; "Def 5 Psy 5" over "Quicksilver Mist 3 AP" in the 330 px under the dial at 800x480)."""
+    font = fonts.get(read_size(lay, fonts))
+    lines: list[str] = []
+    for part in _parts(state, group_id):
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and font.size(joined)[0] <= width - lay.px(8):
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
 
 
 def draw_roster(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts,
@@ -88,7 +103,8 @@ def draw_roster(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
             x = block.right + lay.px(4)
         y += height
         if detail and group_id == groups[0]:
-            line = pygame.Rect(area.left + lay.px(4), y, area.width - lay.px(8), height - lay.px(3))
-            _text(surface, fonts, group_words(state, group_id), size, theme.MUTED, line)
-            y += height
+            for words in detail_lines(state, lay, fonts, group_id, area.width):
+                line = pygame.Rect(area.left + lay.px(4), y, area.width - lay.px(8), height - lay.px(3))
+                _text(surface, fonts, words, size, theme.MUTED, line)
+                y += height
     return hits

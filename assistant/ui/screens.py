@@ -37,7 +37,7 @@ from assistant.ui.panel import (
 )
 from assistant.ui.picker import choose, draw_picker, picked, preview
 from assistant.ui.reactions import move_ready
-from assistant.ui.roster import draw_roster, fighting, fits_detail, roster_height
+from assistant.ui.roster import draw_roster, fighting, roster_height
 from assistant.ui.rule_forms import rule_items
 from assistant.ui.start import mission_words
 from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
@@ -259,8 +259,8 @@ class TableScreen:
         portrait_log = lay.log.height + lay.log.width == 0 and bool(log)
         log_least = read_size(lay, fonts) + lay.px(6) if portrait_log else 0  # a line of the log at least
         active = [state.turn.token] if state.turn is not None and state.side_of(state.turn.token) is Side.ENEMY else []
-        roster_h = roster_height(state, lay, fonts, active) if portrait_log or not lay.log.height else 0
-        log_least += roster_h  # the active group's wounds are always shown: above the log
+        roster_h = roster_height(state, lay, fonts, active, True, area.width) if portrait_log or not lay.log.height else 0
+        log_least += roster_h  # the active group's wounds, defences and attacks are always shown: above the log
         room = strip.top - lay.gap - area.top - mission_height(state, lay) - log_least - lay.gap  # header, act, buttons
         # the act lines whole, at the largest; a label's two lines ("Venetian Alchemist") before their last steps down
         one_row = (False, True) if compact_fits(area, lay, state, fonts) else (False,)
@@ -286,10 +286,10 @@ class TableScreen:
         grid_top = min(max(top, strip.top - lay.gap - wanted), strip.top - lay.gap - least)
         act_area = pygame.Rect(area.left, grid_top - lay.gap // 2 - act_h, area.width, act_h)
         log_area = lay.log if not portrait_log else pygame.Rect(area.left, y, area.width, act_area.top - lay.gap // 2 - y)
-        detail = bool(active) and fits_detail(state, lay, fonts, active[0], log_area.width) and (
-            roster_height(state, lay, fonts, active, True) + 2 * roster_height(state, lay, fonts, active) <= log_area.height)
-        roster = draw_roster(surface, log_area, lay, state, fonts, active, detail)  # with its defences and attacks: room
-        below = roster_height(state, lay, fonts, active, detail)  # for two lines of the log under them
+        # with its defences and attacks, in as many lines as the width needs (the log, scrollable, gives them room)
+        detail = bool(active) and roster_height(state, lay, fonts, active, True, log_area.width) <= log_area.height
+        roster = draw_roster(surface, log_area, lay, state, fonts, active, detail)
+        below = roster_height(state, lay, fonts, active, detail, log_area.width)
         log_area = pygame.Rect(log_area.left, log_area.top + below, log_area.width, log_area.height - below)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
         hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)

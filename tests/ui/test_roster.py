@@ -11,6 +11,7 @@ import pytest
 from assistant.ui import theme
 from assistant.ui.app import App
 from assistant.ui.panel import read_size
+from assistant.ui.roster import detail_lines
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import click, key, make_app, play
 from tests.ui.demo import demo_scenario
@@ -81,3 +82,41 @@ def test_a_portrait_form_shows_the_roster_where_its_rows_leave_room(form: str, s
     assert all(app.layout.panel.contains(hit.rect) for hit in app.hits) and app.fonts.squeezed == []
     if form == "a":
         assert None not in names.values()  # three groups and the attack's five rows: room for all
+
+
+def group_turn(size: tuple[int, int], group: str) -> App:
+    """The demo played by touch from the first screen (`table_driver`) to `group`'s first question or order."""
+    from tests.ui.table_driver import step
+
+    app = make_app(size)
+    for _ in range(400):
+        state = app.game.state
+        if state.turn is not None and state.turn.token == group and app.machine.current.name == "table":
+            return app
+        step(app)
+    raise AssertionError(f"no turn of {group}")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1280, 800)])
+@pytest.mark.parametrize("group", ["slingers", "alchemist"])
+def test_the_active_group_s_defences_and_attacks_are_shown_whole_at_every_size(size: tuple[int, int], group: str,
+                                                                               shots: Path) -> None:  # fmt: skip
+    """Issue 51, 2: the active group's defences and attacks' AP were shown at 1280x800 only (a line too long for the
+    330 px under the dial at 800x480, and no room kept for it in portrait). Each part whole, in as many lines as it
+    needs, over nothing else."""
+    app = group_turn(size, group)
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"roster-detail-{group}-{size[0]}x{size[1]}.png")
+    spec = app.game.state.scenario.enemy(group)
+    parts = [f"Def {spec.physical_defense} Psy {spec.psychic_defense}", *(f"{a.name} {a.ap} AP" for a in spec.attacks)]
+    where = app.layout.log if app.layout.log.height else app.layout.panel
+    lines = detail_lines(app.game.state, app.layout, app.fonts, group, where.width)
+    assert " · ".join(lines) == " · ".join(parts) and len(lines) <= len(parts)
+    size_ = read_size(app.layout, app.fonts)
+    found = {line: find_text(app.surface, where, line, size_, theme.MUTED, app.fonts) for line in lines}
+    assert None not in found.values(), found
+    rects = [rect for rect in found.values() if rect is not None]
+    assert all(where.contains(rect) for rect in rects)
+    assert not any(rect.colliderect(hit.rect) for rect in rects for hit in app.hits if hit.target[0] != "log")
+    assert app.fonts.squeezed == []
