@@ -34,6 +34,7 @@ class Advice:
     marks: tuple[str, ...] = ()  # per step: the key of the open choice behind it ("" for none)
     side: str = "enemy"  # whose plan: "enemy", "hero", "event", "stop", or "reaction" (a Hero's declared Move)
     faded: tuple[int, ...] = ()  # steps already done (drawn muted)
+    kinds: tuple[str, ...] = ()  # per step: its kind ("status": a Status Token reminder; `Instruction.kind`)
 
     @property
     def waiting(self) -> bool:
@@ -72,7 +73,9 @@ def advice_for(state: GameState, adjacency: Question | None = None) -> Advice | 
         return None
     marks = _marks(state, made.steps, tuple(made.choices))
     faded = tuple(i for i, step in enumerate(made.steps) if step.kind in ("declare", "attacked")) if side == "reaction" else ()
-    return Advice(steps, question, made.attack, bool(made.done) and side == "enemy", tuple(made.choices), marks, side, faded)
+    kinds = tuple(step.kind for step in made.steps)
+    return Advice(steps, question, made.attack, bool(made.done) and side == "enemy", tuple(made.choices), marks, side, faded,
+                  kinds)  # fmt: skip
 
 
 def _side(state: GameState) -> str:

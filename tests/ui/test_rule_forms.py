@@ -174,8 +174,8 @@ def test_status_tokens_from_fix_are_reminded_as_the_hero_s_activation_starts(tmp
     feed(app, tap(app, "End activation"))
     assert app.game.state.active == "valerio"
     app.draw()
-    log = [line.text for line in app.machine.current.told[0]]  # type: ignore[attr-defined]  # drawn under the dial
-    assert "Valerio holds Burned and Stunned: apply Stunned now and Burned at the end of the activation." in log
+    act = [line.text for line in app.machine.current.told[1]]  # type: ignore[attr-defined]  # above the buttons
+    assert "Valerio holds Burned and Stunned: apply Stunned now and Burned at the end of the activation." in act
     turns = fix_to(app, "status_discard")
     feed(app, *turns)
     assert app.form is not None and app.form.get("holder").words == "Valerio"  # type: ignore[union-attr]
@@ -185,10 +185,11 @@ def test_status_tokens_from_fix_are_reminded_as_the_hero_s_activation_starts(tmp
     assert app.game.state.hero("valerio").statuses == ("Burned",)
 
 
-@pytest.mark.parametrize("size, end", [((800, 480), "activation."), ((720, 1280), "end of the")])  # its last line
-def test_the_status_reminder_is_read_from_its_first_line(size: tuple[int, int], end: str, tmp_path: Path, shots: Path) -> None:
-    """At 800x480 the log showed the reminder's last lines under the dial, its first ("Valerio holds Burned and") above
-    what was drawn: now it is the newest entry, drawn from its first line, and a tap on the log shows the rest."""
+@pytest.mark.parametrize("size, end", [((800, 480), "the end of the activation."), ((720, 1280), "end of the activation.")])
+def test_the_status_reminder_is_read_whole_without_a_tap(size: tuple[int, int], end: str, tmp_path: Path, shots: Path) -> None:
+    """At 800x480 the reminder's 5 lines were the log's newest under the dial, where 4 fit: its last line took a tap on
+    the log to read. It is acted on now: above the buttons, whole, at the reading size (18 px capitals at 800x480),
+    from its first line to its last, with no tap."""
     from assistant.ui.panel import read_size
     from tests.ui.pixels import find_text
 
@@ -201,22 +202,17 @@ def test_the_status_reminder_is_read_from_its_first_line(size: tuple[int, int], 
     feed(app, tap(app, "End activation"))
     words = "Valerio holds Burned and Stunned: apply Stunned now and Burned at the end of the activation."
     screen = app.machine.current
-    area = app.layout.log if app.layout.log.height else app.layout.panel
-    seen: set[str] = set()
-    for view in range(3):
-        app.draw()
-        pygame.image.save(app.surface, shots / f"status-reminder-{view}-{size[0]}x{size[1]}.png")
-        log = screen.told[0]  # type: ignore[attr-defined]
-        assert log[-1].text == words
-        for part in ("Valerio holds", end):
-            if find_text(app.surface, area, part, read_size(app.layout, app.fonts), log[-1].color) is not None:
-                seen.add(part)
-        if view == 0:
-            assert seen >= {"Valerio holds"}  # the newest entry's first line, as it is first drawn
-        if screen.views == 1:  # type: ignore[attr-defined]
-            break
-        feed(app, click(next(h.rect for h in app.hits if h.target[0] == "log").center))
-    assert seen == {"Valerio holds", end}
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"status-reminder-{size[0]}x{size[1]}.png")
+    act = screen.told[1]  # type: ignore[attr-defined]
+    assert [line.text for line in act] == [words] and not act[0].big
+    found = [find_text(app.surface, app.layout.panel, part, read_size(app.layout, app.fonts), act[0].color)
+             for part in ("Valerio holds", end)]
+    assert None not in found, found
+    buttons = min(hit.rect.top for hit in app.hits if hit.target[0] == "item")
+    assert all(rect.bottom <= buttons for rect in found if rect is not None)  # above the buttons, over none
+    assert app.fonts.squeezed == []
 
 
 def test_a_location_card_from_fix_and_enemies_ignore_the_hero(tmp_path: Path) -> None:
