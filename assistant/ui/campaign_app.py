@@ -1,7 +1,8 @@
 """The Renaissance campaign sheet on the screen (the start screen's Campaign sheet): all it holds, read at the table's
-type, and its numbers changed by touch (Experience, Florins, Reagents) with the same undo and redo: one journal of
-the state file (`assistant/session/campaign.py`). Changes in words (an item, an achievement, a skill, an injury)
-need a keyboard: `nova-table session apply --game campaign`."""
+type, and changed by touch (Experience, Florins, Reagents; an item, an achievement, a skill, an Advanced Class, a
+hero, in words typed on the on-screen keyboard: `campaign_forms.py`, `keyboard.py`) with the same undo and redo: one
+journal of the state file (`assistant/session/campaign.py`), the events `nova-table session apply --game campaign`
+journals."""
 
 from __future__ import annotations
 
@@ -9,20 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from assistant.rules.questions import counted
 from assistant.ui import theme
 from assistant.ui.app import App
-from assistant.ui.form import Choice, Field, Form, Number
+from assistant.ui.campaign_forms import campaign_form, campaign_items
+from assistant.ui.form import Form, Stop, Text
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item
+from assistant.ui.keyboard import KeyboardScreen, text_field
 from assistant.ui.panel import Hit, _text, draw_form, draw_menu, read_size
 from assistant.ui.screens import FormScreen, Screen
 from assistant.ui.told import Line, draw_log
 
 if TYPE_CHECKING:
     from assistant.session.campaign import CampaignSheet
-
-REAGENTS = ("Alchemia", "Elementum", "Pecunia")  # the Reagent Cards' types
-
 
 class CampaignApp(App):
     """`App` with the campaign sheet's screens; no Horologium, no knobs, no dice. Back (its button, Escape, Backspace,
@@ -31,7 +32,7 @@ class CampaignApp(App):
     to_start = False
 
     def screens(self) -> list[Screen]:
-        return [CampaignScreen(), CampaignFormScreen()]
+        return [CampaignScreen(), CampaignFormScreen(), KeyboardScreen()]
 
     @property
     def sheet(self) -> CampaignSheet:
@@ -64,31 +65,10 @@ def sheet_lines(sheet: CampaignSheet) -> list[str]:
         words = f"{hero.name}, {kind}: {sheet.experience - hero.experience_spent} Experience to spend; {skills}"
         words += f"; Destiny {', '.join(map(str, hero.destiny_resolved))}" if hero.destiny_resolved else ""
         words += f"; injuries: {', '.join(hero.injuries)}" if hero.injuries else ""
-        lines.append(words + (f"; {hero.achievements} achievements" if hero.achievements else ""))
+        lines.append(words + (f"; {counted(hero.achievements, 'achievement')}" if hero.achievements else ""))
     if not sheet.heroes:
-        lines.append("No hero yet (nova-table session apply --game campaign: add_hero)")
+        lines.append("No hero yet: Hero (H) adds one")
     return lines
-
-
-def campaign_items(can_undo: bool, can_redo: bool) -> list[Item]:
-    return [Item("Experience +", "x", form="xp"), Item("Florins", "f", form="florins"), Item("Reagents", "r", form="reagents"),
-            Item("Undo", "u", command="undo", enabled=can_undo, kind="command"),
-            Item("Redo", "y", command="redo", enabled=can_redo, kind="command"),
-            Item("Back", "b", command="back", kind="command")]  # fmt: skip
-
-
-def campaign_form(name: str) -> Form:
-    """Experience gained, Florins in or out, Reagents taken or spent."""
-    if name == "xp":
-        return Form("xp", "Experience gained", [Number("xp", "Experience", 1, 30, 1)],
-                    lambda f: {"type": "gain_experience", "xp": f.value("xp")}, apply_label="Gain")  # fmt: skip
-    way = Choice("way", "In or out", [(1, "in"), (-1, "out")])
-    if name == "florins":
-        return Form("florins", "Florins", [way, Number("amount", "Florins", 1, 500, 10)],
-                    lambda f: {"type": "florins", "amount": f.value("way") * f.value("amount")})  # fmt: skip
-    fields: list[Field] = [Choice("reagent", "Reagent", [(r, r) for r in REAGENTS]), way, Number("amount", "How many", 1, 20, 1)]
-    return Form("reagents", "Reagents", fields, lambda f: {"type": "reagents", "reagent": f.value("reagent"),
-                "amount": f.value("way") * f.value("amount")})  # fmt: skip
 
 
 class CampaignScreen:
@@ -104,7 +84,7 @@ class CampaignScreen:
         self.lines: list[Line] = []  # the sheet's words drawn last
 
     def enter(self, app: App) -> None:
-        self.items = campaign_items(app.game.can_undo(), app.game.can_redo())
+        self.items = campaign_items(app.game.state, app.game.can_undo(), app.game.can_redo())  # type: ignore[arg-type]
 
     def handle(self, app: App, action: Action) -> str | None:
         self.enter(app)
@@ -138,7 +118,7 @@ class CampaignScreen:
             app.command(item.command)
         if item.command:
             return None
-        app.form, app.error, app.said = campaign_form(item.form), "", []
+        app.form, app.error, app.said = campaign_form(item.form, app.game.state), "", []  # type: ignore[arg-type]
         return "form"
 
     @staticmethod
@@ -155,7 +135,7 @@ class CampaignScreen:
         _text(surface, fonts, "Campaign sheet", lay.px(36), theme.TEXT, pygame.Rect(area.left, area.top, area.width, lay.px(44)))
         main = [item for item in self.items if item.kind != "command"]
         strip = pygame.Rect(area.left, area.bottom - lay.px(50), area.width, lay.px(50))
-        columns = 1 if lay.portrait else 3  # in portrait a button a row, its label whole
+        columns = 2 if lay.portrait else 4  # labels whole
         rows = (len(main) + columns - 1) // columns
         height = rows * lay.px(56) + (rows - 1) * lay.gap
         grid = pygame.Rect(area.left, strip.top - lay.gap - height, area.width, height)
@@ -171,7 +151,22 @@ class CampaignScreen:
 
 
 class CampaignFormScreen(FormScreen):
-    """A change of the sheet: its form across the screen."""
+    """A change of the sheet: its form across the screen. On words (`form.Text`) a press, a tap or a letter or digit
+    key opens the keyboard (the key typed first)."""
+
+    def edit(self, app: App, form: Form, action: Action) -> str | None:
+        if action.kind == "tap":
+            stop = next((hit.target[1] for hit in app.hits if hit.rect.collidepoint(action.value) and hit.target[0] == "stop"), None)
+            if isinstance(stop, Stop) and stop.field >= 0 and isinstance(form.fields[stop.field], Text):
+                form.focus = stop
+                return "keyboard"
+        elif text_field(form) is not None and action.kind in ("confirm", "key", "digit"):
+            if action.kind != "confirm":
+                keyboard = app.machine.screens["keyboard"]
+                assert isinstance(keyboard, KeyboardScreen)
+                keyboard.start = str(action.value).upper()
+            return "keyboard"
+        return super().edit(app, form, action)
 
     def draw(self, app: App, surface: pygame.Surface) -> list[Hit]:
         lay, fonts = app.layout, app.fonts

@@ -113,7 +113,31 @@ class Dice:
         return all(v is not None for v in self.values)
 
 
-Field = Union[Choice, Number, Dice]
+@dataclass
+class Text:
+    """Words typed on the on-screen keyboard (`ui/keyboard.py`) or a keyboard's keys: an item, a skill, a name.
+    A turn types nothing; a press or a tap on it opens the keyboard. "" until typed (the form is not applied then)."""
+
+    key: str
+    label: str
+    value: str = ""
+    touched: bool = False
+    show: Callable[[Form], bool] | None = None
+    limit: int = 32
+
+    @property
+    def words(self) -> str:
+        return self.value or "tap to type"
+
+    def turn(self, delta: int) -> None:
+        """Nothing: the keyboard types."""
+
+    def set(self, words: str) -> None:
+        self.value = " ".join(words.split())[: self.limit]
+        self.touched = True
+
+
+Field = Union[Choice, Number, Dice, Text]
 
 
 class Incomplete(Exception):
@@ -206,6 +230,9 @@ class Form:
         if dice is not None and not dice.complete:
             missing = sum(1 for v in dice.values if v is None)
             raise Incomplete(f"{dice.label}: {missing} of {counted(len(dice.values), 'die', 'dice')} still to read or type")
+        for _, item in self.visible():
+            if isinstance(item, Text) and not item.value:
+                raise Incomplete(f"{item.label}: still to type (tap it for the keyboard)")
         return self._build(self)
 
     # -- changing ------------------------------------------------------------------------------

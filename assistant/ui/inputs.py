@@ -84,7 +84,7 @@ NAVIGATION = {
     pygame.K_KP_MINUS: ("turn", -1),
     pygame.K_RETURN: ("confirm", None),
     pygame.K_KP_ENTER: ("confirm", None),
-    pygame.K_SPACE: ("confirm", None),
+    pygame.K_SPACE: ("confirm", " "),  # a space where words are typed (`ui/keyboard.py`)
     pygame.K_BACKSPACE: ("back", None),
 }
 

@@ -12,7 +12,7 @@ from assistant.rules.scenario import HeroSpec
 from assistant.rules.state import GameState, HeroState
 from assistant.ui import theme
 from assistant.ui.dial import token_colors
-from assistant.ui.form import APPLY, BACK, Dice, Form, Number, Stop
+from assistant.ui.form import APPLY, BACK, Dice, Form, Number, Stop, Text
 from assistant.ui.intents import Item
 from assistant.ui.layout import Layout
 from assistant.ui.theme import Color, Fonts
@@ -324,6 +324,11 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
             left = pygame.Rect(value_area.left, value_area.top, arrow_w, value_area.height)
             right = pygame.Rect(value_area.right - arrow_w, value_area.top, arrow_w, value_area.height)
             middle = pygame.Rect(left.right, value_area.top, right.left - left.right, value_area.height)
+            if isinstance(item, Text):  # words: no arrows, a tap anywhere on it opens the keyboard
+                _text(surface, fonts, item.words, label_size(lay, fonts), theme.TEXT if item.value else theme.MUTED, middle, "center")
+                hits.append(Hit(value_area, ("stop", stop, 0)))
+                y += row_h
+                continue
             at_low = isinstance(item, Number) and item.value <= item.low
             at_high = isinstance(item, Number) and item.value >= item.high
             _text(surface, fonts, "<", lay.px(26), theme.DIM if at_low else theme.TEXT, left, "center")

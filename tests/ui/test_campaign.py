@@ -138,3 +138,123 @@ def test_the_sheet_s_back_shows_the_start_screen_again(tmp_path: Path, monkeypat
         pygame.time.set_timer(pygame.QUIT, 0)
     assert [type(app).__name__ for app in apps] == ["CampaignApp"]
     assert len(shown) == 2 and shown[1] == shown[0] and shown[0][-1] == "Campaign sheet"
+
+
+def typing(app: CampaignApp, words: str) -> None:
+    """Words typed by taps on the on-screen keyboard's keys (Aa before a capital not at the start, Space), then Done."""
+    assert app.machine.current.name == "keyboard"
+
+    def press(name: str) -> None:
+        app.draw()
+        feed(app, click(next(hit.rect for hit in app.hits if hit.target == ("key", name)).center))
+
+    for n, letter in enumerate(words):
+        if letter == " ":
+            press("Space")
+            continue
+        if letter.isupper() and n and words[n - 1] == " ":
+            press("Aa")
+        press(letter.upper())
+    press("Done")
+
+
+def row_tap(app: CampaignApp, key_: str) -> None:
+    """A tap on the open form's row of the field `key_`."""
+    assert app.form is not None
+    app.draw()
+    index = next(n for n, item in enumerate(app.form.fields) if item.key == key_)
+    rect = next(hit.rect for hit in app.hits if hit.target[0] == "stop" and hit.target[1].field == index)
+    feed(app, click(rect.center))
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_items_achievements_skills_and_heroes_are_typed_on_the_sheet_with_undo(size: tuple[int, int], tmp_path: Path,
+                                                                               shots: Path) -> None:  # fmt: skip
+    """Issue 51: what the sheet holds in words (an item, an achievement, a skill, a hero) could only be changed with
+    `nova-table session apply --game campaign`. The screen types them on its keyboard and journals the same events."""
+    app = sheet_app(tmp_path, size)
+    assert not next(item for item in app.machine.current.items if item.label == "Skill").enabled  # type: ignore[attr-defined]
+    tap(app, "Hero")
+    assert app.form is not None and app.form.name == "hero"
+    feed(app, key("return"))  # a press on Name: the keyboard
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"campaign-keyboard-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    typing(app, "Valerioo")
+    assert app.machine.current.name == "form" and app.form.value("name") == "Valerioo"
+    row_tap(app, "name")  # again, to set it right: Del takes the last letter back
+    app.draw()
+    feed(app, click(next(hit.rect for hit in app.hits if hit.target == ("key", "Del")).center))
+    typing(app, "")
+    feed(app, key("s"), key("q"), key("u"), key("i"), key("r"), key("e"), key("return"))  # keys type; Enter types the lit key
+    assert app.machine.current.name == "keyboard"
+    feed(app, key("backspace"))  # takes that back
+    typing(app, "")
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"campaign-hero-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    feed(app, key("return"))  # Apply
+    assert app.game.events()[-1] == {"type": "add_hero", "hero": "valerio", "name": "Valerio", "class": "Squire"}
+    tap(app, "Item")
+    row_tap(app, "item")
+    typing(app, "Relic of the Bridge")
+    feed(app, key("return"))
+    assert app.game.events()[-1] == {"type": "inventory_add", "item": "Relic of the Bridge"}
+    tap(app, "Achievement")
+    row_tap(app, "achievement")
+    typing(app, "Friend of the Doge")
+    feed(app, key("return"))
+    tap(app, "Achievement")
+    feed(app, key("right"), key("return"), key("return"))  # Valerio's own (Personal): counted on his section
+    assert app.game.events()[-2:] == [{"type": "achievement", "achievement": "Friend of the Doge"},
+                                      {"type": "achievement", "hero": "valerio"}]  # fmt: skip
+    tap(app, "Experience +")
+    feed(app, key("3"), key("return"), key("return"))
+    tap(app, "Skill")
+    feed(app, key("return"))  # Valerio; on to Skill
+    row_tap(app, "skill")
+    typing(app, "Shield wall")
+    feed(app, key("2"), key("return"), key("return"))  # 2 Experience; Apply
+    assert app.game.events()[-1] == {"type": "acquire_skill", "hero": "valerio", "skill": "Shield wall", "cost": 2}
+    tap(app, "Class")
+    for field_ in ("class", "bond"):
+        row_tap(app, field_)
+        typing(app, "Knight" if field_ == "class" else "Oath")
+    feed(app, key("return"))  # refused by the sheet, as the command line is: said in red
+    assert "Destiny Card 2" in app.error and app.form is not None
+    app.draw()
+    feed(app, click(next(hit.rect for hit in app.hits if hit.target[0] == "back").center))
+    tap(app, "Item")
+    feed(app, key("right"), key("return"), key("return"), key("return"))  # remove; Relic of the Bridge; Apply
+    assert app.game.events()[-1] == {"type": "inventory_remove", "item": "Relic of the Bridge"}
+    sheet = app.sheet
+    hero = sheet.hero("valerio")
+    assert (sheet.inventory, sheet.achievements, hero.achievements) == ((), ("Friend of the Doge",), 1)
+    assert [skill.name for skill in hero.skills] == ["Shield wall"]
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"campaign-words-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    lines = [line.text for line in app.machine.current.lines]  # type: ignore[attr-defined]
+    assert "Achievements: Friend of the Doge" in lines and any("Shield wall" in text for text in lines)
+    feed(app, key("u"))  # the same undo as the numbers'
+    assert app.sheet.inventory == ("Relic of the Bridge",)
+    feed(app, key("y"))
+    assert app.sheet.inventory == ()
+    app.close()
+
+
+def test_an_empty_word_is_not_applied_and_back_leaves_the_keyboard_unchanged(tmp_path: Path) -> None:
+    app = sheet_app(tmp_path)
+    tap(app, "Item")
+    feed(app, key("return"))  # on Item (the only way is add): the keyboard
+    assert app.machine.current.name == "keyboard"
+    feed(app, key("b"), key("backspace"))  # a letter typed, taken back; on no words Back leaves
+    feed(app, key("backspace"))
+    assert app.machine.current.name == "form" and app.form is not None and app.form.value("item") == ""
+    app.form.focus = next(stop for stop in app.form.stops() if stop.is_apply)
+    feed(app, key("return"))
+    assert "Item: still to type" in app.error and app.game.events() == []
+    app.close()
