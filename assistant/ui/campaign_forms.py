@@ -1,12 +1,13 @@
 """The campaign sheet's buttons and forms (pure): each makes one campaign event of `assistant/session/campaign.py`, the
 same the command line journals (`nova-table session apply --game campaign`). Words are typed on the on-screen keyboard
-(`form.Text`, `ui/keyboard.py`); where the sheet or the rules give a list (its heroes, its Inventory, the
-Characteristics) it is picked from."""
+(`form.Text`, `ui/keyboard.py`); where the sheet or the rules give a list (its heroes, its Inventory, a hero's
+Injuries, the Characteristics) it is picked from."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from assistant.session.campaign import CHARACTERISTICS
 from assistant.ui.form import Choice, Field, Form, Number, Text
@@ -24,7 +25,7 @@ def campaign_items(sheet: CampaignSheet, can_undo: bool, can_redo: bool) -> list
     return [Item("Experience +", "x", form="xp"), Item("Florins", "f", form="florins"), Item("Reagents", "r", form="reagents"),
             Item("Item", "i", form="item"), Item("Achievement", "a", form="achievement"),
             Item("Skill", "s", form="skill", enabled=heroes), Item("Class", "c", form="class", enabled=heroes),
-            Item("Hero", "h", form="hero", enabled=len(sheet.heroes) < HEROES_AT_MOST),
+            Item("Hero", "h", form="hero"),
             Item("Undo", "u", command="undo", enabled=can_undo, kind="command"),
             Item("Redo", "y", command="redo", enabled=can_redo, kind="command"),
             Item("Back", "b", command="back", kind="command")]  # fmt: skip
@@ -77,11 +78,42 @@ def _words_form(name: str, sheet: CampaignSheet) -> Form:
         return Form("class", "Advanced Class", [_hero(sheet), Text("class", "Class"), upgrade, Text("bond", "Bond")],
                     lambda f: {"type": "advance_class", "hero": f.value("hero"), "class": f.value("class"),
                                "upgrade": f.value("upgrade"), "bond": f.value("bond")})  # fmt: skip
-    if name == "hero":  # "Setup Phase (Campaign)": each player chooses a Hero, in their Basic Class
-        return Form("hero", "A hero joins", [Text("name", "Name"), Text("class", "Class")],
-                    lambda f: {"type": "add_hero", "hero": hero_id(f.value("name")), "name": f.value("name"),
-                               "class": f.value("class")})  # fmt: skip
+    if name == "hero":
+        return _hero_form(sheet)
     raise KeyError(name)
+
+
+def _hero_form(sheet: CampaignSheet) -> Form:
+    """A hero joins ("Setup Phase (Campaign)": a Hero in their Basic Class), draws an Injury or heals one ("Injury
+    Cards": its effect noted in the Hero's section), or resolves a Destiny Card ("Destiny Cards", in their order)."""
+    wounded = [((hero.id, injury), f"{hero.name}: {injury}") for hero in sheet.heroes for injury in hero.injuries]
+    ways = [("join", "a hero joins")] if len(sheet.heroes) < HEROES_AT_MOST else []
+    ways += [("injury", "an Injury drawn"), ("destiny", "a Destiny Card")] if sheet.heroes else []
+    ways += [("heal", "an Injury healed")] if wounded else []
+
+    def way(*names: str) -> Callable[[Form], bool]:
+        return lambda f: f.value("what") in names
+
+    fields: list[Field] = [Choice("what", "Change", ways), Text("name", "Name", show=way("join")),
+                           Text("class", "Class", show=way("join"))]  # fmt: skip
+    if sheet.heroes:
+        fields += [Choice("hero", "Hero", _hero(sheet).options, show=way("injury", "destiny")),
+                   Text("injury", "Injury", show=way("injury")), Number("card", "Card", 1, 6, 1, show=way("destiny"))]  # fmt: skip
+    fields += [Choice("healed", "Injury", wounded, show=way("heal"))] if wounded else []
+    return Form("hero", "Heroes", fields, _hero_event, start="name" if len(ways) == 1 else "")
+
+
+def _hero_event(form: Form) -> dict[str, Any]:
+    what = form.value("what")
+    if what == "join":
+        name = form.value("name")
+        return {"type": "add_hero", "hero": hero_id(name), "name": name, "class": form.value("class")}
+    if what == "heal":
+        hero, injury = form.value("healed")
+        return {"type": "heal_injury", "hero": hero, "injury": injury}
+    if what == "injury":
+        return {"type": "injury", "hero": form.value("hero"), "injury": form.value("injury")}
+    return {"type": "resolve_destiny", "hero": form.value("hero"), "card": form.value("card")}
 
 
 def hero_id(name: str) -> str:

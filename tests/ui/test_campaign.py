@@ -218,6 +218,17 @@ def test_items_achievements_skills_and_heroes_are_typed_on_the_sheet_with_undo(s
     typing(app, "Shield wall")
     feed(app, key("2"), key("return"), key("return"))  # 2 Experience; Apply
     assert app.game.events()[-1] == {"type": "acquire_skill", "hero": "valerio", "skill": "Shield wall", "cost": 2}
+    tap(app, "Hero")  # an Injury drawn, healed; a Destiny Card
+    feed(app, key("right"), key("return"), key("return"), key("return"))  # an Injury drawn; Valerio; the keyboard
+    typing(app, "Broken arm")
+    feed(app, key("return"))
+    tap(app, "Hero")
+    feed(app, *[key("right")] * 3, key("return"), key("return"), key("return"))  # healed: Valerio's Broken arm
+    tap(app, "Hero")
+    feed(app, key("right"), key("right"), key("return"), key("return"), key("return"), key("return"))  # Card 1
+    assert app.game.events()[-3:] == [{"type": "injury", "hero": "valerio", "injury": "Broken arm"},
+                                      {"type": "heal_injury", "hero": "valerio", "injury": "Broken arm"},
+                                      {"type": "resolve_destiny", "hero": "valerio", "card": 1}]  # fmt: skip
     tap(app, "Class")
     for field_ in ("class", "bond"):
         row_tap(app, field_)
