@@ -15,12 +15,14 @@ from tests.ui.table_driver import enemy_activations, step
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_the_first_enemy_activations_by_touch(size: tuple[int, int]) -> None:
     """At the start of this work: Papal Guard 1, Slingers 120, Papal Guard 1 taps (each die tapped up to its face);
-    with the face picker and the answers that take several: 58 (30 of them dice: 24 dice and 6 rolls opened)."""
+    with the face picker and the answers that take several: 58 (30 of them dice: 24 dice and 6 rolls opened). Measured
+    again after the Area question was asked once for a group or a model's attacks: 58 still (no Area attack in the
+    demo; a group of three with a Burst attack made twice each is asked once instead of 6 times, tests/ai)."""
     app = make_app(size)
     counted = enemy_activations(app, 3)
     assert [group for group, _ in counted] == ["papal_guard", "slingers", "papal_guard"]
     taps = dict(counted[:2])
-    assert taps["papal_guard"] == 1 and taps["slingers"] <= 60, counted
+    assert taps["papal_guard"] == 1 and taps["slingers"] <= 58, counted
 
 
 def test_a_model_s_second_attack_is_told_from_its_first() -> None:
