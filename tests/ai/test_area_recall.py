@@ -70,7 +70,7 @@ def test_the_group_s_question_says_its_answer_stands_for_every_model() -> None:
         if q.kind == "in_area_heroes":
             break
         state = apply(state, {"type": "ai_answer", "question": q.key, "answer": {"reach": "0"}.get(q.kind, "yes")})
-    assert q.text.endswith("The answer stands for every Bombardiers model attacking Valerio now.")
+    assert q is not None and q.text.endswith("The answer stands for every Bombardiers model attacking Valerio now.")
 
 
 def test_a_spear_area_is_asked_once_a_model_for_its_attacks_on_the_same_target_from_the_same_square() -> None:
