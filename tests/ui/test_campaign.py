@@ -269,3 +269,25 @@ def test_an_empty_word_is_not_applied_and_back_leaves_the_keyboard_unchanged(tmp
     feed(app, key("return"))
     assert "Item: still to type" in app.error and app.game.events() == []
     app.close()
+
+
+def test_the_keyboard_by_the_encoder_alone(tmp_path: Path) -> None:
+    """A table with only the knob: a press on the words opens the keyboard, a turn lights a key, a press types it,
+    a hold takes it back; Done (the last key, a turn back from the first) sets the words."""
+    from assistant.ui.inputs import ENCODER
+    from assistant.ui.keyboard import KEYS
+
+    def knob(action: str, value: int = 0) -> pygame.event.Event:
+        return pygame.event.Event(ENCODER, action=action, value=value)
+
+    app = sheet_app(tmp_path)
+    tap(app, "Item")
+    feed(app, knob("confirm"))
+    assert app.machine.current.name == "keyboard"
+    feed(app, knob("turn", KEYS.index("R")), knob("confirm"), knob("confirm"), knob("back"))  # R, r, one back
+    feed(app, knob("turn", KEYS.index("E") - KEYS.index("R")), knob("confirm"))
+    feed(app, knob("turn", -KEYS.index("E") - 1), knob("confirm"))  # Done
+    assert app.machine.current.name == "form" and app.form is not None and app.form.value("item") == "Re"
+    feed(app, knob("confirm"))  # on Apply now
+    assert app.game.events()[-1] == {"type": "inventory_add", "item": "Re"}
+    app.close()
