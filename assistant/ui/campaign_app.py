@@ -135,9 +135,9 @@ class CampaignScreen:
         _text(surface, fonts, "Campaign sheet", lay.px(36), theme.TEXT, pygame.Rect(area.left, area.top, area.width, lay.px(44)))
         main = [item for item in self.items if item.kind != "command"]
         strip = pygame.Rect(area.left, area.bottom - lay.px(50), area.width, lay.px(50))
-        columns = 2 if lay.portrait else 4  # labels whole
+        columns = 2 if lay.portrait else 3  # labels whole
         rows = (len(main) + columns - 1) // columns
-        height = rows * lay.px(56) + (rows - 1) * lay.gap
+        height = rows * lay.px(56 if lay.portrait else 48) + (rows - 1) * lay.gap  # the sheet's words keep 6 lines
         grid = pygame.Rect(area.left, strip.top - lay.gap - height, area.width, height)
         lines = [Line(words, theme.TEXT) for words in sheet_lines(app.game.state)]  # type: ignore[arg-type]
         lines += [Line(app.error, theme.DANGER)] if app.error else []

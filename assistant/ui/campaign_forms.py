@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from assistant.session.campaign import CHARACTERISTICS
+from assistant.session.campaign import CHARACTERISTICS, MAX_SIDE_MISSIONS
 from assistant.ui.form import Choice, Field, Form, Number, Text
 from assistant.ui.intents import Item
 
@@ -25,7 +25,7 @@ def campaign_items(sheet: CampaignSheet, can_undo: bool, can_redo: bool) -> list
     return [Item("Experience +", "x", form="xp"), Item("Florins", "f", form="florins"), Item("Reagents", "r", form="reagents"),
             Item("Item", "i", form="item"), Item("Achievement", "a", form="achievement"),
             Item("Skill", "s", form="skill", enabled=heroes), Item("Class", "c", form="class", enabled=heroes),
-            Item("Hero", "h", form="hero"),
+            Item("Hero", "h", form="hero"), Item("Missions", "m", form="missions"),
             Item("Undo", "u", command="undo", enabled=can_undo, kind="command"),
             Item("Redo", "y", command="redo", enabled=can_redo, kind="command"),
             Item("Back", "b", command="back", kind="command")]  # fmt: skip
@@ -80,7 +80,38 @@ def _words_form(name: str, sheet: CampaignSheet) -> Form:
                                "upgrade": f.value("upgrade"), "bond": f.value("bond")})  # fmt: skip
     if name == "hero":
         return _hero_form(sheet)
+    if name == "missions":
+        return _missions_form(sheet)
     raise KeyError(name)
+
+
+def _missions_form(sheet: CampaignSheet) -> Form:
+    """The next mission (and its town); a Side Mission accepted ("mark the title of the Mission in the Active Side
+    Missions", at most 3) or done; a Prey hunted ("mark the Prey's name (and its Hunt Mission code) among the Available
+    Hunts")."""
+    ways = [("next", "the next mission")] + ([("side", "a side mission taken")] if len(sheet.side_missions) < MAX_SIDE_MISSIONS else [])
+    ways += [("done", "a side mission done")] if sheet.side_missions else []
+    ways += [("hunt", "a hunt available")]
+
+    def way(*names: str) -> Callable[[Form], bool]:
+        return lambda f: f.value("what") in names
+
+    fields: list[Field] = [Choice("what", "Change", ways), Text("prey", "Prey", show=way("hunt")),
+                           Text("mission", "Mission", show=way("next", "hunt")), Text("town", "Town", show=way("next"), optional=True),
+                           Text("title", "Title", show=way("side"))]  # fmt: skip
+    fields += [Choice("active", "Mission", list(sheet.side_missions), show=way("done"))] if sheet.side_missions else []
+    return Form("missions", "Missions", fields, _missions_event)
+
+
+def _missions_event(form: Form) -> dict[str, Any]:
+    what = form.value("what")
+    if what == "next":
+        return {"type": "next_mission", "mission": form.value("mission"), "town": form.value("town") or None}
+    if what == "side":
+        return {"type": "side_mission", "id": hero_id(form.value("title")), "title": form.value("title")}
+    if what == "done":
+        return {"type": "side_mission_done", "id": form.value("active")}
+    return {"type": "hunt_available", "prey": form.value("prey"), "mission": form.value("mission")}
 
 
 def _hero_form(sheet: CampaignSheet) -> Form:
@@ -117,5 +148,6 @@ def _hero_event(form: Form) -> dict[str, Any]:
 
 
 def hero_id(name: str) -> str:
-    """The id the command line would be given for a hero named so: "Eleonora d'Este" -> "eleonora_d_este"."""
+    """The id the command line would be given for a hero (or a side mission) named so: "Eleonora d'Este" ->
+    "eleonora_d_este"."""
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "hero"

@@ -124,10 +124,11 @@ class Text:
     touched: bool = False
     show: Callable[[Form], bool] | None = None
     limit: int = 32
+    optional: bool = False  # "" is an answer (a town not named)
 
     @property
     def words(self) -> str:
-        return self.value or "tap to type"
+        return self.value or ("none: tap to type" if self.optional else "tap to type")
 
     def turn(self, delta: int) -> None:
         """Nothing: the keyboard types."""
@@ -231,7 +232,7 @@ class Form:
             missing = sum(1 for v in dice.values if v is None)
             raise Incomplete(f"{dice.label}: {missing} of {counted(len(dice.values), 'die', 'dice')} still to read or type")
         for _, item in self.visible():
-            if isinstance(item, Text) and not item.value:
+            if isinstance(item, Text) and not item.value and not item.optional:
                 raise Incomplete(f"{item.label}: still to type (tap it for the keyboard)")
         return self._build(self)
 

@@ -291,3 +291,41 @@ def test_the_keyboard_by_the_encoder_alone(tmp_path: Path) -> None:
     feed(app, knob("confirm"))  # on Apply now
     assert app.game.events()[-1] == {"type": "inventory_add", "item": "Re"}
     app.close()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_next_mission_side_missions_and_hunts_are_typed_on_the_sheet(size: tuple[int, int], tmp_path: Path,
+                                                                         shots: Path) -> None:  # fmt: skip
+    """The issue's sheet holds the hunts too ("Available Hunts"), and the Active Side Missions and the next mission:
+    they were kept only through the command line."""
+    app = sheet_app(tmp_path, size)
+    tap(app, "Missions")
+    row_tap(app, "mission")
+    typing(app, "The Bridge")
+    assert app.form is not None and app.form.fields[app.form.focus.field].key == "town"
+    app.draw()  # the Town left out (none): a tap on Apply
+    feed(app, click(next(hit.rect for hit in app.hits if hit.target[0] == "stop" and hit.target[1].is_apply).center))
+    tap(app, "Missions")
+    feed(app, key("right"), key("return"), key("return"))  # a side mission taken; its title: the keyboard
+    typing(app, "Lost Relic")
+    feed(app, key("return"))
+    tap(app, "Missions")
+    feed(app, key("right"), key("right"), key("return"), key("return"), key("return"))  # done: Lost Relic
+    tap(app, "Missions")
+    feed(app, key("right"), key("right"), key("return"), key("return"))  # a hunt (none active now): the Prey, its code
+    typing(app, "Wolf of Mestre")
+    feed(app, key("return"))
+    typing(app, "H1")
+    feed(app, key("return"))
+    assert app.game.events() == [
+        {"type": "next_mission", "mission": "The Bridge", "town": None},
+        {"type": "side_mission", "id": "lost_relic", "title": "Lost Relic"},
+        {"type": "side_mission_done", "id": "lost_relic"},
+        {"type": "hunt_available", "prey": "Wolf of Mestre", "mission": "H1"}]  # fmt: skip
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"campaign-missions-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    lines = [line.text for line in app.machine.current.lines]  # type: ignore[attr-defined]
+    assert "Next mission: The Bridge" in lines and "Hunts: Wolf of Mestre (H1)" in lines
+    app.close()
