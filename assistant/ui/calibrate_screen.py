@@ -60,7 +60,7 @@ class CalibrateScreen:
     name = "calibrate"
 
     def __init__(self, views: int = VIEWS, steps: int | None = None) -> None:
-        self.views, self.steps = views, steps  # `steps`: batches a fine-tune (tune.STEPS where None)
+        self.views, self.steps = views, steps  # `steps`: batches a fine-tune (as many as tune.plan says where None)
         self.page = "message"
         self.title, self.message = "", ""
         self.form: Form | None = None

@@ -207,7 +207,7 @@ class Live:
 
 
 class Learning(Work):
-    """The profile learned from the views of `manifest` (`steps` batches a fine-tune: tune.STEPS where None)."""
+    """The profile learned from the views of `manifest` (`steps` batches a fine-tune: as tune.plan says where None)."""
 
     def __init__(self, manifest: Path, steps: int | None) -> None:
         super().__init__()

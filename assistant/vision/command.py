@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.vision.dice import VIEWS
 
-STEPS = 300  # tune.STEPS, said in --help without importing numpy
+STEPS = "300 for dice the reader knows, up to 600 for new ones"  # tune.plan, said in --help without numpy
 
 if TYPE_CHECKING:  # the reader's modules load inside each action (`nova-table --help` stays fast)
     from assistant.hardware.config import HardwareConfig
@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     learn = sub.add_parser("learn", help="learn a dice profile from labelled photos (a manifest)")
     learn.add_argument("manifest", type=Path, metavar="MANIFEST", help="manifest.jsonl of labelled photos")
     learn.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="where to write the profile")
-    learn.add_argument("--steps", type=positive, help=f"batches of fine-tuning (default {STEPS}; fewer: quicker, "
+    learn.add_argument("--steps", type=positive, help=f"batches of fine-tuning (default: {STEPS}; fewer: quicker, "
                                                      "less learned)")
     render = sub.add_parser("render", help="render labelled synthetic dice pictures and their manifest")
     render.add_argument("out", type=Path, metavar="OUTDIR")
@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     calibrate.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="where to write the profile")
     add_camera_arguments(calibrate)
     calibrate.add_argument("--views", type=positive, default=VIEWS, help=f"views of each face (default {VIEWS})")
-    calibrate.add_argument("--steps", type=positive, help=f"batches of fine-tuning (default {STEPS})")
+    calibrate.add_argument("--steps", type=positive, help=f"batches of fine-tuning (default: {STEPS})")
     calibrate.add_argument("--dice", type=positive, help="how many dice you will show: other views are not kept")
     calibrate.add_argument("--keep", type=Path, metavar="DIR",
                            help="where the views are kept (default: beside PROFILE, named after it)")

@@ -18,7 +18,7 @@ import numpy as np
 
 from assistant.vision import tune
 from assistant.vision.command import say
-from assistant.vision.crop import CONTEXT, grey
+from assistant.vision.crop import CONTEXT
 from assistant.vision.dice import FACES
 from assistant.vision.errors import ImageError, ManifestError, ProfileError
 from assistant.vision.find import Finder
@@ -47,7 +47,7 @@ class Examples:
     """The labelled dice of some pictures, as tune.tune takes them."""
 
     def __init__(self) -> None:
-        self.greys: list[np.ndarray] = []
+        self.images: list[np.ndarray] = []  # each picture at working size, B, G, R
         self.dice: list[tune.Labelled] = []
         self.complete: list[bool] = []
         self.sources: list[Path] = []
@@ -59,8 +59,8 @@ class Examples:
     def add(self, entry: Entry, image: np.ndarray, finder: Finder, missed: bool = True) -> None:
         """The labelled dice of `entry` (its picture `image`); `missed`: dice the finder misses too, cut from their labels."""
         work, scale, left, top, tile = working(image)
-        index = len(self.greys)
-        self.greys.append(grey(work))
+        index = len(self.images)
+        self.images.append(work)
         self.complete.append(entry.complete and not tile)
         labels = [((d.box[0] - left) * scale, (d.box[1] - top) * scale, d.box[2] * scale, d.box[3] * scale)
                   for d in entry.dice]
@@ -106,10 +106,10 @@ def examples(entries: Iterable[Entry], report: Callable[[str], None] = say) -> E
 
 def learn_examples(found: Examples, learned_from: Sequence[str], progress: Callable[[float], None] = lambda s: None,
                    steps: int | None = None) -> Profile:
-    """A profile of the network fine-tuned on `found` (for `steps` batches: tune.STEPS when None)."""
+    """A profile of the network fine-tuned on `found` (for `steps` batches: as many as tune.plan says when None)."""
     if not found.faces:
         raise ProfileError(f"nothing to learn in {', '.join(learned_from)}: no usable labelled die")
-    network = tune.tune(found.greys, found.dice, found.complete, steps or tune.STEPS, progress)
+    network = tune.tune(found.images, found.dice, found.complete, steps, progress)
     return Profile(network, found.faces, list(learned_from), sources=list(found.sources))
 
 

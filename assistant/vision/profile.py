@@ -1,13 +1,13 @@
 """Dice profiles: the face network fine-tuned on a table's own dice (tune.py), in one JSON file.
 
-    {"format": "nova-table-dice-profile", "version": 3,
+    {"format": "nova-table-dice-profile", "version": 4,
      "network": "<base64 of the ONNX network>", "sha256": "<its SHA-256>",
      "faces": {"d6:3": 12, ...},            # labelled dice it learned from, per face
      "learned_from": ["manifest", ...],
      "check": "held out: ..."}              # what the held-out check said when it was learned
 
-Profiles of the first reader (versions 1 and 2: examples of its embeddings) are refused with a word to
-learn them again: the network they were made for is gone.
+Profiles of earlier readers (versions 1 and 2: examples of the first reader's embeddings; 3: a network
+that read grey crops) are refused with a word to learn them again: the networks they were made for are gone.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from assistant.vision.errors import ProfileError, why_not_written
 from assistant.vision.read import CLASSES
 
 FORMAT = "nova-table-dice-profile"
-VERSION = 3
+VERSION = 4
 UNUSABLE = "not a dice profile this Nova Table can use"
 
 
@@ -89,7 +89,7 @@ def parse(text: str, name: str) -> Profile:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ProfileError(f"{name}: not a dice profile (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
-    if version in (1, 2) and not isinstance(version, bool):
+    if version in (1, 2, 3) and not isinstance(version, bool):
         raise ProfileError(f"{name}: learned by an earlier dice reader, whose networks are gone: learn it again "
                            "(nova-table dice learn, or dice calibrate)")
     if isinstance(version, bool) or version != VERSION:  # true == 1 in Python, not in the file

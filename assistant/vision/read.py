@@ -41,7 +41,7 @@ class FaceNet:
         self.net = load(MODEL if path is None else path, "face network", name)
 
     def scores(self, crops: np.ndarray) -> Scores:
-        """Scores of an (N, 1, SIDE, SIDE) batch of crops (crop.batch)."""
+        """Scores of an (N, 3, SIDE, SIDE) batch of crops (crop.batch)."""
         if len(crops) == 0:
             return Scores(np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, len(SYMBOLS)), np.float32))
         out = self.net.run(crops)

@@ -463,14 +463,14 @@ def tile_marks(rng: np.random.Generator, crop: np.ndarray) -> None:
         text = "".join(str(rng.choice(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789:. "))) for _ in range(12))
         y = int(rng.integers(6, n // 3))
         cv2.putText(crop, text, (int(rng.integers(-10, 5)), y), cv2.FONT_HERSHEY_SIMPLEX, rng.uniform(0.25, 0.4),
-                    int(rng.choice([0, 255])), 1, cv2.LINE_AA)
+                    (int(rng.choice([0, 255])),) * 3, 1, cv2.LINE_AA)
 
 
 def face_sample(rng: np.random.Generator, none_share: float = 0.12, kind: str | None = None,
                 style: str | None = None, value: int | None = None,
                 emblems: tuple[tuple[int, str], ...] = (), context: float | None = None) -> tuple[np.ndarray, int, int]:
     """One training crop for the face network, cut `context` (default crop.CONTEXT) times its box:
-    (INPUT x INPUT uint8 grey, class index, symbol index).
+    (SIDE x SIDE x 3 uint8, B, G, R; class index, symbol index).
 
     A solid die (any kind, style, colour, material, pose) on a random table, maybe with other dice
     around it and cut by the crop's edge, lit, shadowed, blurred, noisy; its box is the whole die

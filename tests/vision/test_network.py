@@ -17,7 +17,7 @@ needs_onnxruntime = pytest.mark.skipif(network.onnxruntime() is None, reason="on
 @needs_onnxruntime
 @pytest.mark.parametrize("model, shapes", [
     (find.MODEL, [(1, 3, 240, 320), (1, 3, 480, 640), (1, 3, 320, 224)]),  # a frame; its fine look; a tall one
-    (read.MODEL, [(5, 1, 64, 64)]),
+    (read.MODEL, [(5, 3, 64, 64)]),
 ])
 def test_both_runtimes_give_the_same_outputs(model: object, shapes: list[tuple[int, ...]],
                                               monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,8 +54,8 @@ def written(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
     (lambda d: d.update(faces=[]), '"faces" must count dice by face'),
     (lambda d: d.pop("network"), 'no "network"'),
     (lambda d: d.update(network="not base64!"), 'no "network"'),
-    (lambda d: d.update(version=True), "profile version true, this reader knows 3"),
-    (lambda d: d.update(version=99), "profile version 99, this reader knows 3"),
+    (lambda d: d.update(version=True), "profile version true, this reader knows 4"),
+    (lambda d: d.update(version=99), "profile version 99, this reader knows 4"),
 ])
 def test_a_profile_changed_by_hand_is_refused_naming_the_file_and_the_fault(
         tmp_path: Path, change: Callable[[dict[str, Any]], None], message: str) -> None:
@@ -71,8 +71,8 @@ def test_a_profile_whose_network_changed_on_the_card_is_said_damaged(tmp_path: P
         load(path)
 
 
-@pytest.mark.parametrize("version", [1, 2])
-def test_a_profile_of_the_first_reader_is_refused_with_a_word_to_learn_it_again(tmp_path: Path, version: int) -> None:
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_a_profile_of_an_earlier_reader_is_refused_with_a_word_to_learn_it_again(tmp_path: Path, version: int) -> None:
     path = tmp_path / "old.json"
     path.write_text(json.dumps({"format": "nova-table-dice-profile", "version": version, "examples": []}))
     with pytest.raises(ProfileError, match=f"^{path}: learned by an earlier dice reader, whose networks are gone: "

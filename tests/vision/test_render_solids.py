@@ -53,7 +53,7 @@ def test_a_die_seen_from_above_shows_only_its_top_face_seen_at_a_slant_more() ->
 def test_training_crops_are_labelled_in_range_and_repeat_from_a_seed(seed: int) -> None:
     crop, label, symbol = face_sample(np.random.default_rng(seed))
     again = face_sample(np.random.default_rng(seed))
-    assert crop.shape == (SIDE, SIDE) and crop.dtype == np.uint8
+    assert crop.shape == (SIDE, SIDE, 3) and crop.dtype == np.uint8
     assert 0 <= label < len(CLASSES) and 0 <= symbol < len(SYMBOLS)
     assert np.array_equal(crop, again[0]) and (label, symbol) == again[1:]
     if symbol:  # a symbol is only ever on a Nova Aetas d8
