@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.vision.dice import VIEWS
 
-STEPS = "300 for dice the reader knows, up to 600 for new ones"  # tune.plan, said in --help without numpy
+STEPS = "200 for dice the reader knows, up to 600 for new ones"  # tune.plan, said in --help without numpy
 
 if TYPE_CHECKING:  # the reader's modules load inside each action (`nova-table --help` stays fast)
     from assistant.hardware.config import HardwareConfig
