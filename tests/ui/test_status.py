@@ -15,7 +15,7 @@ from assistant.session.games import StateFile
 from assistant.session.status_fold import setup_text
 from assistant.status import Faction, Phase, StatusGame
 from assistant.ui import theme
-from assistant.ui.form import APPLY
+from assistant.ui.form import APPLY, Number
 from assistant.ui.inputs import ENCODER, Action
 from assistant.ui.new_game import draw_chooser, handle
 from assistant.ui.status_app import StatusApp, app_for
@@ -238,7 +238,8 @@ def test_a_cost_that_cannot_be_paid_is_refused_on_the_screen_and_nothing_is_stor
     feed(app, key("f"), key("right"), key("return"), key("return"))  # Status; the Ragione (whose turn it is)
     assert app.form is not None
     by = app.form.get("by")
-    by.set(-2)  # type: ignore[union-attr, call-arg]
+    assert isinstance(by, Number)
+    by.set(-2)
     feed(app, key("return"), key("right"), key("return"), key("return"))  # By -2; A Cost: yes; Move
     assert app.error == "Refused: Ragione di Stato has 1 Status points: it cannot lose 2 to pay the Cost"
     assert app.form is not None and app.status.count == 5 and app.game.events() == EVENTS[:4]  # (start + 4)
