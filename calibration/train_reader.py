@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.vision import tune  # noqa: E402
-from assistant.vision.crop import CONTEXT, cut, planes  # noqa: E402
+from assistant.vision.crop import CONTEXT, cut  # noqa: E402
 from assistant.vision.read import CLASSES  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
@@ -130,7 +130,7 @@ def accuracy(net, crops: np.ndarray, labels: np.ndarray, kind: str) -> float:  #
 
     net.eval()
     with torch.no_grad():
-        z = torch.cat([net(tune.scaled(torch.from_numpy(planes(crops[i:i + 256]))))[:, :len(CLASSES)]
+        z = torch.cat([tune.outputs(net, crops[i:i + 256])[:, :len(CLASSES)]
                        for i in range(0, len(crops), 256)]).numpy()
     z[:, [not c.startswith(kind) for c in CLASSES]] = -np.inf
     return float((z.argmax(1) == labels).mean())

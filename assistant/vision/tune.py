@@ -3,8 +3,9 @@
     labelled pictures -> each labelled die cut many times (crop.cut: turned any way, a little off its
     centre, a little larger or smaller, lighter, darker, blurred), and bare table between the dice
     (pictures whose every die is labelled) as "not a die"
-    -> the shipped network (models/reader.pt) trained on them for STEPS batches, its batch norms kept,
-       a quarter of each batch rendered dice of every face (what the table did not show is not forgotten)
+    -> the shipped network (models/reader.pt) trained on them for as many batches, at as high a rate, as the
+       dice are new to it (`plan`), its batch norms kept, an eighth of each batch rendered dice of every
+       face (what the table did not show is not forgotten)
     -> exported to ONNX: the profile's network (profile.py)
 
 PyTorch is needed here only (`pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0`); reading
@@ -168,12 +169,19 @@ def export(net: Any) -> bytes:
     return out.getvalue()
 
 
+def outputs(net: Any, crops: np.ndarray) -> Any:
+    """The network's scores (CLASSES then SYMBOLS) of (N, SIDE, SIDE, 3) uint8 crops, as a tensor."""
+    import torch
+
+    return net(scaled(torch.from_numpy(planes(crops))))
+
+
 def loss_of(net: Any, crops: np.ndarray, labels: np.ndarray) -> Any:
     """The training loss of a batch: cross-entropy on the class, and half of it on the symbol."""
     import torch
     import torch.nn.functional as F
 
-    out = net(scaled(torch.from_numpy(planes(crops))))
+    out = outputs(net, crops)
     y = torch.from_numpy(labels)
     return (F.cross_entropy(out[:, : len(CLASSES)], y[:, 0], label_smoothing=0.05)
             + 0.5 * F.cross_entropy(out[:, len(CLASSES) :], y[:, 1], label_smoothing=0.05))
@@ -189,19 +197,14 @@ def known(net: Any, images: Sequence[np.ndarray], dice: Sequence[Labelled]) -> f
     crops = np.stack([cut(images[d.image], d.centre, d.side * CONTEXT) for d in shown])
     net.eval()
     with torch.no_grad():
-        out = torch.cat([net(scaled(torch.from_numpy(planes(crops[i:i + 64])))) for i in range(0, len(crops), 64)])
+        out = torch.cat([outputs(net, crops[i:i + 64]) for i in range(0, len(crops), 64)])
     best = out[:, 1:len(CLASSES)].argmax(1).numpy() + 1
     return float(np.mean(best == np.array([d.label for d in shown])))
 
 
-def newness(share: float) -> float:
-    """How new dice the network reads `share` of are to it: 0 at KNOWN or more, 1 at LITTLE or less."""
-    return min(1.0, max(0.0, (KNOWN - share) / (KNOWN - LITTLE)))
-
-
 def plan(share: float) -> tuple[int, float]:
     """The batches and the peak learning rate for dice the network reads `share` of."""
-    new = newness(share)
+    new = min(1.0, max(0.0, (KNOWN - share) / (KNOWN - LITTLE)))  # 0 at KNOWN or more, 1 at LITTLE or less
     return int(round(STEPS + (STEPS_NEW - STEPS) * new)), float(FAMILIAR * (NEW / FAMILIAR) ** new)
 
 
