@@ -407,8 +407,9 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         hero = state.hero(goal.hero)
         hero_name = state.hero_spec(hero.id).name
         draft.add("goal", f"{name} goes for {goal.reason}.", rule, model)
+        at = f"{prefix}r{rounds}:" if rounds > 1 else prefix  # this goal choice's question keys
         outcome = _move_and_attack(state, spec, number, name, goal.hero, hero_name, ap_left, answers, made[used:], draft,
-                                   f"{prefix}r{rounds}:" if rounds > 1 else prefix, mission, facts)  # fmt: skip
+                                   at, mission, facts)  # fmt: skip
         if not isinstance(outcome, tuple):
             return outcome
         ap_left, spent, moved = outcome
@@ -417,12 +418,17 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
             return None
         # the goal is KO and AP are left: choose again (best for the Enemies). Its distances are the same if neither
         # it nor a Hero moved since an earlier choice: what the table said then still holds (a KO Hero stays put).
-        here = () if moved else here + (f"{prefix}r{rounds}:" if rounds > 1 else prefix,)
+        here = () if moved else here + (at,)
         rounds += 1
-        still = here if state.turn is not None and not state.turn.shifts else ()
+        still = () if _heroes_moved(state) else here
         since = f"{hero_name} is {term(state.edition, 'KO')}"
         view = replace(_view(state, spec, model, name, mission, f"{prefix}r{rounds}:", facts), same_place=still, since=since)
         goal = decide_goal(view, answers, draft.recalled)
+
+
+def _heroes_moved(state: GameState) -> bool:
+    """Whether a Hero made a Dash or Forced Movement in this activation: distances told before may have changed."""
+    return state.turn is not None and state.turn.shifts > 0
 
 
 def _view(state: GameState, spec: EnemyGroupSpec, model: str, name: str, mission: MissionGoal | None, prefix: str,
@@ -547,9 +553,9 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
             question = area_question(state, model, name, hero, chosen, facts, f"{prefix}{model}:area{strikes}")
             answer = answers.get(question.key)
             if answer is None:  # told already for this target (`areas`): asked once for the group, or for the model
-                moved = state.turn is not None and state.turn.shifts > 0
-                answer = told_before(area_of(chosen), hero, question.options, draft.areas, earlier, moved)
-                draft.recalled += [(question, answer)] if answer is not None else []
+                answer = told_before(area_of(chosen), hero, question.options, draft.areas, earlier, _heroes_moved(state))
+                if answer is not None:
+                    draft.recalled.append((question, answer))
             if answer is None:
                 return question
             earlier = answer
