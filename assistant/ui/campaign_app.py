@@ -16,7 +16,7 @@ from assistant.ui.app import App
 from assistant.ui.campaign_forms import campaign_form, campaign_items
 from assistant.ui.form import Form, Stop, Text
 from assistant.ui.inputs import Action
-from assistant.ui.intents import Item
+from assistant.ui.intents import Item, turned
 from assistant.ui.keyboard import KeyboardScreen, text_field
 from assistant.ui.panel import Hit, _text, draw_form, draw_menu, read_size
 from assistant.ui.screens import FormScreen, Screen
@@ -88,10 +88,8 @@ class CampaignScreen:
 
     def handle(self, app: App, action: Action) -> str | None:
         self.enter(app)
-        enabled = [n for n, item in enumerate(self.items) if item.enabled]
-        if action.kind == "turn" and enabled:
-            at = enabled.index(self.focus) if self.focus in enabled else 0
-            self.focus = enabled[(at + int(action.value)) % len(enabled)]
+        if action.kind == "turn":
+            self.focus = turned(self.items, self.focus, int(action.value))
         elif action.kind == "confirm":
             return self.choose(app, self.focus)
         elif action.kind == "back":

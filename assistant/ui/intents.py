@@ -54,6 +54,16 @@ class Item:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def turned(items: list[Item], focus: int, delta: int) -> int:
+    """The focus `delta` enabled items on from `focus` (round; from the first where `focus` is not enabled); as it
+    is where none is enabled."""
+    enabled = [n for n, item in enumerate(items) if item.enabled]
+    if not enabled:
+        return focus
+    at = enabled.index(focus) if focus in enabled else 0
+    return enabled[(at + delta) % len(enabled)]
+
+
 def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None = None,
          drafted: Collection[str] = ()) -> list[Item]:  # fmt: skip
     """The intents open at this state, most likely first; then Fix, Undo and Redo (kind "command").

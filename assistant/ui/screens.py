@@ -19,7 +19,7 @@ from assistant.rules.stealth import stealth_active
 from assistant.ui.advice import Advice, advice_for
 from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
 from assistant.ui.inputs import Action, Vertical
-from assistant.ui.intents import Item, make_form, menu
+from assistant.ui.intents import Item, make_form, menu, turned
 from assistant.ui.mission_panel import draw_mission, mission_height
 from assistant.ui.panel import (
     Hit,
@@ -128,7 +128,7 @@ class TableScreen:
     def handle(self, app: App, action: Action) -> str | None:
         self.refresh(app)  # the menu of the state now (inputs of one loop pass come before its frame)
         if action.kind == "turn":
-            self._move(int(action.value))
+            self.focus = turned(self.items, self.focus, int(action.value))
         elif action.kind == "confirm":
             return self.choose(app, self.focus)
         elif action.kind == "digit" and 1 <= action.value <= len(self.items):
@@ -175,13 +175,6 @@ class TableScreen:
             then = "the next roll opened takes them"
         app.say(f"Dice read ({reading.source}): {shown(reading.values)}; {then}")
         return None
-
-    def _move(self, delta: int) -> None:
-        enabled = [n for n, item in enumerate(self.items) if item.enabled]
-        if not enabled:
-            return
-        at = enabled.index(self.focus) if self.focus in enabled else 0
-        self.focus = enabled[(at + delta) % len(enabled)]
 
     def choose(self, app: App, index: int) -> str | None:
         item = self.items[index]
@@ -287,9 +280,10 @@ class TableScreen:
         act_area = pygame.Rect(area.left, grid_top - lay.gap // 2 - act_h, area.width, act_h)
         log_area = lay.log if not portrait_log else pygame.Rect(area.left, y, area.width, act_area.top - lay.gap // 2 - y)
         # with its defences and attacks, in as many lines as the width needs (the log, scrollable, gives them room)
-        detail = bool(active) and roster_height(state, lay, fonts, active, True, log_area.width) <= log_area.height
+        tall = roster_height(state, lay, fonts, active, True, log_area.width)
+        detail = bool(active) and tall <= log_area.height
         roster = draw_roster(surface, log_area, lay, state, fonts, active, detail)
-        below = roster_height(state, lay, fonts, active, detail, log_area.width)
+        below = tall if detail else roster_height(state, lay, fonts, active)
         log_area = pygame.Rect(log_area.left, log_area.top + below, log_area.width, log_area.height - below)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
         hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)

@@ -11,7 +11,7 @@ from assistant.status import Phase, StatusGame
 from assistant.ui import theme
 from assistant.ui.form import Form
 from assistant.ui.inputs import Action
-from assistant.ui.intents import Item
+from assistant.ui.intents import Item, turned
 from assistant.ui.panel import Hit, _text, draw_form, draw_lines, draw_menu
 from assistant.ui.screens import FormScreen
 from assistant.ui.status_board import FACTION_COLORS, draw_board, fitting, regions
@@ -70,9 +70,7 @@ class StatusTableScreen:
     def handle(self, app: StatusApp, action: Action) -> str | None:
         self.refresh(app)
         if action.kind == "turn":
-            enabled = [n for n, item in enumerate(self.items) if item.enabled]
-            at = enabled.index(self.focus) if self.focus in enabled else 0
-            self.focus = enabled[(at + int(action.value)) % len(enabled)]
+            self.focus = turned(self.items, self.focus, int(action.value))
         elif action.kind == "confirm":
             return self.choose(app, self.focus)
         elif action.kind == "digit":  # Phase V's +1, +2 and 0 by their number; otherwise the n-th button
