@@ -117,8 +117,8 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
             act.append(Line(last.text, last.color, True, last.mark))
         elif advice.side == "hero":  # a Status Token reminder is acted on now: above the buttons, whole, at reading
             # size (5 lines in the 4 under the dial at 800x480 took a tap to read)
-            held = [n for n, kind in enumerate(advice.kinds) if kind == "status"]
-            act += [line for line in log if line.text in {advice.steps[n] for n in held}]
+            held = {advice.steps[n] for n, kind in enumerate(advice.kinds) if kind == "status"}
+            act += [line for line in log if line.text in held]
             log = [line for line in log if line not in act]
     else:
         log += [Line(note, theme.TEXT if n == len(notes) - 1 else theme.MUTED) for n, note in enumerate(notes)]
