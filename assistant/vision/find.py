@@ -6,7 +6,8 @@
     -> 3x3 local maxima of the centre map, THRESHOLD or more -> one box per peak
     -> where the dice found are small at that side (their median under SMALL input pixels), once more at FINE
 
-Whether a box holds a die at all is the face network's word too (read.py's "none", doubt.py).
+Whether a box holds a die at all is the face network's word too (read.py's "none", doubt.py). A table's
+profile may carry its own finder, fine-tuned on its pictures (find_tune.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from assistant.vision.matching import centre, inside
 from assistant.vision.network import load
 
 MODEL = Path(__file__).resolve().parent / "models" / "finder.onnx"
@@ -27,6 +29,7 @@ FINE = 640  # ... and where the dice found are small
 SMALL = 20.0  # a median die side under this many input pixels is small
 SAME = 0.35  # a centre closer than this share of a surer die's box (each way) is that die again
 PART = 1.6  # a find inside a surer one this many times its size is part of that die (a pip)
+GROUP = 3.5  # a find holding two surer ones, each more than 1/GROUP of its size, is a group of dice (not a pip's die)
 THRESHOLD = 0.2  # a centre this sure or more is a die's (chosen on the -valid sets with doubt.py's figures)
 
 
@@ -60,22 +63,26 @@ def decode(out: np.ndarray, scale: tuple[float, float], threshold: float) -> lis
 
 def suppress(found: list[Found]) -> list[Found]:
     """`found` (surest first) less each die found again (a centre within SAME of a surer one's box from its
-    centre) and each part of a surer die (a centre inside its box, PART times smaller: a pip of it)."""
+    centre), each part of a surer die (a centre inside its box, PART times smaller: a pip of it), and each
+    box around two or more surer dice (touching dice found as one as well: their centres inside it, each more
+    than 1/GROUP of its size)."""
     kept: list[Found] = []
     for f in found:
         cx, cy = f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2
         if not any(abs(cx - k.box[0] - k.box[2] / 2) < SAME * k.box[2] and abs(cy - k.box[1] - k.box[3] / 2) < SAME * k.box[3]
-                   or max(k.box[2:]) >= PART * max(f.box[2:]) and k.box[0] < cx < k.box[0] + k.box[2]
-                   and k.box[1] < cy < k.box[1] + k.box[3] for k in kept):
+                   or max(k.box[2:]) >= PART * max(f.box[2:]) and inside((cx, cy), k.box) for k in kept) \
+                and sum(GROUP * max(k.box[2:]) > max(f.box[2:]) and inside(centre(k.box), f.box) for k in kept) < 2:
             kept.append(f)
     return kept
 
 
-class Finder:
-    """Finds the dice in BGR working images."""
 
-    def __init__(self, path: Path | None = None, threshold: float = THRESHOLD) -> None:
-        self.net = load(MODEL if path is None else path, "finder network")
+class Finder:
+    """Finds the dice in BGR working images: by the shipped finder, or a profile's (its ONNX bytes; `name`: the
+    profile's file)."""
+
+    def __init__(self, path: Path | bytes | None = None, threshold: float = THRESHOLD, name: str = "") -> None:
+        self.net = load(MODEL if path is None else path, "finder network", name)
         self.threshold = threshold
 
     def at(self, image: np.ndarray, side: int) -> list[Found]:

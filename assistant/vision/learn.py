@@ -1,9 +1,11 @@
-"""Learn a table's own dice: the face network fine-tuned on labelled pictures of them (`dice learn`).
+"""Learn a table's own dice: the finder and the face network fine-tuned on labelled pictures of them (`dice learn`).
 
     manifest lines -> each picture at working size; each labelled die cut where the finder finds it
     (the box the reader will cut at the table), or from its label's box where the finder misses it;
     in pictures whose every die is labelled, what the finder takes for a die and is none, as "none"
-    -> tune.tune: the shipped network fine-tuned on them -> a profile (profile.py)
+    -> find_tune.tune: the shipped finder fine-tuned on the pictures whose every die is labelled (whole boxes);
+       the dice cut again where it finds them
+    -> tune.tune: the shipped network fine-tuned on them -> a profile of both (profile.py)
     -> the check: every CHECK-th picture held out, learned from the rest, then read with and without
        (heldout.py), said in a line; then the profile is learned from every picture
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.vision import tune
+from assistant.vision import find_tune, tune
 from assistant.vision.command import say
 from assistant.vision.crop import CONTEXT
 from assistant.vision.dice import FACES
@@ -29,6 +31,7 @@ from assistant.vision.matching import inside, match
 from assistant.vision.profile import Profile
 from assistant.vision.read import CLASSES
 
+FINDER_SHARE = 0.2  # of a fine-tune's progress, the finder's (about a fifth of the time)
 TOP_TO_WHOLE = 1.35  # a top-face label's longer side to the whole die's, where the finder missed the die
 
 
@@ -51,6 +54,8 @@ class Examples:
         self.dice: list[tune.Labelled] = []
         self.complete: list[bool] = []
         self.sources: list[Path] = []
+        self.labels: list[tuple[Entry, np.ndarray, bool, bool]] = []  # per picture: its line, its label boxes
+        # in working pixels (N x 4), whether it is a tile, whether dice the finder misses are cut from their labels
 
     @property
     def faces(self) -> dict[str, int]:
@@ -59,14 +64,20 @@ class Examples:
     def add(self, entry: Entry, image: np.ndarray, finder: Finder, missed: bool = True) -> None:
         """The labelled dice of `entry` (its picture `image`); `missed`: dice the finder misses too, cut from their labels."""
         work, scale, left, top, tile = working(image)
+        labels = np.array([((d.box[0] - left) * scale, (d.box[1] - top) * scale, d.box[2] * scale, d.box[3] * scale)
+                           for d in entry.dice], np.float32).reshape(-1, 4)
+        self.cut(entry, work, labels, tile, finder, missed)
+
+    def cut(self, entry: Entry, work: np.ndarray, labels: np.ndarray, tile: bool, finder: Finder, missed: bool) -> None:
+        """The labelled dice of `entry`, its working image `work` and label boxes there, as `finder` finds them."""
         index = len(self.images)
         self.images.append(work)
+        self.labels.append((entry, labels, tile, missed))
         self.complete.append(entry.complete and not tile)
-        labels = [((d.box[0] - left) * scale, (d.box[1] - top) * scale, d.box[2] * scale, d.box[3] * scale)
-                  for d in entry.dice]
+        boxes = [tuple(float(v) for v in box) for box in labels]
         found = [] if tile else [f.box for f in finder.find(work)]
-        pairs = match(labels, found)
-        for i, (die, box) in enumerate(zip(entry.dice, labels)):
+        pairs = match(boxes, found)
+        for i, (die, box) in enumerate(zip(entry.dice, boxes)):
             if not (tile or missed or i in pairs):
                 continue
             if tile:
@@ -80,8 +91,22 @@ class Examples:
         if self.complete[-1]:  # what the finder takes for a die and is none: the table's own look-alikes
             taken = set(pairs.values())  # (not a part of a labelled die, a pip: its crop shows the die's face)
             for j, (x, y, w, h) in enumerate(found):
-                if j not in taken and not any(inside((x + w / 2, y + h / 2), box) for box in labels):
+                if j not in taken and not any(inside((x + w / 2, y + h / 2), box) for box in boxes):
                     self.dice.append(tune.Labelled(index, (x + w / 2, y + h / 2), max(w, h), 0))
+
+    def whole(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The pictures a finder can learn from: every die labelled with its whole box (a top face's box does not
+        say where the die's edges are: a webcam set's hug the pips), not a tile; each with those boxes."""
+        return [(work, labels) for work, (entry, labels, tile, _) in zip(self.images, self.labels)
+                if entry.complete and not tile and entry.box_style != "top_face"]
+
+    def again(self, finder: Finder) -> Examples:
+        """The same labelled pictures, their dice cut where `finder` finds them."""
+        out = Examples()
+        out.sources = self.sources
+        for work, (entry, labels, tile, missed) in zip(self.images, self.labels):
+            out.cut(entry, work, labels, tile, finder, missed)
+        return out
 
 
 def examples(entries: Iterable[Entry], report: Callable[[str], None] = say) -> Examples:
@@ -106,11 +131,19 @@ def examples(entries: Iterable[Entry], report: Callable[[str], None] = say) -> E
 
 def learn_examples(found: Examples, learned_from: Sequence[str], progress: Callable[[float], None] = lambda s: None,
                    steps: int | None = None) -> Profile:
-    """A profile of the network fine-tuned on `found` (for `steps` batches: as many as tune.plan says when None)."""
+    """A profile of the finder fine-tuned on `found`'s pictures whose every die is labelled with its whole box
+    (where there are any), then the face network on its dice (each for `steps` batches: as many as find_tune
+    and tune.plan say when None)."""
     if not found.faces:
         raise ProfileError(f"nothing to learn in {', '.join(learned_from)}: no usable labelled die")
-    network = tune.tune(found.images, found.dice, found.complete, steps, progress)
-    return Profile(network, found.faces, list(learned_from), sources=list(found.sources))
+    pictures = found.whole()
+    finder = None
+    if pictures:  # the finder first, so that the dice are cut, and its look-alikes learned, as it will find them
+        finder = find_tune.tune(pictures, steps, lambda share: progress(FINDER_SHARE * share))
+        found = found.again(Finder(finder))
+    share = FINDER_SHARE if pictures else 0.0
+    network = tune.tune(found.images, found.dice, found.complete, steps, lambda done: progress(share + (1 - share) * done))
+    return Profile(network, found.faces, list(learned_from), sources=list(found.sources), finder=finder)
 
 
 def checked(manifest: Path, entries: Sequence[Entry], found: Examples, steps: int | None = None,

@@ -1,7 +1,9 @@
-"""Dice profiles: the face network fine-tuned on a table's own dice (tune.py), in one JSON file.
+"""Dice profiles: the face network fine-tuned on a table's own dice (tune.py), and the finder fine-tuned on
+its pictures (find_tune.py: learned where every die of a picture is labelled), in one JSON file.
 
     {"format": "nova-table-dice-profile", "version": 4,
      "network": "<base64 of the ONNX network>", "sha256": "<its SHA-256>",
+     "finder": "<base64 of the ONNX finder>", "finder_sha256": "<its SHA-256>",   # where it learned one
      "faces": {"d6:3": 12, ...},            # labelled dice it learned from, per face
      "learned_from": ["manifest", ...],
      "check": "held out: ..."}              # what the held-out check said when it was learned
@@ -33,7 +35,7 @@ UNUSABLE = "not a dice profile this Nova Table can use"
 
 @dataclass
 class Profile:
-    """A fine-tuned face network and what it was learned from."""
+    """A fine-tuned face network, a fine-tuned finder or None (the shipped one finds), and what they were learned from."""
 
     network: bytes
     faces: dict[str, int] = field(default_factory=dict)
@@ -41,6 +43,7 @@ class Profile:
     check: str = ""
     name: str = ""  # where it was read from, for messages
     sources: list[Path] = field(default_factory=list)  # files it was learned from (not saved): never written over
+    finder: bytes | None = None
 
     def save(self, path: Path) -> None:
         """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written);
@@ -48,6 +51,9 @@ class Profile:
         data = {"format": FORMAT, "version": VERSION, "network": base64.b64encode(self.network).decode("ascii"),
                 "sha256": hashlib.sha256(self.network).hexdigest(), "faces": self.faces,
                 "learned_from": self.learned_from, "check": self.check}
+        if self.finder is not None:
+            data |= {"finder": base64.b64encode(self.finder).decode("ascii"),
+                     "finder_sha256": hashlib.sha256(self.finder).hexdigest()}
         if path.exists() and not path.is_file():
             raise ProfileError(f"{path}: not a regular file: write the profile to a file")
         if any(same_file(path, source) for source in self.sources):
@@ -94,18 +100,25 @@ def parse(text: str, name: str) -> Profile:
                            "(nova-table dice learn, or dice calibrate)")
     if isinstance(version, bool) or version != VERSION:  # true == 1 in Python, not in the file
         raise ProfileError(f"{name}: {UNUSABLE}: profile version {json.dumps(version)}, this reader knows {VERSION}")
-    try:
-        network = base64.b64decode(str(data["network"]), validate=True)
-    except (KeyError, binascii.Error):
-        raise ProfileError(f"{name}: {UNUSABLE}: no \"network\" (base64 of an ONNX network)") from None
-    if hashlib.sha256(network).hexdigest() != data.get("sha256"):
-        raise ProfileError(f"{name}: damaged: its network does not match its SHA-256: learn it again")
+    network = _network(data, "network", "sha256", name)
+    finder = _network(data, "finder", "finder_sha256", name) if "finder" in data else None
     faces, learned_from, check = data.get("faces", {}), data.get("learned_from", []), data.get("check", "")
     if not isinstance(faces, dict) or not all(k in CLASSES and isinstance(v, int) for k, v in faces.items()):
         raise ProfileError(f"{name}: {UNUSABLE}: \"faces\" must count dice by face (\"d6:3\": 12, ...)")
     if not isinstance(learned_from, list) or not isinstance(check, str):
         raise ProfileError(f"{name}: {UNUSABLE}: \"learned_from\" must be a list and \"check\" a text")
-    return Profile(network, faces, [str(s) for s in learned_from], check, name)
+    return Profile(network, faces, [str(s) for s in learned_from], check, name, finder=finder)
+
+
+def _network(data: dict[str, object], key: str, sha: str, name: str) -> bytes:
+    """The ONNX bytes of a profile's `key` (base64), checked against its SHA-256 (`sha`)."""
+    try:
+        network = base64.b64decode(str(data[key]), validate=True)
+    except (KeyError, binascii.Error):
+        raise ProfileError(f"{name}: {UNUSABLE}: no \"{key}\" (base64 of an ONNX network)") from None
+    if hashlib.sha256(network).hexdigest() != data.get(sha):
+        raise ProfileError(f"{name}: damaged: its {key} does not match its SHA-256: learn it again")
+    return network
 
 
 def load(path: Path) -> Profile:

@@ -44,7 +44,7 @@ class DiceReader:
     def __init__(self, kind: str = "auto", profile: Profile | None = None) -> None:
         self.kind = check_kind(kind)
         self.profile = profile
-        self.finder = Finder()
+        self.finder = Finder(profile.finder, name=profile.name) if profile is not None and profile.finder else Finder()
         self.faces = FaceNet(profile.network, profile.name) if profile is not None else FaceNet()
 
     def warm(self) -> None:

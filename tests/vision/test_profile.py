@@ -26,20 +26,20 @@ def network() -> bytes:
 
 @settings(max_examples=20, deadline=None)
 @given(st.binary(min_size=1, max_size=64), st.dictionaries(st.sampled_from(CLASSES[1:]), st.integers(1, 99)),
-       st.text(max_size=40))
+       st.text(max_size=40), st.none() | st.binary(min_size=1, max_size=64))
 def test_a_profile_round_trips(tmp_path_factory: pytest.TempPathFactory, model: bytes, faces: dict[str, int],
-                               check: str) -> None:
+                               check: str, finder: bytes | None) -> None:
     path = tmp_path_factory.mktemp("p") / "p.json"
-    Profile(model, faces, ["test"], check).save(path)
+    Profile(model, faces, ["test"], check, finder=finder).save(path)
     again = load(path)
-    assert (again.network, again.faces, again.learned_from, again.check, again.name) == (model, faces, ["test"], check,
-                                                                                        str(path))
+    assert (again.network, again.faces, again.learned_from, again.check, again.name, again.finder) == (
+        model, faces, ["test"], check, str(path), finder)
 
 
 def written(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
     """A profile file, changed by `change` (as by hand)."""
     path = tmp_path / "q.json"
-    Profile(b"an ONNX network", {"d6:1": 3}, ["m.jsonl"], "held out: fine").save(path)
+    Profile(b"an ONNX network", {"d6:1": 3}, ["m.jsonl"], "held out: fine", finder=b"an ONNX finder").save(path)
     data = json.loads(path.read_text())
     change(data)
     path.write_text(json.dumps(data))
@@ -54,6 +54,7 @@ def written(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
     (lambda d: d.update(faces=[]), '"faces" must count dice by face'),
     (lambda d: d.pop("network"), 'no "network"'),
     (lambda d: d.update(network="not base64!"), 'no "network"'),
+    (lambda d: d.update(finder="not base64!"), 'no "finder"'),
     (lambda d: d.update(version=True), "profile version true, this reader knows 4"),
     (lambda d: d.update(version=99), "profile version 99, this reader knows 4"),
 ])
@@ -65,10 +66,20 @@ def test_a_profile_changed_by_hand_is_refused_naming_the_file_and_the_fault(
     assert str(caught.value).startswith(f"{path}: {UNUSABLE}: ") and message in str(caught.value)
 
 
-def test_a_profile_whose_network_changed_on_the_card_is_said_damaged(tmp_path: Path) -> None:
-    path = written(tmp_path, lambda d: d.update(network=base64.b64encode(b"an ONNX netwark").decode()))
-    with pytest.raises(ProfileError, match=f"^{path}: damaged: its network does not match its SHA-256: learn it again$"):
+@pytest.mark.parametrize("key", ["network", "finder"])
+def test_a_profile_whose_network_changed_on_the_card_is_said_damaged(tmp_path: Path, key: str) -> None:
+    path = written(tmp_path, lambda d: d.update({key: base64.b64encode(b"an ONNX netwark").decode()}))
+    with pytest.raises(ProfileError, match=f"^{path}: damaged: its {key} does not match its SHA-256: learn it again$"):
         load(path)
+
+
+def test_a_profile_without_a_finder_finds_with_the_shipped_one(tmp_path: Path) -> None:
+    """Pictures of single dice (tiles) teach no finder: such a profile carries none, and is read as before."""
+    def without_finder(data: dict[str, Any]) -> None:
+        del data["finder"], data["finder_sha256"]
+
+    path = written(tmp_path, without_finder)
+    assert load(path).finder is None
 
 
 @pytest.mark.parametrize("version", [1, 2, 3])
@@ -92,7 +103,7 @@ def test_what_is_no_profile_is_refused_with_a_reason(tmp_path: Path, text: str, 
         load(path)
 
 
-def test_dice_read_refuses_a_profile_whose_network_cannot_run(tmp_path: Path, rendered_pips: Path) -> None:
+def test_dice_read_refuses_a_profile_whose_face_network_or_finder_cannot_run(tmp_path: Path, rendered_pips: Path) -> None:
     from tests.vision.test_command import dice
 
     path = tmp_path / "p.json"
@@ -101,6 +112,10 @@ def test_dice_read_refuses_a_profile_whose_network_cannot_run(tmp_path: Path, re
     done = dice("read", "--profile", str(path), str(image))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"nova-table dice: {path}: the face network cannot be loaded ("), done.stderr
+    Profile(network(), {"d6:1": 1}, finder=b"not ONNX either").save(path)
+    done = dice("read", "--profile", str(path), str(image))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"nova-table dice: {path}: the finder network cannot be loaded ("), done.stderr
 
 
 def test_a_profile_that_cannot_be_written_is_a_clear_error_and_leaves_no_part_behind(tmp_path: Path) -> None:

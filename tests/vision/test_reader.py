@@ -145,3 +145,18 @@ def test_doubt_never_gives_a_value_it_is_unsure_of_or_of_another_kind(classes: n
         if die.value is not None:
             assert 1 <= die.value <= FACES[die.kind] and die.confidence >= doubt.SURE
             assert die.symbol is None or ASTRO_BY_VALUE[die.value] == die.symbol
+
+
+def test_a_box_the_finder_draws_around_touching_dice_is_dropped_but_a_die_is_not_for_its_pips() -> None:
+    """The tray's touching 2 and 5 were found each (0.34, 0.30) and once more as one box around both and the
+    die below (0.26), which was read as a 1 and took the two for parts of it. A die whose pips the finder
+    took for dice keeps its own box (the pips go as parts of it)."""
+    from assistant.vision.find import Found, suppress
+
+    two, five = Found((264, 462, 28, 33), 0.34), Found((290, 463, 24, 32), 0.30)
+    group = Found((251, 448, 77, 107), 0.26)
+    assert suppress([two, five, group]) == [two, five]
+    die = Found((100, 100, 90, 90), 0.3)
+    pips = [Found((110 + 30 * i, 110, 16, 16), 0.5) for i in range(3)]
+    assert suppress([*pips, die]) == [*pips, die]
+    assert suppress([die, *pips]) == [die]
