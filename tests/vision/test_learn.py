@@ -129,3 +129,15 @@ def test_what_the_finder_takes_for_a_die_is_learned_as_none_but_not_a_pip_of_a_l
     found = Examples()
     found.add(entry, np.random.default_rng(0).integers(0, 256, (480, 640, 3), np.uint8), Finds())  # type: ignore[arg-type]
     assert [(d.label, d.centre) for d in found.dice] == [(5, (130.0, 130.0)), (0, (425.0, 325.0))]
+
+
+def test_learn_from_pictures_whose_every_die_is_labelled_learns_the_finder_too_and_says_so(
+        tmp_path: Path, rendered_pips: Path) -> None:
+    out = tmp_path / "p.json"
+    done = subprocess.run([sys.executable, "-m", "assistant", "dice", "learn", str(rendered_pips), "--out", str(out),
+                           "--steps", "2"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert ("nova-table dice: the finder learned from the 40 pictures whose every die is labelled with its whole box"
+            in done.stderr.splitlines()), done.stderr
+    finder = load(out).finder
+    assert finder is not None and finder != (Path(__file__).parents[2] / "assistant/vision/models/finder.onnx").read_bytes()
