@@ -191,24 +191,13 @@ def tune(pictures: Sequence[tuple[np.ndarray, np.ndarray]], steps: int | None = 
     N x 4) for `steps` batches (None: STEPS), as ONNX bytes."""
     import torch
 
-    from assistant.vision.tune import weights
+    from assistant.vision.tune import fit, weights
 
     torch.manual_seed(seed)
     net, exported = network()
     net.load_state_dict(weights(WEIGHTS))
     steps = steps or STEPS
     rng = np.random.default_rng(seed)
-    optimiser = torch.optim.AdamW(net.parameters(), RATE, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, RATE, total_steps=steps, pct_start=0.2)
-    net.train()
-    for m in net.modules():  # a dozen pictures cannot teach batch statistics: keep the shipped ones
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.eval()
-    for step in range(steps):
-        loss = loss_of(net, [view(*pictures[int(rng.integers(len(pictures)))], rng) for _ in range(BATCH)])
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        schedule.step()
-        progress((step + 1) / steps)
+    fit(net, steps, RATE, lambda _step: loss_of(net, [view(*pictures[int(rng.integers(len(pictures)))], rng)
+                                                      for _ in range(BATCH)]), progress)
     return export(exported)

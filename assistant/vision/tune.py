@@ -208,6 +208,26 @@ def plan(share: float) -> tuple[int, float]:
     return int(round(STEPS + (STEPS_NEW - STEPS) * new)), float(FAMILIAR * (NEW / FAMILIAR) ** new)
 
 
+def fit(net: Any, steps: int, peak: float, loss_at: Callable[[int], Any], progress: Callable[[float], None]) -> None:
+    """Fine-tune every layer of `net` for `steps` batches (`loss_at(step)`: that batch's loss), AdamW over one
+    cycle to the rate `peak`, its batch norms kept (a few hundred examples cannot teach batch statistics)."""
+    import torch
+
+    optimiser = torch.optim.AdamW(net.parameters(), peak, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, peak, total_steps=steps, pct_start=0.2)
+    net.train()
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+    for step in range(steps):
+        loss = loss_at(step)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        progress((step + 1) / steps)
+
+
 def tune(images: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Sequence[bool], steps: int | None = None,
          progress: Callable[[float], None] = lambda share: None, seed: int = 0) -> bytes:
     """The shipped network fine-tuned on `dice` (in the BGR pictures `images`) for `steps` batches (None: as
@@ -225,18 +245,10 @@ def tune(images: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Seque
     crops, labels = views(rng, images, dice, complete, steps * BATCH)
     kept = int(KEEP * BATCH)  # of each batch, rendered dice of every face: what the table did not show stays known
     crops[:: BATCH // kept], labels[:: BATCH // kept] = rendered(rng, len(crops[:: BATCH // kept]))
-    optimiser = torch.optim.AdamW(net.parameters(), peak, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, peak, total_steps=steps, pct_start=0.2)
-    net.train()
-    for m in net.modules():  # a few hundred crops cannot teach batch statistics: keep the shipped ones
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.eval()
-    for step in range(steps):
+
+    def batch(step: int) -> Any:
         part = slice(step * BATCH, (step + 1) * BATCH)
-        loss = loss_of(net, crops[part], labels[part])
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        schedule.step()
-        progress((step + 1) / steps)
+        return loss_of(net, crops[part], labels[part])
+
+    fit(net, steps, peak, batch, progress)
     return export(net)
