@@ -68,10 +68,12 @@ def suppress(found: list[Found]) -> list[Found]:
     than 1/GROUP of its size)."""
     kept: list[Found] = []
     for f in found:
-        cx, cy = f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2
-        if not any(abs(cx - k.box[0] - k.box[2] / 2) < SAME * k.box[2] and abs(cy - k.box[1] - k.box[3] / 2) < SAME * k.box[3]
-                   or max(k.box[2:]) >= PART * max(f.box[2:]) and inside((cx, cy), k.box) for k in kept) \
-                and sum(GROUP * max(k.box[2:]) > max(f.box[2:]) and inside(centre(k.box), f.box) for k in kept) < 2:
+        cx, cy = centre(f.box)
+        side = max(f.box[2:])
+        again = any(abs(cx - k.box[0] - k.box[2] / 2) < SAME * k.box[2] and abs(cy - k.box[1] - k.box[3] / 2) < SAME * k.box[3]
+                    or max(k.box[2:]) >= PART * side and inside((cx, cy), k.box) for k in kept)
+        group = sum(GROUP * max(k.box[2:]) > side and inside(centre(k.box), f.box) for k in kept) >= 2
+        if not (again or group):
             kept.append(f)
     return kept
 
