@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.vision import tune  # noqa: E402
-from assistant.vision.crop import CONTEXT, cut  # noqa: E402
+from assistant.vision.crop import CONTEXT, SIDE, cut  # noqa: E402
 from assistant.vision.read import CLASSES  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
@@ -114,7 +114,7 @@ def _rendered(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def rendered(count: int, seed: int, cache: Path) -> tuple[np.ndarray, np.ndarray]:
     """`count` rendered crops and their (class, symbol), made on two processes (cached by count and seed)."""
-    path = cache / f"rendered-colour-{seed}-{count}.npz"
+    path = cache / f"rendered-colour-{seed}-{count}-{SIDE}.npz"
     if path.exists():
         z = np.load(path)
         return z["crops"], z["labels"]

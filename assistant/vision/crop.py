@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-SIDE = 64  # the face network's input side, pixels
+SIDE = 96  # the face network's input side, pixels
 CONTEXT = 1.25  # crop side / the die's box's longer side
 
 BoxF = tuple[float, float, float, float]

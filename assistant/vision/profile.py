@@ -1,7 +1,7 @@
 """Dice profiles: the face network fine-tuned on a table's own dice (tune.py), and the finder fine-tuned on
 its pictures (find_tune.py: learned where every die of a picture is labelled), in one JSON file.
 
-    {"format": "nova-table-dice-profile", "version": 4,
+    {"format": "nova-table-dice-profile", "version": 5,
      "network": "<base64 of the ONNX network>", "sha256": "<its SHA-256>",
      "finder": "<base64 of the ONNX finder>", "finder_sha256": "<its SHA-256>",   # where it learned one
      "faces": {"d6:3": 12, ...},            # labelled dice it learned from, per face
@@ -9,7 +9,8 @@ its pictures (find_tune.py: learned where every die of a picture is labelled), i
      "check": "held out: ..."}              # what the held-out check said when it was learned
 
 Profiles of earlier readers (versions 1 and 2: examples of the first reader's embeddings; 3: a network
-that read grey crops) are refused with a word to learn them again: the networks they were made for are gone.
+that read grey crops; 4: one that read 64-pixel crops) are refused with a word to learn them again: the
+networks they were made for are gone.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from assistant.vision.errors import ProfileError, why_not_written
 from assistant.vision.read import CLASSES
 
 FORMAT = "nova-table-dice-profile"
-VERSION = 4
+VERSION = 5
 UNUSABLE = "not a dice profile this Nova Table can use"
 
 
@@ -95,7 +96,7 @@ def parse(text: str, name: str) -> Profile:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ProfileError(f"{name}: not a dice profile (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
-    if version in (1, 2, 3) and not isinstance(version, bool):
+    if version in (1, 2, 3, 4) and not isinstance(version, bool):
         raise ProfileError(f"{name}: learned by an earlier dice reader, whose networks are gone: learn it again "
                            "(nova-table dice learn, or dice calibrate)")
     if isinstance(version, bool) or version != VERSION:  # true == 1 in Python, not in the file

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assistant.vision import find, network, read
+from assistant.vision import crop, find, network, read
 from assistant.vision.reader import DiceReader
 from assistant.vision.render import scene
 from tests.vision.conftest import on_opencv
@@ -17,7 +17,7 @@ needs_onnxruntime = pytest.mark.skipif(network.onnxruntime() is None, reason="on
 @needs_onnxruntime
 @pytest.mark.parametrize("model, shapes", [
     (find.MODEL, [(1, 3, 240, 320), (1, 3, 480, 640), (1, 3, 320, 224)]),  # a frame; its fine look; a tall one
-    (read.MODEL, [(5, 3, 64, 64)]),
+    (read.MODEL, [(5, 3, crop.SIDE, crop.SIDE)]),
 ])
 def test_both_runtimes_give_the_same_outputs(model: object, shapes: list[tuple[int, ...]],
                                               monkeypatch: pytest.MonkeyPatch) -> None:

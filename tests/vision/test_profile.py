@@ -55,8 +55,8 @@ def written(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
     (lambda d: d.pop("network"), 'no "network"'),
     (lambda d: d.update(network="not base64!"), 'no "network"'),
     (lambda d: d.update(finder="not base64!"), 'no "finder"'),
-    (lambda d: d.update(version=True), "profile version true, this reader knows 4"),
-    (lambda d: d.update(version=99), "profile version 99, this reader knows 4"),
+    (lambda d: d.update(version=True), "profile version true, this reader knows 5"),
+    (lambda d: d.update(version=99), "profile version 99, this reader knows 5"),
 ])
 def test_a_profile_changed_by_hand_is_refused_naming_the_file_and_the_fault(
         tmp_path: Path, change: Callable[[dict[str, Any]], None], message: str) -> None:
@@ -82,7 +82,7 @@ def test_a_profile_without_a_finder_finds_with_the_shipped_one(tmp_path: Path) -
     assert load(path).finder is None
 
 
-@pytest.mark.parametrize("version", [1, 2, 3])
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
 def test_a_profile_of_an_earlier_reader_is_refused_with_a_word_to_learn_it_again(tmp_path: Path, version: int) -> None:
     path = tmp_path / "old.json"
     path.write_text(json.dumps({"format": "nova-table-dice-profile", "version": version, "examples": []}))
