@@ -2,7 +2,7 @@
 """Train the finder (assistant/vision/models/finder.onnx). A training tool only.
 
     .venv/bin/pip install torch==2.13.0
-    .venv/bin/python calibration/train_finder.py [--steps 6000] [--scenes 1200] [--seed 3]
+    .venv/bin/python calibration/train_finder.py [--steps 6000] [--scenes 1200] [--seed 3] [--init models/finder.pt]
 
 Data: the labelled photos of ../shared/dice/mixed-oblique-d6-train (whole-die boxes), 70 % of each
 batch (not webcam-two-white-d6-train: its boxes hug the pips, and a finder taught them takes a lone
@@ -31,7 +31,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant.vision import find, find_tune  # noqa: E402
+from assistant.vision import find, find_tune, tune  # noqa: E402
 from assistant.vision.images import working  # noqa: E402
 from assistant.vision.matching import match  # noqa: E402
 from assistant.vision.learn import TOP_TO_WHOLE  # noqa: E402
@@ -109,6 +109,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--rate", type=float, default=3e-3)
     parser.add_argument("--out", type=Path, default=find.MODEL)
+    parser.add_argument("--init", type=Path, help="weights (.pt) to go on from, instead of from scratch")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (more are slower on a busy machine)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -119,6 +120,8 @@ def main() -> int:
     looks = {name: photos(name) for name in LOOK if (SHARED / name).exists()}
     print(f"{len(real)} photos, {len(made)} rendered scenes ({time.time() - start:.0f} s)", flush=True)
     net, exported = find_tune.network(tuple(args.channels))
+    if args.init:
+        net.load_state_dict(tune.weights(args.init))
     rng = np.random.default_rng(args.seed)
     optimiser = torch.optim.AdamW(net.parameters(), args.rate, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.rate, total_steps=args.steps, pct_start=0.1)
