@@ -74,6 +74,24 @@ def test_the_check_learns_without_every_fifth_picture_and_reads_those(tmp_path: 
     assert check(entries[:1], learn_from) == ""  # one picture: none to hold out and learn without
 
 
+def test_rendered_dice_in_each_batch_are_of_the_faces_the_table_did_not_show() -> None:
+    from assistant.vision import tune
+    from assistant.vision.read import CLASSES
+
+    index = {c: i for i, c in enumerate(CLASSES)}
+    ones = frozenset({index["d6:1"]})
+    every_d6 = frozenset(index[f"d6:{v}"] for v in range(1, 7))
+    # one face shown: KEEP of each batch; half the faces: in proportion; every face of its kind: one a batch
+    assert tune.keep(ones) == round(tune.KEEP * tune.BATCH) == 4
+    assert tune.keep(frozenset(index[f"d6:{v}"] for v in (1, 2, 3))) == 2
+    assert tune.keep(every_d6) == tune.keep(frozenset(index[f"d8:{v}"] for v in range(1, 9))) == 1
+    _, labels = tune.rendered(np.random.default_rng(3), 200, every_d6)
+    assert len(labels) == 200 and not set(labels[:, 0]) & every_d6
+    assert {CLASSES[c].split(":")[0] for c in labels[:, 0]} == {"none", "d8"}
+    _, labels = tune.rendered(np.random.default_rng(3), 200, ones)
+    assert index["d6:1"] not in labels[:, 0] and index["d6:2"] in labels[:, 0]
+
+
 def test_the_verdict_weighs_a_misread_as_much_as_a_die_read_right_and_ignores_noise() -> None:
     none = Tally(right=80, misread=5, unread=15)
     assert verdict(none, Tally(81, 4, 15), 9).endswith("about the same either way")  # under 2 dice
