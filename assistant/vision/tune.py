@@ -214,7 +214,7 @@ def keep(shown: frozenset[int]) -> int:
     """How many of each batch are rendered dice: KEEP of it where the table showed one face of its dice's kinds,
     in proportion to the faces of those kinds it did not show, and at least one."""
     kinds = {KIND_OF[i] for i in shown}
-    faces = [i for i, c in enumerate(CLASSES) if KIND_OF[i] in kinds]
+    faces = [i for i in range(len(CLASSES)) if KIND_OF[i] in kinds]
     missing = sum(i not in shown for i in faces) / max(1, len(faces) - 1)
     return max(1, round(KEEP * BATCH * min(1.0, missing)))
 
