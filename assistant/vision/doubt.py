@@ -39,6 +39,13 @@ def allowed(kind: str) -> np.ndarray:
     return dice & (KIND_OF == kind) if kind != "auto" else dice
 
 
+def doubtful(scores: Scores, kind: str) -> np.ndarray:
+    """Which crops show a die (as the network sees it) whose likeliest face of `kind` is under SURE of its chances."""
+    chances = np.where(allowed(kind), scores.classes, 0.0)
+    share = chances.max(axis=1) / np.maximum(chances.sum(axis=1), 1e-9)
+    return np.flatnonzero((share < SURE) & (scores.classes[:, 0] < NOT_A_DIE))
+
+
 def cut_share(box: Box, shape: tuple[int, ...]) -> float:
     """The share of `box`'s area outside a picture of `shape`."""
     x, y, w, h = box

@@ -135,6 +135,34 @@ def test_a_nova_d8_symbol_is_given_with_its_value_and_a_sure_other_symbol_makes_
     assert torn.value is None and torn.guess == 6
 
 
+def test_doubtful_dice_are_those_whose_likeliest_face_of_the_kind_asked_is_not_sure() -> None:
+    crops = Scores(np.concatenate([scores(c).classes for c in ({"d6:3": 0.9}, {"d6:3": 0.5, "d6:5": 0.45},
+                                                                {"none": 0.7}, {"d6:2": 0.85, "d8:2": 0.1})]),
+                   np.concatenate([scores({}).symbols] * 4))
+    assert list(doubt.doubtful(crops, "auto")) == [1]
+    assert list(doubt.doubtful(crops, "d8")) == [0, 1, 3]  # no d8 face is sure where a d6 face is
+
+
+def test_a_die_read_again_has_the_mean_chances_of_its_four_turns_and_the_others_keep_theirs() -> None:
+    from assistant.vision.crop import planes
+    from assistant.vision.read import FaceNet
+    from assistant.vision.render import face_sample
+
+    rng = np.random.default_rng(5)
+    crops = planes(np.stack([face_sample(rng, none_share=0.0)[0] for _ in range(6)]))
+    net = FaceNet()
+    first = net.scores(crops)
+    which = np.array([1, 4])
+    again = net.again(crops, first, which)
+    turns = [net.scores(np.ascontiguousarray(np.rot90(crops, k, axes=(2, 3)))) for k in range(4)]
+    assert np.allclose(again.classes[which], np.mean([t.classes for t in turns], axis=0)[which], atol=1e-5)
+    assert np.allclose(again.symbols[which], np.mean([t.symbols for t in turns], axis=0)[which], atol=1e-5)
+    rest = [0, 2, 3, 5]
+    assert np.array_equal(again.classes[rest], first.classes[rest])
+    assert not np.allclose(again.classes[which], first.classes[which], atol=1e-4)  # turned, the crops read otherwise
+    assert net.again(crops, first, np.array([], int)) is first
+
+
 @settings(max_examples=200, deadline=None)
 @given(arrays(np.float64, len(CLASSES), elements=st.floats(0.001, 1)), arrays(np.float64, len(SYMBOLS), elements=st.floats(0.001, 1)),
        st.sampled_from(["auto", "d6", "d8"]))
