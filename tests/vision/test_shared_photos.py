@@ -87,11 +87,12 @@ def test_a_table_that_calibrates_on_ten_photos_of_its_tray_reads_the_other_four(
     labelled, found, right, misread = tally("tray-topdown-d6-calibrate", 4, DiceReader(profile=profile), start=10)
     _, _, right_before, _ = tally("tray-topdown-d6-calibrate", 4, DiceReader(), start=10)
     assert right >= FLOOR_TRAY * labelled and right > right_before, (labelled, found, right, misread, right_before)
-    # its finder learned the tray too: at find.SIDE (the dice small there) the shipped one finds 73 of the 80
-    # held-out dice, the profile's 78 to 79 (measured); find.FINE, which the reader uses here, finds all either way
+    # its finder learned the tray too: at find.SIDE (the dice small there) the shipped one finds 78 of the 80
+    # held-out dice, the profile's 80 (measured; with the finder before, 73 and 78 to 79); find.FINE, which the
+    # reader uses here, finds all either way
     assert profile.finder is not None
     held = examples(entries_of(as_whole_dice(manifest, slice(10, 14), tmp_path / "held.jsonl"), lambda _said: None),
                     lambda _said: None).whole()
     shipped, tuned = (sum(len(match(list(boxes), [f.box for f in finder.at(work, SIDE)])) for work, boxes in held)
                       for finder in (Finder(), Finder(profile.finder)))
-    assert len(held) == 4 and tuned >= shipped + 3, (shipped, tuned)
+    assert len(held) == 4 and tuned > shipped, (shipped, tuned)
