@@ -183,7 +183,8 @@ def main() -> int:
         each = [args.per_epoch // (2 * len(photos))] * len(photos)
         if args.oblique_share is not None:
             each[0] = int(args.oblique_share * args.per_epoch)
-        parts = [tune.views(rng, *photo, n, args.upright if k == 0 else 180.0) for k, (photo, n) in enumerate(zip(photos, each))]
+        turns = [args.upright] + [180.0] * (len(photos) - 1)  # the oblique photos upright, the others any way
+        parts = [tune.views(rng, *photo, n, turn) for photo, n, turn in zip(photos, each, turns)]
         if astro is not None:
             parts.append(tune.views(rng, *astro, int(args.astro_share * args.per_epoch)))
         pick = rng.choice(len(made), args.per_epoch - sum(len(p[0]) for p in parts))
