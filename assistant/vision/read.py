@@ -18,7 +18,8 @@ from assistant.vision.network import load
 CLASSES = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" for v in range(1, 9))
 SYMBOLS = ("none", "sun", "star", "moon")
 # A second look at a die the network is not sure of: the crop also turned a quarter, a half and three quarters.
-# mixed-oblique-d6 read 86.74 -> 87.87 % right so (2 more misread), the tray 78.25 -> 79.55 %; mirrored, fewer.
+# With it mixed-oblique-d6 read 86.74 -> 87.87 % right (2 more misread), the tray 78.25 -> 79.55 %; a mirrored
+# second look read fewer right.
 TURNS = (1, 2, 3)  # quarter turns
 MODEL = Path(__file__).resolve().parent / "models" / "reader.onnx"
 
