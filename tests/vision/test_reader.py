@@ -188,3 +188,18 @@ def test_a_box_the_finder_draws_around_touching_dice_is_dropped_but_a_die_is_not
     pips = [Found((110 + 30 * i, 110, 16, 16), 0.5) for i in range(3)]
     assert suppress([*pips, die]) == [*pips, die]
     assert suppress([die, *pips]) == [die]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10_000))
+def test_the_finder_finds_in_a_mirrored_picture_the_same_dice_mirrored(seed: int) -> None:
+    """It looks at each picture and at its mirror and takes the mean: a picture and its mirror are one look."""
+    from assistant.vision.find import Finder
+
+    shot = scene(np.random.default_rng(seed), count=int(np.random.default_rng(seed).integers(1, 8)))
+    finder, width = Finder(), shot.image.shape[1]
+    plain, mirrored = finder.at(shot.image, 320), finder.at(shot.image[:, ::-1], 320)
+    assert len(plain) == len(mirrored) > 0
+    back = sorted((width - x - w, y, w, h) for (x, y, w, h) in (f.box for f in mirrored))
+    assert np.allclose(sorted(f.box for f in plain), back, atol=0.5)
+    assert np.allclose(sorted(f.score for f in plain), sorted(f.score for f in mirrored), atol=1e-4)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from assistant.vision.find import SIDE, Finder
@@ -87,12 +88,22 @@ def test_a_table_that_calibrates_on_ten_photos_of_its_tray_reads_the_other_four(
     labelled, found, right, misread = tally("tray-topdown-d6-calibrate", 4, DiceReader(profile=profile), start=10)
     _, _, right_before, _ = tally("tray-topdown-d6-calibrate", 4, DiceReader(), start=10)
     assert right >= FLOOR_TRAY * labelled and right > right_before, (labelled, found, right, misread, right_before)
-    # its finder learned the tray too: at find.SIDE (the dice small there) the shipped one finds 78 of the 80
-    # held-out dice, the profile's 80 (measured; with the finder before, 73 and 78 to 79); find.FINE, which the
-    # reader uses here, finds all either way
+    # its finder learned the tray too: at find.SIDE both find all 80 held-out dice, the profile's surer of them
+    # (mean 0.69 against 0.44, measured) and with fewer finds that are no die (5 against 11)
     assert profile.finder is not None
     held = examples(entries_of(as_whole_dice(manifest, slice(10, 14), tmp_path / "held.jsonl"), lambda _said: None),
                     lambda _said: None).whole()
-    shipped, tuned = (sum(len(match(list(boxes), [f.box for f in finder.at(work, SIDE)])) for work, boxes in held)
-                      for finder in (Finder(), Finder(profile.finder)))
-    assert len(held) == 4 and tuned > shipped, (shipped, tuned)
+    shipped, tuned = (finds(finder, held) for finder in (Finder(), Finder(profile.finder)))
+    assert len(held) == 4 and tuned[0] > shipped[0] + 0.1 and tuned[1] <= shipped[1], (shipped, tuned)
+
+
+def finds(finder: Finder, pictures: list[tuple[np.ndarray, np.ndarray]]) -> tuple[float, int]:
+    """How sure `finder` is, at find.SIDE, of the labelled dice it finds in `pictures` (the mean), and how many
+    finds are no labelled die."""
+    sure, false = [], 0
+    for work, boxes in pictures:
+        found = finder.at(work, SIDE)
+        pairs = match(list(boxes), [f.box for f in found])
+        sure += [found[j].score for j in pairs.values()]
+        false += len(found) - len(pairs)
+    return float(np.mean(sure)), false
