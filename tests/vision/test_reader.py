@@ -113,6 +113,10 @@ def test_doubt_drops_what_is_no_die_and_withholds_a_value_it_is_not_sure_of() ->
     assert doubt.judge(scores({"none": 0.6, "d6:3": 0.39}), [BOX], "auto", SHAPE) == []
     (kept,) = doubt.judge(scores({"none": 0.6, "d6:3": 0.39}), [BOX], "auto", SHAPE, keep=True)  # a tile is a die
     assert kept.value is None
+    weak, sure_find = doubt.FOUND_DIE - 0.05, doubt.FOUND_DIE + 0.05  # how sure the finder was of it
+    assert doubt.judge(scores({"none": 0.6, "d6:3": 0.39}), [BOX], "auto", SHAPE, [weak]) == []
+    (found,) = doubt.judge(scores({"none": 0.6, "d6:3": 0.39}), [BOX], "auto", SHAPE, [sure_find])
+    assert found.value is None and found.box == BOX  # a die the finder is sure of, the network not: not read
     (sure,) = doubt.judge(scores({"d6:3": 0.9}), [BOX], "auto", SHAPE)
     assert (sure.kind, sure.value, sure.box) == ("d6", 3, BOX) and sure.confidence > 0.9
     (torn,) = doubt.judge(scores({"d6:3": 0.5, "d6:5": 0.45}), [BOX], "auto", SHAPE)
