@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from assistant.vision import tune  # noqa: E402
 from assistant.vision.crop import CONTEXT, SIDE, cut  # noqa: E402
+from assistant.vision.find import Finder  # noqa: E402
 from assistant.vision.read import CLASSES  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
@@ -57,7 +58,6 @@ def labelled(name: str) -> tuple[list[np.ndarray], list[tune.Labelled], list[boo
     cut where the finder finds it (learn.Examples: as the reader will cut it), or from its label's box where
     the finder misses it; a set whose boxes hug the top face's marks ("top_face": a 1's box is its pip)
     keeps only the dice the finder finds."""
-    from assistant.vision.find import Finder
     from assistant.vision.images import load_image
     from assistant.vision.learn import Examples
     from assistant.vision.manifest import read_manifest
@@ -75,7 +75,7 @@ def labelled(name: str) -> tuple[list[np.ndarray], list[tune.Labelled], list[boo
     return found.images, found.dice, found.complete
 
 
-def far(image: np.ndarray, labels: np.ndarray, index: int, finder) -> list[tune.Labelled]:  # type: ignore[no-untyped-def]
+def far(image: np.ndarray, labels: np.ndarray, index: int, finder: Finder) -> list[tune.Labelled]:
     """In a picture not every die of which is labelled, what the finder takes for a die far from every labelled
     one (its centre outside each label's box grown FAR times) and under UNLABELLED sure, as "not a die"."""
     out = []
