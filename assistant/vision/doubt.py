@@ -5,8 +5,10 @@ of it: then it is a die not read. Otherwise its value is the likeliest
 face of the kinds asked for, given only where that face's share of the die's chances is SURE or more;
 else the die is reported with `"value": null`, never a guess. A die cut by the picture's edge (more
 than CUT of its box outside) is not read either, nor a tile that looks like no die. A die not read
-is reported only where the finder was FOUND_UNREAD sure of it: a weak find that cannot be read was,
-on rendered scenes with a hand on the tray, more often a hand or a shadow than a die. A find inside a
+is reported only where the finder was FOUND_UNREAD sure of it, or found it and the network is SURELY_A_DIE
+sure it is a die: a weak find that cannot be read was, on rendered scenes with a hand on the tray, more
+often a hand or a shadow than a die. A maybe die (find.MAYBE) is a die only where the network is
+SURELY_A_DIE sure of it, and reported only where read (or cut by the edge). A find inside a
 die read, PART times smaller, is part of it (a pip taken for a die) and is dropped. A Nova Aetas d8's astro symbol is given where the
 symbol head is sure of one and it is the symbol that value carries (dice.ASTRO_BY_VALUE); where it sees
 one, each d8 face's chance is weighed by the chance of the symbol that face carries (the two heads as
@@ -19,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.vision.dice import ASTRO_BY_VALUE, CUT_NOTE, Box, Die
+from assistant.vision.find import THRESHOLD
 from assistant.vision.read import CLASSES, SYMBOLS, Scores
 
 NOT_A_DIE = 0.5  # the network's chance of "none" at which a crop is no die
@@ -28,6 +31,7 @@ SYMBOL_BACKED = 0.1  # where a symbol is seen, a d8 value whose own symbol has l
 CUT = 0.15  # a die with more than this share of its box outside the picture is not read
 PART = 1.6  # a find inside a die read, this many times its size, is part of it (a pip)
 FOUND_UNREAD = 0.35  # a die not read is reported only where the finder was this sure of it (else: a hand, a shadow)
+SURELY_A_DIE = 0.05  # a chance of "none" under this: the network is sure it is a die (a maybe die; an unread one)
 FOUND_DIE = 0.5  # a find this sure that the network calls no die is reported unread (the tray: 95.13 -> 98.38 %
 # of its dice found, no false die; at 0.4, 0.5 false dice a picture)
 
@@ -66,6 +70,9 @@ def judge(scores: Scores, boxes: list[Box], kind: str, shape: tuple[int, ...], f
     for p, s, box, sure_found in zip(scores.classes, scores.symbols, boxes, found or [1.0] * len(boxes)):
         if p[0] >= NOT_A_DIE and not keep and (found is None or sure_found < FOUND_DIE):
             continue
+        surely = p[0] < SURELY_A_DIE
+        if sure_found < THRESHOLD and not surely:  # a maybe die the network is not sure of
+            continue
         chances = np.where(mask, p, 0.0)
         symbol_index = int(np.argmax(s))
         symbol = SYMBOLS[symbol_index] if symbol_index and s[symbol_index] >= SYMBOL_SURE else None
@@ -80,7 +87,7 @@ def judge(scores: Scores, boxes: list[Box], kind: str, shape: tuple[int, ...], f
         if cut_share(box, shape) > CUT:
             dice.append(Die(die_kind, None, share, box, note=CUT_NOTE, guess=value))
         elif share < SURE or p[0] >= NOT_A_DIE or torn:  # (a tile kept, that looks like no die)
-            if sure_found >= FOUND_UNREAD or keep:
+            if sure_found >= FOUND_UNREAD or surely and sure_found >= THRESHOLD or keep:
                 dice.append(Die(die_kind, None, share, box, guess=value))
         else:
             dice.append(Die(die_kind, value, share, box, symbol=symbol))

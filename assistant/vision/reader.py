@@ -67,7 +67,7 @@ class DiceReader:
             dice = doubt.judge(self.scores(crop.batch(work, [(0.0, 0.0, float(w), float(h))], context=1.0)),
                                [(0, 0, w, h)], self.kind, work.shape, keep=True)
         else:
-            found = self.finder.find(work)
+            found = self.finder.finds(work)
             boxes = [f.box for f in found]
             whole: list[Box] = [(round(x), round(y), round(w), round(h)) for x, y, w, h in boxes]
             dice = doubt.judge(self.scores(crop.batch(work, boxes)), whole, self.kind, work.shape,

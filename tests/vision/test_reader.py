@@ -123,6 +123,46 @@ def test_doubt_drops_what_is_no_die_and_withholds_a_value_it_is_not_sure_of() ->
     assert torn.value is None and torn.guess == 3 and torn.to_json()["value"] is None
 
 
+def test_a_maybe_die_is_a_die_only_where_the_network_is_sure_of_it_and_reads_it() -> None:
+    from assistant.vision.find import MAYBE, THRESHOLD
+
+    maybe, found, sure_find = (MAYBE + THRESHOLD) / 2, THRESHOLD + 0.01, doubt.FOUND_UNREAD + 0.01
+    surely, likely = doubt.SURELY_A_DIE / 2, doubt.SURELY_A_DIE * 2  # the network's chance of "none"
+    (read,) = doubt.judge(scores({"none": surely, "d6:5": 0.9}), [BOX], "auto", SHAPE, [maybe])
+    assert (read.value, read.box) == (5, BOX)
+    assert doubt.judge(scores({"none": likely, "d6:5": 0.9}), [BOX], "auto", SHAPE, [maybe]) == []
+    assert doubt.judge(scores({"none": surely, "d6:5": 0.5, "d6:6": 0.45}), [BOX], "auto", SHAPE, [maybe]) == []
+    # a die found that cannot be read: reported where the finder, or the network, is sure it is a die
+    assert doubt.judge(scores({"none": likely, "d6:5": 0.5, "d6:6": 0.45}), [BOX], "auto", SHAPE, [found]) == []
+    for chance, finder in ((surely, found), (likely, sure_find)):
+        (unread,) = doubt.judge(scores({"none": chance, "d6:5": 0.5, "d6:6": 0.45}), [BOX], "auto", SHAPE, [finder])
+        assert unread.value is None and unread.guess == 5
+
+
+def test_the_finder_keeps_a_maybe_die_only_about_as_large_as_the_dice_it_is_sure_of() -> None:
+    """A weak peak the size of a pip, or of a box around a group of dice, is no maybe die; with no die found
+    surely, nothing is."""
+    from assistant.vision.find import MAYBE, SPREAD, THRESHOLD, Finder, Found
+
+    class Peaks(Finder):
+        def __init__(self, peaks: list[Found]) -> None:
+            self.threshold, self.peaks = THRESHOLD, peaks
+
+        def at(self, image: np.ndarray, side: int, threshold: float | None = None) -> list[Found]:
+            assert threshold is not None and threshold <= MAYBE
+            return [f for f in self.peaks if f.score >= threshold]
+
+    weak = (MAYBE + THRESHOLD) / 2
+    dice = [Found((10, 10, 40, 40), 0.9), Found((100, 10, 44, 44), 0.6)]
+    near = Found((200, 10, 42 * SPREAD * 0.9, 42), weak)
+    pip, group = Found((20, 20, 42 / SPREAD / 1.1, 10), weak), Found((0, 0, 42 * SPREAD * 1.1, 100), weak)
+    faint = Found((300, 10, 42, 42), MAYBE / 2)
+    image = np.zeros((300, 320, 3), np.uint8)
+    assert Peaks([*dice, near, pip, group, faint]).finds(image) == [*dice, near]
+    assert Peaks([*dice, near, pip, group, faint]).find(image) == dice
+    assert Peaks([near, pip]).finds(image) == []
+
+
 def test_doubt_reads_only_the_kind_asked_and_a_die_cut_by_the_edge_is_not_read() -> None:
     (d8,) = doubt.judge(scores({"d6:3": 0.55, "d8:3": 0.4}), [BOX], "d8", SHAPE)
     assert (d8.kind, d8.value) == ("d8", 3)
