@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.vision.dice import ASTRO_BY_VALUE, CUT_NOTE, Box, Die
-from assistant.vision.find import THRESHOLD
+from assistant.vision.find import again
 from assistant.vision.read import CLASSES, SYMBOLS, Scores
 
 NOT_A_DIE = 0.5  # the network's chance of "none" at which a crop is no die
@@ -62,16 +62,18 @@ def cut_share(box: Box, shape: tuple[int, ...]) -> float:
 
 
 def judge(scores: Scores, boxes: list[Box], kind: str, shape: tuple[int, ...], found: list[float] | None = None,
-          keep: bool = False) -> list[Die]:
-    """The dice of `boxes` (frame pixels; `found`: how sure the finder was of each) as the table is told of
-    them, crops that are no die left out (`keep`: reported unread instead, as a tile is: the picture is a die)."""
+          keep: bool = False, maybe: list[bool] | None = None) -> list[Die]:
+    """The dice of `boxes` (frame pixels; `found`: how sure the finder was of each; `maybe`: which are maybe
+    dice) as the table is told of them, crops that are no die left out (`keep`: reported unread instead, as a
+    tile is: the picture is a die)."""
     dice = []
     mask = allowed(kind)
-    for p, s, box, sure_found in zip(scores.classes, scores.symbols, boxes, found or [1.0] * len(boxes)):
+    for p, s, box, sure_found, weak in zip(scores.classes, scores.symbols, boxes, found or [1.0] * len(boxes),
+                                           maybe or [False] * len(boxes)):
         if p[0] >= NOT_A_DIE and not keep and (found is None or sure_found < FOUND_DIE):
             continue
         surely = p[0] < SURELY_A_DIE
-        if sure_found < THRESHOLD and not surely:  # a maybe die the network is not sure of
+        if weak and not surely:  # a maybe die the network is not sure of
             continue
         chances = np.where(mask, p, 0.0)
         symbol_index = int(np.argmax(s))
@@ -87,9 +89,9 @@ def judge(scores: Scores, boxes: list[Box], kind: str, shape: tuple[int, ...], f
         if cut_share(box, shape) > CUT:
             dice.append(Die(die_kind, None, share, box, note=CUT_NOTE, guess=value))
         elif share < SURE or p[0] >= NOT_A_DIE or torn:  # (a tile kept, that looks like no die)
-            if sure_found >= FOUND_UNREAD or surely and sure_found >= THRESHOLD or keep:
+            if (sure_found >= FOUND_UNREAD or surely) and not weak or keep:
                 dice.append(Die(die_kind, None, share, box, guess=value))
-        else:
+        elif not weak or not again(box, [d.box for d in dice]):  # (maybe dice of two looks: one die)
             dice.append(Die(die_kind, value, share, box, symbol=symbol))
     return [d for d in dice if not any(part_of(d, g) for g in dice)]
 

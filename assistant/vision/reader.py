@@ -71,5 +71,5 @@ class DiceReader:
             boxes = [f.box for f in found]
             whole: list[Box] = [(round(x), round(y), round(w), round(h)) for x, y, w, h in boxes]
             dice = doubt.judge(self.scores(crop.batch(work, boxes)), whole, self.kind, work.shape,
-                               [f.score for f in found])
+                               [f.score for f in found], maybe=[f.maybe for f in found])
         return Reading(in_rows([replace(d, box=to_frame(d.box, scale, left, top)) for d in dice]))

@@ -124,14 +124,19 @@ def test_doubt_drops_what_is_no_die_and_withholds_a_value_it_is_not_sure_of() ->
 
 
 def test_a_maybe_die_is_a_die_only_where_the_network_is_sure_of_it_and_reads_it() -> None:
-    from assistant.vision.find import MAYBE, THRESHOLD
+    from assistant.vision.find import THRESHOLD
 
-    maybe, found, sure_find = (MAYBE + THRESHOLD) / 2, THRESHOLD + 0.01, doubt.FOUND_UNREAD + 0.01
+    found, sure_find = THRESHOLD + 0.01, doubt.FOUND_UNREAD + 0.01  # how sure the finder was of it
     surely, likely = doubt.SURELY_A_DIE / 2, doubt.SURELY_A_DIE * 2  # the network's chance of "none"
-    (read,) = doubt.judge(scores({"none": surely, "d6:5": 0.9}), [BOX], "auto", SHAPE, [maybe])
+    (read,) = doubt.judge(scores({"none": surely, "d6:5": 0.9}), [BOX], "auto", SHAPE, [sure_find], maybe=[True])
     assert (read.value, read.box) == (5, BOX)
-    assert doubt.judge(scores({"none": likely, "d6:5": 0.9}), [BOX], "auto", SHAPE, [maybe]) == []
-    assert doubt.judge(scores({"none": surely, "d6:5": 0.5, "d6:6": 0.45}), [BOX], "auto", SHAPE, [maybe]) == []
+    assert doubt.judge(scores({"none": likely, "d6:5": 0.9}), [BOX], "auto", SHAPE, [sure_find], maybe=[True]) == []
+    torn = scores({"none": surely, "d6:5": 0.5, "d6:6": 0.45})
+    assert doubt.judge(torn, [BOX], "auto", SHAPE, [sure_find], maybe=[True]) == []
+    # two looks' maybe dice on one die: one die
+    again = Scores(np.repeat(scores({"none": surely, "d6:5": 0.9}).classes, 2, 0), np.repeat(torn.symbols, 2, 0))
+    (one,) = doubt.judge(again, [BOX, (102, 99, 38, 42)], "auto", SHAPE, [found, found], maybe=[True, True])
+    assert one.box == BOX
     # a die found that cannot be read: reported where the finder, or the network, is sure it is a die
     assert doubt.judge(scores({"none": likely, "d6:5": 0.5, "d6:6": 0.45}), [BOX], "auto", SHAPE, [found]) == []
     for chance, finder in ((surely, found), (likely, sure_find)):
@@ -142,15 +147,17 @@ def test_a_maybe_die_is_a_die_only_where_the_network_is_sure_of_it_and_reads_it(
 def test_the_finder_keeps_a_maybe_die_only_about_as_large_as_the_dice_it_is_sure_of() -> None:
     """A weak peak the size of a pip, or of a box around a group of dice, is no maybe die; with no die found
     surely, nothing is."""
-    from assistant.vision.find import MAYBE, SPREAD, THRESHOLD, Finder, Found
+    from assistant.vision.find import BETWEEN, FINE, MAYBE, SIDE, SPREAD, THRESHOLD, Finder, Found
 
     class Peaks(Finder):
-        def __init__(self, peaks: list[Found]) -> None:
-            self.threshold, self.peaks = THRESHOLD, peaks
+        """The finder's peaks at each side it looks at, given."""
+        def __init__(self, peaks: dict[int, list[Found]]) -> None:
+            self.threshold, self.peaks, self.sides = THRESHOLD, peaks, list[int]()
 
         def at(self, image: np.ndarray, side: int, threshold: float | None = None) -> list[Found]:
             assert threshold is not None and threshold <= MAYBE
-            return [f for f in self.peaks if f.score >= threshold]
+            self.sides.append(side)
+            return [f for f in self.peaks.get(side, []) if f.score >= threshold]
 
     weak = (MAYBE + THRESHOLD) / 2
     dice = [Found((10, 10, 40, 40), 0.9), Found((100, 10, 44, 44), 0.6)]
@@ -158,9 +165,15 @@ def test_the_finder_keeps_a_maybe_die_only_about_as_large_as_the_dice_it_is_sure
     pip, group = Found((20, 20, 42 / SPREAD / 1.1, 10), weak), Found((0, 0, 42 * SPREAD * 1.1, 100), weak)
     faint = Found((300, 10, 42, 42), MAYBE / 2)
     image = np.zeros((300, 320, 3), np.uint8)
-    assert Peaks([*dice, near, pip, group, faint]).finds(image) == [*dice, near]
-    assert Peaks([*dice, near, pip, group, faint]).find(image) == dice
-    assert Peaks([near, pip]).finds(image) == []
+    assert Peaks({SIDE: [*dice, near, pip, group, faint]}).finds(image) == [*dice, Found(near.box, weak, maybe=True)]
+    assert Peaks({SIDE: [*dice, near, pip, group, faint]}).find(image) == dice
+    assert Peaks({SIDE: [near, pip]}).finds(image) == []
+    # small dice: looked at again at FINE, and what the coarser looks found, not found again, is maybe dice
+    small = [Found((10 * i, 10, 8, 8), 0.9) for i in range(1, 4)]
+    large = Found((100, 100, 14, 14), 0.8)  # of the coarse look: SPREAD times the small dice's side, or less
+    finder = Peaks({SIDE: [*small, large], BETWEEN: [small[0], Found((300, 100, 30, 30), 0.9)], FINE: small})
+    assert finder.finds(np.zeros((600, 640, 3), np.uint8)) == [*small, Found(large.box, 0.8, maybe=True)]
+    assert finder.sides == [SIDE, BETWEEN, FINE]
 
 
 def test_doubt_reads_only_the_kind_asked_and_a_die_cut_by_the_edge_is_not_read() -> None:
