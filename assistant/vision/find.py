@@ -117,18 +117,22 @@ class Finder:
         return decode(looks(self.net.run(np.stack([small, small[:, ::-1]]).transpose(0, 3, 1, 2).astype(np.float32))),
                       (image.shape[1] / w, image.shape[0] / h), self.threshold if threshold is None else threshold)
 
+    def small(self, image: np.ndarray, found: list[Found]) -> bool:
+        """Whether the dice `found` at SIDE (those of the finder's threshold or surer) are small there: the image is
+        looked at again at FINE."""
+        sure = [max(f.box[2:]) for f in found if f.score >= self.threshold]
+        return bool(sure) and float(np.median(sure)) * SIDE / max(image.shape[:2]) < SMALL and max(image.shape[:2]) > SIDE
+
     def finds(self, image: np.ndarray) -> list[Found]:
         """The dice found (the finder's threshold or surer), then the maybe dice (MAYBE or surer, each about as
         large as the median die found; where the dice are small, also those of the coarser looks)."""
         low = min(MAYBE, self.threshold)
         every = self.at(image, SIDE, low)
         coarse: list[Found] = []
-        sure = [f for f in every if f.score >= self.threshold]
-        side_in = SIDE / max(image.shape[:2])
-        if sure and np.median([max(f.box[2:]) for f in sure]) * side_in < SMALL and max(image.shape[:2]) > SIDE:
+        if self.small(image, every):
             coarse = every + self.at(image, BETWEEN, low)
             every = self.at(image, FINE, low)
-            sure = [f for f in every if f.score >= self.threshold]
+        sure = [f for f in every if f.score >= self.threshold]
         if not sure:
             return []
         median = float(np.median([max(f.box[2:]) for f in sure]))
@@ -137,5 +141,9 @@ class Finder:
         return sure + [f for f in sorted(maybe, key=lambda f: -f.score) if not again(f.box, [k.box for k in sure])]
 
     def find(self, image: np.ndarray) -> list[Found]:
-        """The dice found: the finder's threshold or surer (no maybe die)."""
-        return [f for f in self.finds(image) if not f.maybe]
+        """The dice found: the finder's threshold or surer (no maybe die, no look between)."""
+        low = min(MAYBE, self.threshold)
+        found = self.at(image, SIDE, low)
+        if self.small(image, found):
+            found = self.at(image, FINE, low)
+        return [f for f in found if f.score >= self.threshold]
