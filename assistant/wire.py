@@ -22,15 +22,20 @@ from assistant.rules.horologium import Clock, Side, Token, check_sector, forced_
 from assistant.rules.scenario import PRIORITY_FACTORS, MissionGoal
 
 
+def _final(f: Fields, dice: tuple[int, ...]) -> dict[str, Any]:
+    """The dice the answer was computed on, where re-rolls changed them (Renaissance "Dice Re-roll")."""
+    return {"dice": list(dice)} if f.has("rerolls") else {}
+
+
 def answer_test(f: Fields) -> dict[str, Any]:
     edition = f.edition()
-    dice = f.dice()
+    dice = f.rolled(edition)
     threshold = f.integer("threshold", DEFAULT_THRESHOLD, low=1)
     modifier = f.integer("modifier", 0)
     return {
         "successes": successes(edition, dice, threshold, modifier),
         "astro": astro(dice, edition).as_dict(),
-    }
+    } | _final(f, dice)
 
 
 def _target(f: Fields) -> Target:
@@ -48,7 +53,7 @@ def _target(f: Fields) -> Target:
 def answer_hero_attack(f: Fields) -> dict[str, Any]:
     edition = f.edition()
     kind = f.choice("kind", ("physical", "psychic"))
-    dice = f.dice()
+    dice = f.rolled(edition)
     defense = f.integer("defense", low=1)
     target = _target(f)
     modifier = f.integer("modifier", 0)
@@ -76,7 +81,7 @@ def answer_hero_attack(f: Fields) -> dict[str, Any]:
         "critical": result.critical,
         "defeated": result.defeated,
         "threat": result.threat,
-    }
+    } | _final(f, dice)
 
 
 def answer_enemy_attack(f: Fields) -> dict[str, Any]:
@@ -86,7 +91,7 @@ def answer_enemy_attack(f: Fields) -> dict[str, Any]:
     edition = f.edition()
     kind = f.choice("kind", ("physical", "psychic"))
     threshold = f.integer("threshold", DEFAULT_THRESHOLD, low=1)
-    dice = f.dice()
+    dice = f.rolled(edition)
     modifier = f.integer("modifier", 0)
     unblockable = f.flag("unblockable", False)
     answer: dict[str, Any]
@@ -104,7 +109,7 @@ def answer_enemy_attack(f: Fields) -> dict[str, Any]:
         placed = place_wounds(result.wounds, room if equipment_takes(edition, physical, unblockable) else 0)
         answer |= {"on_hero": placed.hero, "on_equipment": placed.equipment,
                    "effects": effects_apply(edition, physical, placed, result.resisted)}  # fmt: skip
-    return answer
+    return answer | _final(f, dice)
 
 
 def read_token(f: Fields) -> Token:

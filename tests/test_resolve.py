@@ -170,3 +170,33 @@ def test_a_reader_that_stops_early_ends_the_answers_quietly() -> None:
             pass  # it had already stopped
         assert process.wait(timeout=60) == 141
         assert b"Traceback" not in process.stderr.read()
+
+
+def test_the_dice_reroll_example_through_the_command() -> None:
+    """Renaissance "Dice Re-roll": Star 5, Sun 6, 3; Dodge re-rolls the 6 to a 2, the Lucky Token that die to 7."""
+    rerolls = [{"die": 1, "value": 2, "by": "enemy"}, {"die": 1, "value": 7, "by": "hero"}]
+    attack = {"op": "hero_attack", "kind": "physical", "dice": [5, 6, 3], "defense": 5, "target": {"health": 2}}
+    answers = resolve(
+        {**attack, "rerolls": rerolls},
+        {"op": "test", "dice": [5, 6, 3], "threshold": 5, "rerolls": rerolls},
+        {"op": "enemy_attack", "kind": "physical", "hits": 3, "dice": [5, 6, 3], "rerolls": rerolls[:1]},
+        {"op": "test", "dice": [5, 6, 3], "rerolls": [{"die": 1, "value": 2, "by": "hero"}, {"die": 1, "value": 7, "by": "hero"}]},
+        {"op": "test", "dice": [5, 6, 3], "rerolls": [{"die": 0, "value": 2, "by": "hero"}, {"die": 1, "value": 7, "by": "enemy"}]},
+        {"op": "test", "dice": [5, 6, 3], "rerolls": [{"die": 3, "value": 2, "by": "hero"}]},
+        {"op": "test", "dice": [5, 6, 3], "rerolls": [{"die": 0, "value": 9, "by": "hero"}]},
+        {"op": "test", "dice": [5, 6, 3], "rerolls": [{"die": 0, "value": 2, "by": "table"}]},
+        {"op": "test", "edition": "classic", "dice": [5, 6, 3], "rerolls": [{"die": 0, "value": 2, "by": "hero"},
+                                                                              {"die": 0, "value": 6, "by": "hero"}]},
+        code=1,
+    )
+    assert answers[:3] == [
+        {"successes": 2, "wounds": 2, "critical": False, "defeated": True, "threat": 2, "dice": [5, 7, 3]},
+        {"successes": 2, "astro": {"sun": 0, "star": 2, "moon": 0}, "dice": [5, 7, 3]},
+        {"successes": 1, "wounds": 2, "dice": [5, 2, 3]},
+    ]
+    assert answers[3]["error"].startswith("rerolls[1].die: die 1 was re-rolled by the Hero's own")
+    assert "Heroes Attacks" in answers[4]["error"] and answers[4]["error"].startswith("rerolls[1].die")
+    assert answers[5] == {"error": "rerolls[0].die: there is no die 3 in a roll of 3 dice (the first is 0)"}
+    assert answers[6] == {"error": "rerolls[0].value: a d8 has no face 9 (its faces are 1 to 8)"}
+    assert answers[7]["error"].startswith("rerolls[0].by: must be one of enemy, hero")
+    assert answers[8] == {"successes": 2, "astro": {"sun": 0, "star": 0, "moon": 0}, "dice": [6, 6, 3]}

@@ -56,7 +56,7 @@ def next_event(state: GameState, rng: random.Random, gentle: bool = False) -> di
     if heroes and rng.random() < 0.5:
         dice = [8] * 12 if gentle else _dice(rng, 3)
         return {"type": "enemy_attack", "group": active, "hero": rng.choice(heroes).id, "dice": dice}
-    return {"type": "end_activation"}
+    return {"type": "end_activation", "skip": True}  # the AI's questions left unanswered: this table never asks them
 
 
 def play(state: GameState, rng: random.Random, count: int, gentle: bool = False) -> Iterator[dict[str, Any]]:

@@ -115,42 +115,83 @@ class RerollSource(Enum):
     HERO = "hero"  # the Hero's own Status Tokens, Skills or Equipment (e.g. a Lucky Token)
 
 
+RENAISSANCE_REROLLS = 'Renaissance "Dice Re-roll"'
+
+
 @dataclass(frozen=True)
 class Roll:
-    """The dice of one Test and the re-rolls each die has had (Renaissance "Dice Re-roll")."""
+    """The dice of one Test and the re-rolls each die has had.
+
+    Renaissance "Dice Re-roll": a die is re-rolled once in a Test; a second time only when the first re-roll was
+    an Enemy's Skill's. "Heroes Attacks" applies the target's Generic Skills before the Hero's own Skills and Status
+    Tokens, so no Enemy re-roll follows a Hero re-roll in the same Test. The first edition ("Re-roll" token,
+    Inspire, Iron will) sets no limit: every re-roll it is given is made (docs/rules.md).
+    """
 
     dice: tuple[int, ...]
     rerolls: tuple[tuple[RerollSource, ...], ...] = ()
+    edition: Edition = Edition.RENAISSANCE
+    faces: int = 8
 
     @classmethod
-    def of(cls, dice: Sequence[int], faces: int = 8) -> Roll:
+    def of(cls, dice: Sequence[int], faces: int = 8, edition: Edition = Edition.RENAISSANCE) -> Roll:
         values = check_dice(dice, faces)
-        return cls(values, tuple(() for _ in values))
+        return cls(values, tuple(() for _ in values), edition, faces)
+
+    def refusal(self, index: int, source: RerollSource) -> str | None:
+        """Why die `index` may not be re-rolled by `source` now, in the players' words; None if it may."""
+        if not 0 <= index < len(self.dice):
+            return f"there is no die {index} in a roll of {len(self.dice)} dice (the first is 0)"
+        if self.edition is Edition.CLASSIC:
+            return None
+        history = self.rerolls[index]
+        if source is RerollSource.ENEMY and any(RerollSource.HERO in past for past in self.rerolls):
+            return (f"an Enemy's Skill re-rolls before the Hero's own re-rolls (Renaissance \"Heroes Attacks\": the "
+                    f"target's Generic Skills apply first), and the Hero has re-rolled a die in this Test")
+        if len(history) >= 2:
+            return f"die {index} has been re-rolled twice in this Test, the most {RENAISSANCE_REROLLS} allows"
+        if history == (RerollSource.HERO,):
+            return (f"die {index} was re-rolled by the Hero's own Token, Skill or Equipment: it may not be re-rolled "
+                    f"again in the same Test ({RENAISSANCE_REROLLS})")
+        return None
 
     def may_reroll(self, index: int, source: RerollSource) -> bool:
-        """A die is re-rolled once; a second time only when an Enemy's Skill caused the first re-roll.
+        return self.refusal(index, source) is None
 
-        Enemy-forced re-rolls come first (the target's Generic Skills apply before the Hero's own
-        Skills and Status Tokens), so no Enemy re-roll follows a Hero re-roll in the same Test.
-        """
-        if not 0 <= index < len(self.dice):
-            return False
-        if source is RerollSource.ENEMY and any(RerollSource.HERO in past for past in self.rerolls):
-            return False
-        history = self.rerolls[index]
-        return not history or history == (RerollSource.ENEMY,)
-
-    def reroll(self, index: int, value: int, source: RerollSource, faces: int = 8) -> Roll:
-        if not 0 <= index < len(self.dice):
-            raise RuleError("index", f"there is no die {index} in a roll of {len(self.dice)} dice")
-        check_dice([value], faces, "value")
-        if not self.may_reroll(index, source):
-            history = ", ".join(s.value for s in self.rerolls[index]) or "none"
-            raise RuleError(
-                "index",
-                f"die {index} may not be re-rolled by the {source.value} (re-rolls so far: {history}; "
-                "a die is re-rolled once, twice only if an Enemy forced the first, and Enemy re-rolls come first)",
-            )
+    def reroll(self, index: int, value: int, source: RerollSource, faces: int | None = None,
+               field: str = "index") -> Roll:  # fmt: skip
+        """The roll with die `index` re-rolled to `value`; RuleError on `field` where the rules forbid it."""
+        why = self.refusal(index, source)
+        if why is not None:
+            raise RuleError(field, why)
+        _face(value, faces or self.faces, "value")
         dice = self.dice[:index] + (value,) + self.dice[index + 1 :]
         rerolls = self.rerolls[:index] + (self.rerolls[index] + (source,),) + self.rerolls[index + 1 :]
-        return Roll(dice, rerolls)
+        return Roll(dice, rerolls, self.edition, self.faces)
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """One re-roll as the table says it: die `die` (of the dice as first rolled, from 0) now shows `value`."""
+
+    die: int
+    value: int
+    by: RerollSource
+
+
+def rerolled(edition: Edition, dice: Sequence[int], rerolls: Sequence[Reroll], faces: int = 8,
+             field: str = "rerolls") -> Roll:  # fmt: skip
+    """The roll after `rerolls`, in the order made; RuleError naming the re-roll at fault and the rule."""
+    roll = Roll.of(dice, faces, edition)
+    for number, step in enumerate(rerolls):
+        name = f"{field}[{number}]"
+        if not 0 <= step.die < len(roll.dice):
+            raise RuleError(f"{name}.die", f"there is no die {step.die} in a roll of {len(roll.dice)} dice (the first is 0)")
+        _face(step.value, faces, f"{name}.value")
+        roll = roll.reroll(step.die, step.value, step.by, faces, f"{name}.die")
+    return roll
+
+
+def _face(value: int, faces: int, field: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
+        raise RuleError(field, f"a d{faces} has no face {value!r} (its faces are 1 to {faces})")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from assistant.rules.dice import Astro, AstroCount, check_dice
+from assistant.rules.dice import Astro, AstroCount, Reroll, RerollSource, check_dice, rerolled
 from assistant.rules.edition import Edition
 from assistant.rules.errors import RuleError
 from assistant.rules.horologium import check_sector
@@ -69,6 +69,17 @@ class Fields:
 
     def dice(self, key: str = "dice", faces: int = 8) -> tuple[int, ...]:
         return check_dice(self.array(key), faces, self.name(key))
+
+    def rolled(self, edition: Edition, faces: int = 8) -> tuple[int, ...]:
+        """`dice` after `rerolls` (absent: none), a list in the order made of {"die": INDEX into the dice as first
+        rolled, "value": FACE, "by": "hero" or "enemy", whose Effect causes it} (Renaissance "Dice Re-roll")."""
+        dice = self.dice(faces=faces)
+        steps = []
+        for step in self.items("rerolls") if self.has("rerolls") else []:
+            steps.append(Reroll(step.integer("die", low=0), step.integer("value"),
+                                RerollSource(step.choice("by", tuple(source.value for source in RerollSource)))))  # fmt: skip
+            step.finish()
+        return rerolled(edition, dice, steps, faces, self.name("rerolls")).dice
 
     def sector(self, key: str) -> int:
         self.used.add(key)

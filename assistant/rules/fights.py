@@ -34,6 +34,7 @@ from assistant.rules.questions import counted
 from assistant.rules.reactions import drop_move, settle_reaction
 from assistant.rules.scenario import AttackSpec
 from assistant.rules.state import AttackMade, GameState, GroupState, HeroState, ModelState
+from assistant.rules.statuses import hero_gains, status_traits
 from assistant.rules.stealth import stealth_active
 
 KO_ENDS_MISSION = 3  # Renaissance "End of a Mission": "At least 3 Heroes are KO", a common condition
@@ -91,7 +92,7 @@ def hero_attack(state: GameState, f: Fields) -> GameState:
     ap = f.integer("ap", 0, low=0, high=0 if reaction else None)
     if ap > state.turn.ap_left:
         raise RuleError("ap", f"{state.name(hero.id)} has {state.turn.ap_left} AP left, not {ap}")
-    dice = f.dice(faces=state.hero_spec(hero.id).die)  # first edition "Mastery": d6 or d8
+    dice = f.rolled(state.edition, state.hero_spec(hero.id).die)  # first edition "Mastery": d6 or d8; re-rolls made
     default_defense = spec.physical_defense if kind == "physical" else spec.psychic_defense
     defense = f.integer("defense", default_defense, low=1)
     target = Target(spec.health, group.models[number - 1].wounds, spec.immune_to_critical)
@@ -196,6 +197,16 @@ def wound_hero(state: GameState, hero_id: str, wounds: int, equipment: bool = Fa
     return state, placed
 
 
+def critical_of(attack: AttackSpec) -> int:
+    """X of the attack's Critical X trait (Renaissance "Critical": of Critical 1, "any Attack that inflicts 3 or more
+    Wounds always inflicts an extra Wound"; X extra Wounds for Critical X, docs/rules.md), 0 without one."""
+    for trait in attack.traits:
+        word, _, number = trait.strip().partition(" ")
+        if word.lower() == "critical" and number.strip().isdigit():
+            return int(number)
+    return 0
+
+
 def unblockable_attack(attack: AttackSpec) -> bool:
     """An attack whose card lists an Unblockable trait ("Unblockable Wounds")."""
     return any(trait.strip().lower().startswith("unblockable") for trait in attack.traits)
@@ -247,28 +258,39 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     reaction = f.flag("reaction", False)
     area = f.flag("area", False)  # Renaissance "Areas": another Hero in the Area; the attack's AP are not spent again
     unblockable = f.flag("unblockable", unblockable_attack(attack))
-    dice = f.dice(faces=state.hero_spec(hero.id).die)  # the Hero's Defense Test, on their own dice
+    dice = f.rolled(state.edition, state.hero_spec(hero.id).die)  # the Hero's Defense Test, on their own dice
     threshold = f.integer("threshold", attack.threshold, low=1)
     modifier = f.integer("modifier", 0)
     if attack.kind == "physical":
         hits = f.integer("hits", attack.hits if attack.hits is not None else 1, low=0)
         result = enemy_physical_attack(state.edition, hits, threshold, dice, modifier)
+        resisted = False
         words = f"{attack.name} on {state.name(hero.id)}: {counted(hits, 'hit')}, {result.successes} saved, {counted(result.wounds, 'wound')}"
     else:
         contrast = f.integer("contrast", attack.contrast if attack.contrast is not None else 1, low=0)
         effect = f.integer("effect_wounds", attack.effect_wounds, low=0)
         result = enemy_psychic_attack(state.edition, contrast, threshold, dice, effect, modifier)
-        outcome = "resisted" if result.resisted else counted(result.wounds, "wound")
+        resisted = result.resisted
+        outcome = "resisted" if resisted else counted(result.wounds, "wound")
         words = f"{attack.name} on {state.name(hero.id)}: {result.successes} of {contrast} needed, {outcome}"
     turn = state.turn
     equipment = equipment_takes(state.edition, attack.kind == "physical", unblockable)
     earlier = state.notes
     before = state.hero(hero.id).wounds
     state, placed = wound_hero(state, hero.id, result.wounds, equipment)
+    applies = effects_apply(state.edition, attack.kind == "physical", placed, resisted)
+    extra = critical_of(attack) if applies and result.wounds >= 3 and state.edition is Edition.RENAISSANCE else 0
+    if extra and not state.hero(hero.id).ko:  # Renaissance "Critical": 3 or more Wounds inflict an extra Wound
+        state, more = wound_hero(state, hero.id, extra, equipment)
+        placed = Placed(placed.hero + more.hero, placed.equipment + more.equipment)
+        words += f"; Critical {extra}: {counted(extra, 'extra wound')}"
     beyond = before + placed.hero - state.hero(hero.id).wounds  # Wound Tokens stop at Health
     if reaction:  # Renaissance "Reaction Attacks": this model's attack is rolled (a KO Hero's move is over already)
         state = settle_reaction(state, f"{group.id}/{model}")
     words += on_equipment_words(state.edition, placed.equipment) + _effects_words(state, attack, placed)
+    for token in status_traits(attack.traits) if applies else ():  # an Effect's Status Token: the Hero gains it
+        if not state.hero(hero.id).ko:  # "KO Hero": a KO Hero suffers no game effect
+            state = hero_gains(state, hero.id, token)
     ko = state.hero(hero.id).ko
     if ko:
         words += f"; {state.name(hero.id)} is {term(state.edition, 'KO')}"

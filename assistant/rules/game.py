@@ -128,6 +128,12 @@ def _end_activation(state: GameState, f: Fields) -> GameState:
     if state.turn is None:
         raise RuleError("type", "nobody is active")
     turn = state.turn
+    skip = f.flag("skip", False)  # an Enemy's activation ended with the AI's question unanswered, on purpose
+    if state.side_of(turn.token) is Side.ENEMY and not skip:
+        asked = plan(state).question
+        if asked is not None:
+            raise RuleError("type", f"the AI still asks: {asked.text} Answer it first (or end with \"skip\": true to "
+                                    "skip the rest of this activation)")  # fmt: skip
     if state.side_of(turn.token) is Side.HERO:
         hero = state.hero(turn.token)
         _reaction_first(state)

@@ -36,6 +36,28 @@ CLASSIC_EFFECTS = {
 }
 
 
+# The Status Tokens an Enemy attack's trait may name and give the Hero it wounds: those the books name (Renaissance
+# "Hero or Ally Activation": Stunned, Burned; first edition "Status Effects") and the demo's Poisoned
+# (docs/rules.md); any other trait stays a reminder beside the attack.
+STATUS_TRAITS = ("stunned", "burned", "poisoned", "bleeding", "blinded", "cursed", "distracted", "hindered",
+                 "weakness 1", "weakness 2")  # fmt: skip
+
+
+def status_traits(traits: tuple[str, ...]) -> tuple[str, ...]:
+    """The traits of an attack that are Status Tokens its target gains."""
+    return tuple(trait.strip() for trait in traits if trait.strip().lower() in STATUS_TRAITS)
+
+
+def hero_gains(state: GameState, hero_id: str, token: str) -> GameState:
+    """A Status Token gained by a Hero, said in a note; one they already hold is discarded ("Status Tokens")."""
+    hero = state.hero(hero_id)
+    who = state.name(hero_id)
+    if any(t.lower() == token.lower() for t in hero.statuses):
+        return replace(state, notes=state.notes + (f"{who} already has {token}: the new one is discarded",))
+    state = state.with_hero(replace(hero, statuses=hero.statuses + (token,)))
+    return replace(state, notes=state.notes + (f"{who} gains {token}",))
+
+
 def status(state: GameState, f: Fields) -> GameState:
     """A Status Token gained (`gain`, the default) or discarded by a Hero (`hero`) or an Enemy model (`group`, `model`).
 

@@ -92,7 +92,7 @@ def _intents(state: GameState, advice: Advice | None, drafted: Collection[str] =
     if advice is not None and advice.side == "enemy":
         return _advised_items(state, advice)
     if advice is not None and advice.side == "hero" and advice.waiting:  # first edition: an overtaken Enemy reacts
-        return _advised_items(state, advice)[:-1]  # the activation ends once the reaction is settled
+        return _advised_items(state, advice, ends=False)  # the activation ends once the reaction is settled
     return _table_items(state, drafted)
 
 
@@ -108,16 +108,19 @@ def _answer_items(state: GameState, question: Any) -> list[Item]:
     return items
 
 
-def _advised_items(state: GameState, advice: Advice) -> list[Item]:
-    """An Enemy activation with the AI's plan: answer its question, roll the defence, or end."""
+def _advised_items(state: GameState, advice: Advice, ends: bool = True) -> list[Item]:
+    """An Enemy activation with the AI's plan: answer its question (and only that: rules/game.py refuses to end
+    the activation before), roll the defence, or end (`ends`: the last button kept)."""
     end = Item("End activation", "e", {"type": "end_activation"})
     if advice.question is not None:
-        return _answer_items(state, advice.question) + [end]
+        return _answer_items(state, advice.question)
     if advice.attack is not None:
         hero = name_of(state, advice.attack.hero)
-        return [Item("Defence roll", "d", form="ai_defence", detail=f"{hero}, {counted(advice.attack.dice, 'die', 'dice')}"),
-                Item("Other attack", "a", form="enemy_attack"), end]  # fmt: skip
-    return [end, Item("Enemy attack", "a", form="enemy_attack")]
+        items = [Item("Defence roll", "d", form="ai_defence", detail=f"{hero}, {counted(advice.attack.dice, 'die', 'dice')}"),
+                 Item("Other attack", "a", form="enemy_attack"), end]  # fmt: skip
+    else:
+        items = [end, Item("Enemy attack", "a", form="enemy_attack")]
+    return items if ends else items[:-1]
 
 
 def _reaction_items(state: GameState, advice: Advice) -> list[Item]:

@@ -211,7 +211,7 @@ def test_a_ko_hero_is_told_to_draw_an_injury() -> None:
     state = apply(state, {"type": "damage", "hero": "sofia", "wounds": 1})
     assert state.active == "valerio"  # Sofia was KO'd during her activation: it ended
     while state.active != "sofia":
-        state = apply(state, {"type": "end_activation"})
+        state = apply(state, {"type": "end_activation", "skip": True})
     assert texts(plan(state)) == ["Sofia is KO: draw an Injury Card instead of activating; draw again if Sofia already has it."]
     state = apply(state, {"type": "injury", "card": "broken-arm"})
     assert state.hero("sofia").injuries == ("broken-arm",)

@@ -13,6 +13,7 @@ from assistant.rules.dice import (
     Astro,
     AstroCount,
     DieKind,
+    Reroll,
     RerollSource,
     Roll,
     astro,
@@ -20,6 +21,7 @@ from assistant.rules.dice import (
     dice_count,
     die_for,
     is_success,
+    rerolled,
     successes,
 )
 from assistant.rules.edition import Edition
@@ -151,7 +153,7 @@ def test_sofia_rerolls_against_the_dodging_slinger() -> None:
 def test_a_die_the_hero_rerolled_cannot_be_rerolled_again() -> None:
     roll = Roll.of((3, 4)).reroll(0, 2, RerollSource.HERO)
     assert not roll.may_reroll(0, RerollSource.HERO)
-    with pytest.raises(RuleError, match="die 0 may not be re-rolled"):
+    with pytest.raises(RuleError, match="die 0 was re-rolled by the Hero.s own .* may not be re-rolled again"):
         roll.reroll(0, 6, RerollSource.HERO)
     assert roll.may_reroll(1, RerollSource.HERO)  # the other die is still fresh
 
@@ -198,3 +200,74 @@ def test_dice_outside_the_die_are_refused_naming_the_die() -> None:
 
 def test_symbols_enum_covers_the_three_symbols() -> None:
     assert {s.value for s in Astro} == {"sun", "star", "moon"}
+
+
+def test_the_dice_reroll_example_as_the_table_says_it() -> None:
+    # Renaissance "Dice Re-roll": Star 5, Sun 6, 3; Dodge re-rolls the 6 to a 2; the Lucky Token that die to Star 7
+    steps = [Reroll(1, 2, RerollSource.ENEMY), Reroll(1, 7, RerollSource.HERO)]
+    roll = rerolled(REN, (5, 6, 3), steps)
+    assert roll.dice == (5, 7, 3)
+    assert roll.rerolls == ((), (RerollSource.ENEMY, RerollSource.HERO), ())
+    assert successes(REN, roll.dice, 5) == 2
+
+
+@pytest.mark.parametrize(
+    ("steps", "field", "rule"),
+    [
+        ([Reroll(0, 2, RerollSource.HERO), Reroll(0, 6, RerollSource.HERO)], r"rerolls\[1\]\.die",
+         "may not be re-rolled again in the same Test"),
+        ([Reroll(0, 2, RerollSource.HERO), Reroll(0, 6, RerollSource.ENEMY)], r"rerolls\[1\]\.die", "Heroes Attacks"),
+        ([Reroll(0, 2, RerollSource.ENEMY), Reroll(0, 3, RerollSource.ENEMY), Reroll(0, 4, RerollSource.HERO)],
+         r"rerolls\[2\]\.die", "re-rolled twice"),
+        ([Reroll(3, 2, RerollSource.HERO)], r"rerolls\[0\]\.die", "there is no die 3"),
+        ([Reroll(-1, 2, RerollSource.HERO)], r"rerolls\[0\]\.die", "there is no die -1"),
+        ([Reroll(0, 9, RerollSource.HERO)], r"rerolls\[0\]\.value", "a d8 has no face 9"),
+    ],
+)
+def test_a_reroll_the_book_forbids_is_refused_naming_it_and_the_rule(steps: list[Reroll], field: str, rule: str) -> None:
+    with pytest.raises(RuleError, match=f"^{field}: .*{rule}"):
+        rerolled(REN, (5, 6, 3), steps)
+
+
+def test_an_enemy_may_reroll_a_die_twice_and_then_the_hero_may_not() -> None:
+    twice = rerolled(REN, (6, 6), [Reroll(0, 5, RerollSource.ENEMY), Reroll(0, 6, RerollSource.ENEMY)])
+    assert twice.dice == (6, 6) and twice.rerolls[0] == (RerollSource.ENEMY, RerollSource.ENEMY)
+    assert not twice.may_reroll(0, RerollSource.HERO)
+    assert twice.may_reroll(1, RerollSource.HERO)
+
+
+def test_the_first_edition_sets_no_limit_on_rerolls() -> None:
+    # first edition "Re-roll" token, Inspire, Iron will: each re-rolls a die; its book says nothing of a die twice
+    steps = [Reroll(0, 2, RerollSource.HERO), Reroll(0, 4, RerollSource.HERO), Reroll(1, 1, RerollSource.ENEMY)]
+    assert rerolled(CLASSIC, (5, 6), steps, faces=6).dice == (4, 1)
+    with pytest.raises(RuleError, match="d6 has no face 7"):
+        rerolled(CLASSIC, (5, 6), [Reroll(0, 7, RerollSource.HERO)], faces=6)
+
+
+@given(
+    dice=st.lists(d8, min_size=1, max_size=6),
+    steps=st.lists(st.builds(Reroll, st.integers(-1, 6), st.integers(0, 9), st.sampled_from(list(RerollSource))),
+                   max_size=10),
+    threshold=st.integers(1, 9),
+)
+def test_rerolls_end_as_the_test_on_the_final_dice_or_are_refused(dice: list[int], steps: list[Reroll],
+                                                                  threshold: int) -> None:
+    """Whatever the table says: the roll accepted is every re-roll applied in order, each die re-rolled at most as
+    the book allows, and the Test is computed on the final dice; a refusal names the re-roll at fault."""
+    expected = list(dice)
+    counts = [0] * len(dice)
+    try:
+        roll = rerolled(REN, dice, steps)
+    except RuleError as refused:
+        assert refused.field.startswith("rerolls[")
+        number = int(refused.field[len("rerolls["):].split("]")[0])
+        rerolled(REN, dice, steps[:number])  # every re-roll before the one refused is allowed
+        return
+    for step in steps:
+        expected[step.die] = step.value
+        counts[step.die] += 1
+    assert list(roll.dice) == expected
+    assert all(count <= 2 for count in counts)
+    for history in roll.rerolls:
+        assert len(history) < 2 or history[0] is RerollSource.ENEMY
+    assert successes(REN, roll.dice, threshold) == successes(REN, tuple(expected), threshold)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import json
 from dataclasses import replace
 from typing import Any
@@ -89,8 +91,24 @@ def test_enemies_move_their_token_by_swiftness_when_they_activate() -> None:
     state = run(state, {"type": "spend_ap", "ap": 1}, {"type": "end_activation"})
     assert state.active == "guards"
     assert sectors(state)["guards"] == 9  # moved by its Swiftness 4 as it activated
-    state = run(state, {"type": "end_activation"})
+    state = run(state, {"type": "end_activation", "skip": True})
     assert state.active == "sofia"
+
+
+def test_an_enemy_activation_is_not_ended_while_the_ai_still_asks_unless_skipped_on_purpose() -> None:
+    """One mis-tap must not skip an Enemy's turn: with the AI's question open, end_activation is refused, saying
+    the question; `"skip": true` ends it all the same (a table that knows better)."""
+    state = run(table(), {"type": "spend_ap", "ap": 5}, {"type": "end_activation"}, {"type": "spend_ap", "ap": 4},
+                {"type": "end_activation"}, {"type": "spend_ap", "ap": 3}, {"type": "end_activation"},
+                {"type": "spend_ap", "ap": 1}, {"type": "end_activation"})  # fmt: skip
+    assert state.active == "guards"
+    asked = plan(state).question
+    assert asked is not None
+    with pytest.raises(RuleError, match=f"the AI still asks: {re.escape(asked.text)} Answer it first"):
+        apply(state, {"type": "end_activation"})
+    assert apply(state, {"type": "end_activation", "skip": True}).active == "sofia"
+    answered = apply(state, {"type": "ai_answer", "question": asked.key, "answer": asked.options[0]})
+    assert answered.active == "guards"  # an answer moves the plan on; the activation is still the guards'
 
 
 def test_a_tie_among_heroes_waits_for_the_players() -> None:
@@ -320,7 +338,7 @@ def test_first_edition_out_of_action_heroes_leave_the_game_and_reactions_are_not
     state = run(state, {"type": "end_activation"})
     # the guards act (enemy first on a Swiftness tie), then Sofia would: out of action, removed
     assert state.active == "guards"
-    state = apply(state, {"type": "end_activation"})
+    state = apply(state, {"type": "end_activation", "skip": True})
     assert state.hero("sofia").removed and not state.has_token("sofia")
     assert state.active == "rebecca"
     # "removed from the game": too late to treat her, and nothing more befalls her
@@ -452,7 +470,10 @@ def legal_events(state: GameState, data: st.DataObject) -> dict[str, Any]:
             "hero": data.draw(st.sampled_from(targets)),
             "dice": data.draw(st.lists(st.integers(1, 8), max_size=4)),
         }
-    return {"type": "end_activation"}
+    asked = plan(state).question  # the AI's question answered, or skipped on purpose
+    if asked is not None and data.draw(st.booleans()):
+        return {"type": "ai_answer", "question": asked.key, "answer": data.draw(st.sampled_from(asked.options))}
+    return {"type": "end_activation", "skip": asked is not None}
 
 
 @settings(max_examples=60, deadline=None)

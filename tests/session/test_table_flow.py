@@ -64,7 +64,7 @@ def test_an_end_hour_past_xii_is_reached_on_the_next_round(games: StateFile) -> 
         elif state.side_of(state.turn.token).value == "hero" and state.turn.ap_left:
             journal.append({"type": "spend_ap", "ap": state.turn.ap_left, "action": "move"})
         else:
-            journal.append({"type": "end_activation"})
+            journal.append({"type": "end_activation", "skip": True})
     assert state_of(journal).over == "time" and state_of(journal).clock == Clock(13, 12)  # hour I of the next round
     journal.append({"type": "end_mission", "result": "victory"})
     assert state_of(journal).over == "victory: time is up"
@@ -285,7 +285,7 @@ def test_a_reaction_skill_attack_outside_the_heros_activation_keeps_its_critical
     assert state.notes[0] == "Sofia reacts: attacks Guards 1: 3 successes, 4 wounds, Critical, defeated; Threat +3"
     assert state.hero("sofia").threat == 3 and state.group("guards").standing == (2,)
     assert state.active == "guards" and state.turn is not None and state.turn.ap_left == 4  # nobody's AP spent
-    journal.append({"type": "end_activation"})
+    journal.append({"type": "end_activation", "skip": True})
     assert state_of(journal).active == "valerio"
     reacting = {"type": "hero_attack", "hero": "valerio", "reaction": True, "group": "guards", "dice": [8]}
     with pytest.raises(EventRefused, match="^reaction: Valerio is the Active Model"):
@@ -345,9 +345,9 @@ def test_a_swiftness_changed_by_an_injury_gives_the_next_activations_its_ap(game
     journal = journal_of(games, text, {"type": "swiftness", "hero": "valerio", "value": 3})
     assert state_of(journal).token("valerio").swiftness == 3 and state_of(journal).notes[-1] == "Valerio: Swiftness now 3"
     assert state_of(journal).turn.ap == 5  # type: ignore[union-attr]  # this activation began before the Injury
-    journal.append({"type": "end_activation"})
+    journal.append({"type": "end_activation", "skip": True})
     while state_of(journal).active != "valerio":
-        journal.append({"type": "end_activation"})
+        journal.append({"type": "end_activation", "skip": True})
     assert state_of(journal).turn.ap == 3  # type: ignore[union-attr]
 
 
@@ -427,7 +427,7 @@ def test_status_tokens_are_reminded_at_the_start_and_end_of_activations(games: S
     journal.append({"type": "status", "hero": "valerio", "token": "Stunned"})
     journal.append({"type": "status", "hero": "valerio", "token": "Burned"})
     assert state_of(journal).notes[-1] == "Valerio already has Burned: the new one is discarded"
-    journal.append({"type": "end_activation"})  # the Guards end; Valerio activates
+    journal.append({"type": "end_activation", "skip": True})  # the Guards end; Valerio activates
     assert state_of(journal).active == "valerio"
     assert [s.text for s in plan(state_of(journal)).steps] == [
         "Valerio holds Burned and Stunned: apply Stunned now and Burned at the end of the activation."]

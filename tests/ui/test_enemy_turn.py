@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from assistant.ui.app import App
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import click, key, make_app, play
 from tests.ui.demo import demo_scenario
+from tests.ui.test_reactions import tap
 from tests.ui.test_render import count
 
 instructions = pytest.importorskip("assistant.rules.instructions")
@@ -103,6 +105,20 @@ def answer_first(app: App) -> None:
     if "Answer" in labels_of(app):
         app.draw()
         play(app, click(app.hits[labels_of(app).index("Answer")].rect.center))
+
+
+def end_enemy_turn(app: App, send: Callable[[App, pygame.event.Event], App] = play) -> None:
+    """End the Enemy's activation by tapping (`send`: how a tap reaches the app), its AI's questions answered
+    first (their first option): End is not offered while one is open."""
+    for _ in range(12):
+        app.draw()
+        items = app.machine.current.items  # type: ignore[attr-defined]
+        if "End activation" in labels_of(app):
+            send(app, tap(app, "End activation"))
+            return
+        first = next(item for item in items if item.event is not None and item.event.get("type") == "ai_answer")
+        send(app, tap(app, first.label))
+    raise AssertionError(f"no End activation after 12 answers: {labels_of(app)}")
 
 
 def to_attack_order(game: MemoryGame) -> AttackOrder:

@@ -18,6 +18,7 @@ from tests.ui.conftest import key, make_app, play
 from tests.ui.missions import mission
 from assistant.ui.panel import read_size
 from tests.ui.pixels import find_text
+from tests.ui.test_enemy_turn import answer_first
 from tests.ui.test_reactions import advice, tap
 
 
@@ -53,10 +54,13 @@ def test_the_prey_card_and_the_cards_left_follow_the_deck(shots: Path) -> None:
 
 def test_the_hunt_ends_when_the_prey_has_no_card_left() -> None:
     app = make_app(game=MemoryGame(mission("hunt")))
-    for _ in range(12):
+    for _ in range(40):
         if app.game.state.over is not None:
             break
-        play(app, key("e"))
+        if plan(app.game.state).question is not None:  # the Prey's AI asks first: End is offered once it is answered
+            answer_first(app)
+        else:
+            play(app, key("e"))
     state = app.game.state
     assert state.over == "defeat: the Prey has no Action Card left"
     assert shows(app, "Defeat", 36, theme.DANGER)  # the header's title

@@ -130,7 +130,9 @@ def test_two_reaction_attacks_are_rolled_one_by_one_across_restarts_then_the_her
     assert after_both.active == "valerio" and app.form is not None and app.form.name == "move"
     feed(app, key("return"), key("return"))
     assert app.game.state == rules.apply(after_both, {"type": "spend_ap", "action": "move", "ap": 1})
-    assert labels(app)[0] == "Move" and app.machine.current.advice is None  # type: ignore[attr-defined]
+    assert after_both.hero("valerio").statuses == ("Poisoned",)  # the Alchemist's Quicksilver Mist took: its trait
+    shown = app.machine.current.advice  # type: ignore[attr-defined]
+    assert labels(app)[0] == "Move" and shown is not None and shown.kinds == ("status",)  # that token's reminder alone
     app.close()
 
 

@@ -21,6 +21,7 @@ from tests.ui.conftest import click, feed, key, make_app
 from tests.ui.demo import demo_scenario
 from tests.ui.test_reactions import encoder, labels, tap
 from tests.ui.test_type_scale import marks, record
+from tests.ui.test_enemy_turn import end_enemy_turn
 
 DUEL = mission("renaissance", {"valerio": 12, "guards": 6}, hero_toml("valerio", health=6), enemy_toml("guards", HALBERD))
 GUARDS_FIRST = mission("renaissance", {"guards": 1, "valerio": 2, "sofia": 3},
@@ -149,7 +150,7 @@ def test_a_reaction_skill_attack_of_a_hero_not_active_by_keys(tmp_path: Path) ->
     assert state.notes[0] == "Sofia reacts: attacks Guards 1: 3 successes, 4 wounds, Critical, defeated; Threat +3"
     assert state.hero("sofia").threat == 3 and state.group("guards").standing == (2,)
     assert state.active == "guards" and state.turn is not None and state.turn.ap_left == ap
-    app.game.apply({"type": "end_activation"})
+    app.game.apply({"type": "end_activation", "skip": True})
     assert app.game.state.active == "valerio"
     feed(app, key("r"))
     assert app.form is not None and [w for _, w in app.form.get("hero").options] == ["Sofia"]  # type: ignore[union-attr]
@@ -171,7 +172,7 @@ def test_status_tokens_from_fix_are_reminded_as_the_hero_s_activation_starts(tmp
         feed(app, key("return"), *[key("right")] * options.index(token), key("return"), key("return"))
         assert last(app) == {"type": "status", "hero": "valerio", "token": token}
     assert app.game.state.hero("valerio").statuses == ("Burned", "Stunned")
-    feed(app, tap(app, "End activation"))
+    end_enemy_turn(app, feed)  # the Guards' questions answered, then End activation tapped
     assert app.game.state.active == "valerio"
     app.draw()
     act = [line.text for line in app.machine.current.told[1]]  # type: ignore[attr-defined]  # above the buttons
@@ -199,7 +200,7 @@ def test_the_status_reminder_is_read_whole_without_a_tap(size: tuple[int, int], 
         feed(app, *turns, key("return"))
         options = [value for value, _ in app.form.get("token").options]  # type: ignore[union-attr]
         feed(app, key("return"), *[key("right")] * options.index(token), key("return"), key("return"))
-    feed(app, tap(app, "End activation"))
+    end_enemy_turn(app, feed)  # the Guards' questions answered, then End activation tapped
     words = "Valerio holds Burned and Stunned: apply Stunned now and Burned at the end of the activation."
     screen = app.machine.current
     app.fonts.squeezed.clear()
@@ -243,11 +244,11 @@ def test_a_swiftness_lowered_from_fix_gives_the_next_activation_its_ap(tmp_path:
     assert last(app) == {"type": "swiftness", "hero": "valerio", "value": 3}
     assert app.game.state.token("valerio").swiftness == 3 and app.game.state.notes[-1] == "Valerio: Swiftness now 3"
     assert app.game.state.turn is not None and app.game.state.turn.ap == 5  # this activation began before
-    app.game.apply({"type": "end_activation"})
+    app.game.apply({"type": "end_activation", "skip": True})
     for _ in range(20):
         if app.game.state.active == "valerio":
             break
-        app.game.apply({"type": "end_activation"})
+        app.game.apply({"type": "end_activation", "skip": True})
     assert app.game.state.active == "valerio" and app.game.state.turn is not None and app.game.state.turn.ap == 3
 
 
