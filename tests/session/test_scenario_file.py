@@ -112,9 +112,10 @@ def test_a_heros_resistance_renaissance_or_armour_first_edition_is_read_into_the
     text = mutate('health = 6\nthreat = 0', 'health = 6\nthreat = 0\nresistance = 2')
     valerio, sofia, *_ = parse_scenario(text).heroes
     assert (valerio.resistance, sofia.resistance) == (2, 0)
-    # the Papal Guard's Halberd, 3 hits, none saved: 2 on Valerio's Equipment, 1 on Valerio, as the game saves it
+    # the Papal Guard's Halberd, 3 hits, none saved: 2 on Valerio's Equipment, 1 on Valerio, as the game saves it,
+    # and its Critical 1's extra Wound (3 inflicted, 1 not on the Equipment: its Effects apply) on Valerio
     saved = fold_state(text, [{"type": "enemy_attack", "group": "papal_guard", "hero": "valerio", "dice": [1, 1, 1, 1]}])
-    assert {k: saved["heroes"][0][k] for k in ("id", "wounds", "equipment_wounds")} == {"id": "valerio", "wounds": 1, "equipment_wounds": 2}
+    assert {k: saved["heroes"][0][k] for k in ("id", "wounds", "equipment_wounds")} == {"id": "valerio", "wounds": 2, "equipment_wounds": 2}
     scum, novice = parse_scenario(CLASSIC.replace("wounds = 5\n", "wounds = 5\narmour = 1\n"), "classic.toml").heroes
     assert (scum.resistance, novice.resistance) == (1, 0)
     with pytest.raises(ScenarioError, match=r"heroes\[1\].resistance: unknown field"):
