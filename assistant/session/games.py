@@ -161,8 +161,7 @@ class StateFile:
         """Make game `ref` the current one (bringing it back from the archive)."""
         game_id = self._resolve(ref)
         with writing(self.db):
-            if not self._set_status(game_id, "active"):
-                raise NoSuchGame(f"{self.path}: no game {ref} (see: nova-table session list --state {self.path})")
+            self._set_status(game_id, "active")
             self._set_current(game_id)
         return self.game(game_id)
 
@@ -231,18 +230,12 @@ class StateFile:
         check_scenario(self.path, game_id, text, scenario_crc)
         return meaning[0], text, meaning[3]
 
-    def _set_status(self, game_id: int, status: str) -> bool:
-        """Set a game's status, and reseal its row where it was sound (a damaged one stays said damaged); False
-        where there is no such game."""
-        row = self.db.execute(f"SELECT {MEANING}, crc FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            return False
-        *meaning, crc = row
-        if sound(crc, game_checksum(game_id, meaning)):
-            meaning[MEANING.split(", ").index("status")] = status
-            crc = game_checksum(game_id, meaning)
-        self.db.execute("UPDATE games SET status = ?, crc = ? WHERE id = ?", (status, crc, game_id))
-        return True
+    def _set_status(self, game_id: int, status: str) -> None:
+        """Set a game's status and seal its row again, the row checked first (a damaged game is left as it is)."""
+        self.game(game_id)
+        meaning = list(self.db.execute(f"SELECT {MEANING} FROM games WHERE id = ?", (game_id,)).fetchone())
+        meaning[MEANING.split(", ").index("status")] = status
+        self.db.execute("UPDATE games SET status = ?, crc = ? WHERE id = ?", (status, game_checksum(game_id, meaning), game_id))
 
     def _resolve(self, ref: int | str | None) -> int:
         if ref == CAMPAIGN:

@@ -204,7 +204,7 @@ class Journal(Generic[S]):
         """Refresh the cache from the file; how many events had to be folded for it."""
         row = self._db.execute("SELECT head, revision, updated_at, head_crc FROM games WHERE id = ?", (self.game_id,)).fetchone()
         if row is None:
-            raise NoSuchGame(f"{self.path}: no game {self.game_id} in this state file")
+            raise NoSuchGame(f"no game {self.game_id} in this state file")
         head, revision, updated, head_crc = row
         check_head(self.path, self.game_id, head, updated, head_crc)
         if revision == self._revision and self._state is not None:

@@ -3,6 +3,7 @@ state file and the game, and never played, shown or exported as if it were the g
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import hashlib
 import io
@@ -67,6 +68,40 @@ def test_a_changed_title_edition_status_or_time_of_a_game_is_said(nova: Nova, tm
         for args in (("show",), ("list",), ("export",)):
             code, _, err = nova("session", *args, "--state", state)
             assert code == 1 and f"{state}: game 1 is damaged (" in err and "checksum" in err, (change, args, err)
+
+
+def test_archive_and_resume_seal_a_game_again_and_refuse_a_damaged_one(nova: Nova, tmp_path: Path) -> None:
+    """A status change seals the row again (the game still shows); one on a damaged row would seal the damage
+    as sound: it is refused and the file left as it is, and `delete` still takes the game away."""
+    state = tmp_path / "games.db"
+    nova.json("session", "new", "--scenario", DEMO, "--state", state)
+    nova.json("session", "new", "--scenario", DEMO, "--state", state)
+    assert [g["status"] for g in nova.json("session", "archive", "--game", "1", "--state", state)] == ["archived"]
+    assert nova.json("session", "resume", "--game", "1", "--state", state)[0]["status"] == "active"
+    nova.json("session", "show", "--game", "1", "--state", state)
+    with closing(sqlite3.connect(state)) as db:
+        db.execute("UPDATE games SET title = 'Skirmish at the Ponte Sistp' WHERE id = 2")
+        db.commit()
+    before = digest(state)
+    for action in ("archive", "resume"):
+        code, _, err = nova("session", action, "--game", "2", "--state", state)
+        assert code == 1 and f"{state}: game 2 is damaged (what it is," in err, (action, err)
+        assert digest(state) == before, action
+    assert nova.json("session", "delete", "--game", "2", "--state", state)[0]["deleted"] is True
+    assert [g["game"] for g in nova.json("session", "list", "--state", state)] == [1]
+
+
+def test_reading_the_campaign_sheet_before_its_first_event_makes_nothing(nova: Nova, tmp_path: Path) -> None:
+    """`show --game campaign` made the sheet in a file it opened to read."""
+    state = tmp_path / "games.db"
+    nova.json("session", "new", "--scenario", DEMO, "--state", state)
+    before = digest(state)
+    for action in ("show", "export"):
+        code, _, err = nova("session", action, "--game", "campaign", "--state", state)
+        assert code == 1 and f"{state}: no campaign sheet yet (its first event makes it" in err, (action, err)
+    assert digest(state) == before
+    nova.json("session", "apply", "--game", "campaign", "--state", state, stdin='{"type": "florins", "amount": 2}\n')
+    assert nova.json("session", "show", "--game", "campaign", "--state", state)[0]["florins"] == 2
 
 
 def test_a_flipped_recorded_at_is_said_and_not_exported(nova: Nova, tmp_path: Path) -> None:
@@ -139,7 +174,7 @@ def test_show_and_export_never_write_not_even_a_snapshot_they_pass_over(nova: No
 
 
 @cache
-def _parser():  # type: ignore[no-untyped-def]
+def _parser() -> argparse.ArgumentParser:
     from assistant.cli import build_parser
 
     return build_parser()
