@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from assistant.session.database import LEFT_AS_IS, open_state_file, writing
+from assistant.session.database import open_state_file, writing
 from assistant.session.errors import NoSuchGame, SessionError
 from assistant.session.fold import Fold, FoldFactory, default_folds
 from assistant.session.journal import JOURNAL_LEFT, SNAPSHOT_EVERY, Journal, check_head, now, seal_head
@@ -71,7 +71,7 @@ def check_game(path: str, game_id: int, meaning: Sequence[object], crc: object) 
     if not sound(crc, game_checksum(game_id, meaning)):
         raise SessionError(f"{path}: game {game_id} is damaged (what it is, its kind, title, edition, scenario's name, "
                            f"status or start time, no longer matches its checksum: a byte changed on the card?); "
-                           f"{LEFT_AS_IS} (`nova-table session delete --game {game_id}` deletes it)")  # fmt: skip
+                           f"{JOURNAL_LEFT}")  # fmt: skip
 
 
 def check_scenario(path: str, game_id: int, text: object, crc: object) -> None:
@@ -122,11 +122,19 @@ class StateFile:
             self._set_current(game_id)
         return self.game(game_id)
 
-    def games(self, *, archived: bool = True, campaign: bool = False) -> list[GameInfo]:
-        """The saved games, oldest first."""
+    def games(self, *, archived: bool = True, campaign: bool = False,
+              damaged: list[SessionError] | None = None) -> list[GameInfo]:  # fmt: skip
+        """The saved games, oldest first. A damaged one is said: its error raised, or, given a list `damaged`, put
+        in it and the game left out (the others still listed)."""
         current = self._current_id()
-        rows = self.db.execute(_SELECT + " ORDER BY g.id")
-        games = [self._info(row, current) for row in rows]
+        games = []
+        for row in self.db.execute(_SELECT + " ORDER BY g.id").fetchall():
+            try:
+                games.append(self._info(row, current))
+            except SessionError as error:
+                if damaged is None:
+                    raise
+                damaged.append(error)
         return [g for g in games if (archived or g.status == "active") and (campaign or g.kind != CAMPAIGN)]
 
     def game(self, ref: int | str | None = None) -> GameInfo:
