@@ -162,12 +162,16 @@ def _show(args: argparse.Namespace, state: str) -> int:
 
 
 def _list(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.errors import SessionError
     from assistant.session.games import StateFile
 
+    damaged: list[SessionError] = []
     with StateFile(state, read_only=True) as games:
-        for info in games.games(archived=not args.active, campaign=True):
+        for info in games.games(archived=not args.active, campaign=True, damaged=damaged):
             _print(info.to_dict())
-    return 0
+    for error in damaged:  # the other games listed all the same
+        sys.stderr.write(f"{PROG} list: {error}\n")
+    return 1 if damaged else 0
 
 
 def _manage(args: argparse.Namespace, state: str) -> int:
