@@ -99,14 +99,13 @@ def _open_game(args: argparse.Namespace) -> object:
 
 
 def check_profile(path: Path, where: str) -> None:
-    """A dice profile the camera's reader can use, or ValueError saying what is wrong and where (`where`: who named it)."""
+    """A dice profile the camera's reader can use (loaded whole: both networks run here and fit the reader), or
+    ValueError saying what is wrong and where (`where`: who named it)."""
     from assistant.vision.errors import VisionError
     from assistant.vision.profile import load
-    from assistant.vision.read import FaceNet
 
     try:
-        profile = load(path)
-        FaceNet(profile.network, profile.name)  # a network this runtime can run?
+        load(path)
     except VisionError as bad:
         raise ValueError(f"{where}: {bad}") from None
 

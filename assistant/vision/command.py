@@ -311,6 +311,15 @@ def views_folder(profile: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     actions = {"read": run_read, "learn": run_learn, "render": run_render, "watch": run_watch,
                "calibrate": run_calibrate}
+    if args.dice_command in ("learn", "calibrate"):  # before a picture is read or a face asked for
+        from assistant.vision.errors import VisionError
+        from assistant.vision.pytorch import check
+
+        try:
+            check()
+        except VisionError as bad:
+            say(str(bad))
+            return 2
     try:
         return actions[args.dice_command](args)
     except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly

@@ -16,7 +16,6 @@ networks they were made for are gone.
 from __future__ import annotations
 
 import base64
-import binascii
 import contextlib
 import hashlib
 import json
@@ -26,12 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.reading import NotJSON, loads
-from assistant.vision.errors import ProfileError, why_not_written
-from assistant.vision.read import CLASSES
+from assistant.vision.errors import ModelError, ProfileError, why_not_written
+from assistant.vision.find import Finder
+from assistant.vision.read import CLASSES, FaceNet
 
 FORMAT = "nova-table-dice-profile"
 VERSION = 5
 UNUSABLE = "not a dice profile this Nova Table can use"
+FIELDS = ("format", "version", "network", "sha256", "finder", "finder_sha256", "faces", "learned_from", "check")
 
 
 @dataclass
@@ -46,15 +47,20 @@ class Profile:
     sources: list[Path] = field(default_factory=list)  # files it was learned from (not saved): never written over
     finder: bytes | None = None
 
-    def save(self, path: Path) -> None:
-        """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written);
-        through a symbolic link, to the file it names (the link stays)."""
+    def text(self) -> str:
+        """The profile as its file holds it."""
         data = {"format": FORMAT, "version": VERSION, "network": base64.b64encode(self.network).decode("ascii"),
                 "sha256": hashlib.sha256(self.network).hexdigest(), "faces": self.faces,
                 "learned_from": self.learned_from, "check": self.check}
         if self.finder is not None:
             data |= {"finder": base64.b64encode(self.finder).decode("ascii"),
                      "finder_sha256": hashlib.sha256(self.finder).hexdigest()}
+        return json.dumps(data, separators=(",", ":")) + "\n"
+
+    def save(self, path: Path) -> None:
+        """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written);
+        through a symbolic link, to the file it names (the link stays)."""
+        text = self.text()
         if path.exists() and not path.is_file():
             raise ProfileError(f"{path}: not a regular file: write the profile to a file")
         if any(same_file(path, source) for source in self.sources):
@@ -71,7 +77,7 @@ class Profile:
                 umask = os.umask(0o022)
                 os.umask(umask)
                 os.fchmod(out.fileno(), 0o666 & ~umask)  # as the user's files are made, not mkstemp's 0600
-                out.write(json.dumps(data, separators=(",", ":")) + "\n")
+                out.write(text)
             os.replace(part, target)
         except OSError as bad:
             if part is not None:
@@ -100,9 +106,12 @@ def parse(text: str, name: str) -> Profile:
         raise ProfileError(f"{name}: learned by an earlier dice reader, whose networks are gone: learn it again "
                            "(nova-table dice learn, or dice calibrate)")
     if isinstance(version, bool) or version != VERSION:  # true == 1 in Python, not in the file
-        raise ProfileError(f"{name}: {UNUSABLE}: profile version {json.dumps(version)}, this reader knows {VERSION}")
+        raise ProfileError(f"{name}: {UNUSABLE}: profile version {json.dumps(version)[:20]}, this reader knows {VERSION}")
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:  # a name changed by hand or by a damaged byte ("fhnder": the finder would be left out unsaid)
+        raise ProfileError(f"{name}: {UNUSABLE}: a field it does not know, {json.dumps(unknown[0])[:40]}")
     network = _network(data, "network", "sha256", name)
-    finder = _network(data, "finder", "finder_sha256", name) if "finder" in data else None
+    finder = _network(data, "finder", "finder_sha256", name) if {"finder", "finder_sha256"} & set(data) else None
     faces, learned_from, check = data.get("faces", {}), data.get("learned_from", []), data.get("check", "")
     if not isinstance(faces, dict) or not all(k in CLASSES and isinstance(v, int) for k, v in faces.items()):
         raise ProfileError(f"{name}: {UNUSABLE}: \"faces\" must count dice by face (\"d6:3\": 12, ...)")
@@ -115,15 +124,31 @@ def _network(data: dict[str, object], key: str, sha: str, name: str) -> bytes:
     """The ONNX bytes of a profile's `key` (base64), checked against its SHA-256 (`sha`)."""
     try:
         network = base64.b64decode(str(data[key]), validate=True)
-    except (KeyError, binascii.Error):
+    except (KeyError, ValueError):  # binascii.Error, and ValueError for text that is not ASCII
         raise ProfileError(f"{name}: {UNUSABLE}: no \"{key}\" (base64 of an ONNX network)") from None
     if hashlib.sha256(network).hexdigest() != data.get(sha):
         raise ProfileError(f"{name}: damaged: its {key} does not match its SHA-256: learn it again")
     return network
 
 
+def fit(profile: Profile) -> Profile:
+    """`profile`, its networks loaded and tried on what the reader feeds them (network.load), or ProfileError
+    naming its file and each network that is wrong."""
+    wrong = []
+    for make, net in ((FaceNet, profile.network), (Finder, profile.finder)):
+        if net is None:
+            continue
+        try:
+            make(net, name=profile.name)
+        except ModelError as bad:
+            wrong.append(str(bad).removeprefix(f"{profile.name}: "))
+    if wrong:
+        raise ProfileError(f"{profile.name}: {'; '.join(wrong)}: learn it again")
+    return profile
+
+
 def load(path: Path) -> Profile:
-    """The profile at `path`, or `ProfileError` saying what is wrong."""
+    """The profile at `path`, checked whole (`fit`), or `ProfileError` saying what is wrong."""
     if path.is_dir():
         raise ProfileError(f"{path}: a folder, not a profile file")
     if path.exists() and not path.is_file():  # a pipe would be waited on for ever
@@ -134,4 +159,4 @@ def load(path: Path) -> Profile:
         raise ProfileError(f"{path}: no such profile file") from None
     except (OSError, UnicodeDecodeError) as bad:
         raise ProfileError(f"{path}: cannot read the profile ({bad})") from None
-    return parse(text, str(path))
+    return fit(parse(text, str(path)))

@@ -226,6 +226,23 @@ def test_play_again_needs_no_scenario_file_on_disk(tmp_path: Path) -> None:
         assert len(other.games()) == 2
 
 
+def test_a_dice_profile_whose_networks_are_swapped_is_named_and_nothing_starts(tmp_path: Path) -> None:
+    """Valid ONNX, each matching its SHA-256, of the wrong shapes: refused at the start, not when the camera reads."""
+    pytest.importorskip("onnx")
+    from assistant.vision.profile import Profile
+    from tests.vision import nets
+
+    bad = tmp_path / "my-dice.profile.json"
+    Profile(nets.finder(), {"d6:3": 5}, finder=nets.face()).save(bad)
+    process = nova("play", "--state", str(tmp_path / "table.db"), "--camera", "render", "--dice-profile", str(bad),
+                   "--screenshot", str(tmp_path / "x.png"))  # fmt: skip
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 1 and "Traceback" not in err, err
+    assert err.startswith(f"nova-table: --dice-profile: {bad}: the face network does not fit the reader (fed "), err
+    assert "; the finder network does not fit the reader (fed " in err and err.rstrip().endswith(": learn it again")
+    assert not (tmp_path / "x.png").exists()
+
+
 def test_a_dice_profile_or_camera_that_is_not_one_is_named_and_nothing_starts(tmp_path: Path) -> None:
     state = tmp_path / "table.db"
     bad = tmp_path / "my-dice.profile.json"
