@@ -18,14 +18,14 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal, overload
+from typing import BinaryIO, Literal, TextIO, overload
 
 MiB = 1 << 20
 
 
 @dataclass(frozen=True)
 class Kind:
-    """A kind of file read from a user: its name in messages and the most bytes one may hold."""
+    """A kind of file read from a user: its name in messages ("a scenario file") and the most bytes one may hold."""
 
     name: str
     limit: int
@@ -34,12 +34,12 @@ class Kind:
         return f"{self.limit // MiB} MiB"
 
 
-SCENARIO = Kind("scenario file", 1 * MiB)  # the demo skirmish is 3 KB
-HARDWARE = Kind("hardware file", 1 * MiB)  # a few lines
-EXPORT = Kind("game export", 64 * MiB)  # a long game is thousands of events of a few hundred bytes
-MANIFEST = Kind("manifest", 64 * MiB)  # a line of a few hundred bytes a picture
-PROFILE = Kind("dice profile", 256 * MiB)  # two networks in base64: about 20 MB
-IMAGE = Kind("picture", 256 * MiB)  # 50 megapixels (images.MAX_PIXELS) uncompressed is 150 MB
+SCENARIO = Kind("a scenario file", 1 * MiB)  # the demo skirmish is 3 KB
+HARDWARE = Kind("a hardware file", 1 * MiB)  # a few lines
+EXPORT = Kind("a game export", 64 * MiB)  # a long game is thousands of events of a few hundred bytes
+MANIFEST = Kind("a manifest", 64 * MiB)  # a line of a few hundred bytes a picture
+PROFILE = Kind("a profile file", 256 * MiB)  # two networks in base64: about 20 MB
+IMAGE = Kind("an image", 256 * MiB)  # 50 megapixels (images.MAX_PIXELS) uncompressed is 150 MB
 
 
 class Refused(OSError):
@@ -53,13 +53,13 @@ class Refused(OSError):
 
 
 def _too_large(path: str | Path, kind: Kind) -> Refused:
-    return Refused(path, f"larger than {kind.bound()}, the most a {kind.name} may hold")
+    return Refused(path, f"larger than {kind.bound()}, the most {kind.name} may hold")
 
 
 def _not_regular(path: str | Path, mode: int, what: str) -> Refused:
     if stat.S_ISDIR(mode):
         return Refused(path, f"a folder, not {what}")
-    return Refused(path, f"not a regular file (a device or a pipe), not {what}")
+    return Refused(path, f"not a regular file (a pipe or a device), not {what}")
 
 
 def read_file(path: str | Path, kind: Kind) -> bytes:
@@ -69,7 +69,7 @@ def read_file(path: str | Path, kind: Kind) -> bytes:
     try:
         info = os.fstat(fd)  # of the file opened, not of what the name may lead to by the time it is read
         if not stat.S_ISREG(info.st_mode):
-            raise _not_regular(path, info.st_mode, f"a {kind.name}")
+            raise _not_regular(path, info.st_mode, kind.name)
         if info.st_size > kind.limit:
             raise _too_large(path, kind)
     except BaseException:
@@ -105,17 +105,17 @@ def _target(path: Path, what: str, keep: Iterable[str | Path]) -> Path:
     except OSError:
         return target  # not there (yet): made by the rename, or the system says why not when the writing starts
     if not stat.S_ISREG(mode):
-        raise Refused(path, f"{'a folder' if stat.S_ISDIR(mode) else 'not a regular file (a device or a pipe)'}: "
+        raise Refused(path, f"{'a folder' if stat.S_ISDIR(mode) else 'not a regular file (a pipe or a device)'}: "
                             f"write {what} to a file; nothing was written")  # fmt: skip
     for kept in keep:
-        if _same(target, kept):
+        if same_file(target, kept):
             named = "" if str(kept) == str(path) else f" (it is {kept})"
             raise Refused(path, f"a file this command reads{named}: write {what} to another file; "
                                 "nothing was written")  # fmt: skip
     return target
 
 
-def _same(a: str | Path, b: str | Path) -> bool:
+def same_file(a: str | Path, b: str | Path) -> bool:
     """Whether `a` and `b` name one file: one path once links are followed, or one device and inode (a hard link)."""
     if os.path.realpath(a) == os.path.realpath(b):  # one name, there or not (a log SQLite has yet to make)
         return True
@@ -140,12 +140,12 @@ def check_target(path: Path, what: str = "it", keep: Iterable[str | Path] = ()) 
 
 @overload
 def writing(path: Path, what: str = ..., keep: Iterable[str | Path] = ..., *,
-            binary: Literal[False] = ...) -> contextlib.AbstractContextManager[IO[str]]: ...  # fmt: skip
+            binary: Literal[False] = ...) -> contextlib.AbstractContextManager[TextIO]: ...  # fmt: skip
 @overload
 def writing(path: Path, what: str = ..., keep: Iterable[str | Path] = ..., *,
-            binary: Literal[True]) -> contextlib.AbstractContextManager[IO[bytes]]: ...  # fmt: skip
+            binary: Literal[True]) -> contextlib.AbstractContextManager[BinaryIO]: ...  # fmt: skip
 def writing(path: Path, what: str = "it", keep: Iterable[str | Path] = (), *,
-            binary: bool = False) -> contextlib.AbstractContextManager[IO[str] | IO[bytes]]:  # fmt: skip
+            binary: bool = False) -> contextlib.AbstractContextManager[TextIO | BinaryIO]:  # fmt: skip
     """A file to write in place of `path` (UTF-8 text, or bytes): written beside it, put in its place whole once
     the block ends, removed if it raises. `Refused` first where `path` is not a regular file or is one of `keep`
     (files the command reads); `what` names what is written, for the messages."""
@@ -153,7 +153,7 @@ def writing(path: Path, what: str = "it", keep: Iterable[str | Path] = (), *,
 
 
 @contextlib.contextmanager
-def _writing(path: Path, what: str, keep: Iterable[str | Path], binary: bool) -> Iterator[IO[str] | IO[bytes]]:
+def _writing(path: Path, what: str, keep: Iterable[str | Path], binary: bool) -> Iterator[TextIO | BinaryIO]:
     target = _target(Path(path), what, keep)
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)  # a file written over keeps its permissions
@@ -163,7 +163,8 @@ def _writing(path: Path, what: str, keep: Iterable[str | Path], binary: bool) ->
         mode = 0o666 & ~umask  # as the user's files are made, not mkstemp's 0600
     handle, part = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
-        with os.fdopen(handle, "wb" if binary else "w", encoding=None if binary else "utf-8") as out:
+        out: TextIO | BinaryIO = os.fdopen(handle, "wb") if binary else os.fdopen(handle, "w", encoding="utf-8")
+        with out:
             os.fchmod(out.fileno(), mode)
             yield out
             out.flush()
