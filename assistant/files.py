@@ -31,7 +31,7 @@ class Kind:
     limit: int
 
     def bound(self) -> str:
-        return f"{self.limit // MiB} MiB"
+        return f"{self.limit // MiB} MiB" if self.limit % MiB == 0 else f"{self.limit} bytes"
 
 
 SCENARIO = Kind("a scenario file", 1 * MiB)  # the demo skirmish is 3 KB
