@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from assistant.files import SCENARIO, Refused, read_file
 from assistant.reading import beyond_python
 from assistant.rules.draft import deck_of
 from assistant.rules.errors import RuleError
@@ -264,7 +265,9 @@ def read_scenario_text(path: str | Path) -> str:
     if not source:
         raise ScenarioError("''", [Problem(None, "", "no file named (the path is empty)")])
     try:
-        raw = Path(path).read_bytes()
+        raw = read_file(path, SCENARIO)
+    except Refused as error:
+        raise ScenarioError(source, [Problem(None, "", str(error.strerror))]) from None
     except OSError as error:
         raise ScenarioError(source, [Problem(None, "", f"cannot read the file: {error.strerror}")]) from None
     try:

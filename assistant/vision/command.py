@@ -196,7 +196,7 @@ def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
     well a profile learned without some of its pictures reads those (heldout.py)."""
     from assistant.vision.errors import VisionError
     from assistant.vision.learn import checked, entries_of, examples, say_missing
-    from assistant.vision.profile import same_file
+    from assistant.files import same_file
 
     if same_file(out, manifest):
         say(f"{out}: is the manifest: write the profile to another file")

@@ -16,14 +16,12 @@ networks they were made for are gone.
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.files import PROFILE, Refused, read_file, same_file, write_file
 from assistant.reading import NotJSON, loads
 from assistant.vision.errors import ModelError, ProfileError, why_not_written
 from assistant.vision.find import Finder
@@ -61,37 +59,15 @@ class Profile:
         """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written);
         through a symbolic link, to the file it names (the link stays)."""
         text = self.text()
-        if path.exists() and not path.is_file():
-            raise ProfileError(f"{path}: not a regular file: write the profile to a file")
-        if any(same_file(path, source) for source in self.sources):
-            raise ProfileError(f"{path}: the profile is learned from this file: write the profile to another file")
         try:
-            target = path.resolve() if path.is_symlink() else path
-        except (RuntimeError, OSError):  # Python 3.11 says a loop of links with RuntimeError
-            raise ProfileError(f"{path}: a symbolic link that leads round in a loop: write the profile to a file") from None
-        part = None
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, part = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                umask = os.umask(0o022)
-                os.umask(umask)
-                os.fchmod(out.fileno(), 0o666 & ~umask)  # as the user's files are made, not mkstemp's 0600
-                out.write(text)
-            os.replace(part, target)
+            if any(same_file(path, source) for source in self.sources):
+                raise Refused(path, "the profile is learned from this file: write the profile to another file")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, text, "the profile")
+        except Refused as bad:  # not a regular file, a file it is learned from, a loop of links
+            raise ProfileError(str(bad)) from None
         except OSError as bad:
-            if part is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(part)
-            raise ProfileError(f"{path}: cannot write the profile ({why_not_written(target.parent, bad)})") from None
-
-
-def same_file(a: Path, b: Path) -> bool:
-    """Whether `a` and `b` are one file: one path once resolved, or links to one file."""
-    try:
-        return a.resolve() == b.resolve() or os.path.samefile(a, b)
-    except (OSError, RuntimeError):  # one of them is not there, or a loop of links (RuntimeError on Python 3.11)
-        return False
+            raise ProfileError(f"{path}: cannot write the profile ({why_not_written(path.parent, bad)})") from None
 
 
 def parse(text: str, name: str) -> Profile:
@@ -149,14 +125,12 @@ def fit(profile: Profile) -> Profile:
 
 def load(path: Path) -> Profile:
     """The profile at `path`, checked whole (`fit`), or `ProfileError` saying what is wrong."""
-    if path.is_dir():
-        raise ProfileError(f"{path}: a folder, not a profile file")
-    if path.exists() and not path.is_file():  # a pipe would be waited on for ever
-        raise ProfileError(f"{path}: not a regular file (a pipe or a device), not a profile")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_file(path, PROFILE).decode("utf-8")
     except FileNotFoundError:
         raise ProfileError(f"{path}: no such profile file") from None
+    except Refused as bad:  # a folder, a pipe (waited on for ever), a device, too large
+        raise ProfileError(str(bad)) from None
     except (OSError, UnicodeDecodeError) as bad:
         raise ProfileError(f"{path}: cannot read the profile ({bad})") from None
     return fit(parse(text, str(path)))

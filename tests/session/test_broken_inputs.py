@@ -179,9 +179,10 @@ def test_a_torn_export_file_imports_nothing(nova: Nova, tmp_path: Path) -> None:
     latin.write_bytes("".join(lines[:2]).encode() + b'{"seq": 2, "note": "caf\xe9"}\n' + "".join(lines[3:]).encode())
     code, _, err = nova("session", "import", "--state", target, latin)
     assert code == 1 and f"{latin}:3: not JSON (not UTF-8 text (a byte 0xE9 at column 24)); nothing was imported" in err
-    for path, why in ((tmp_path, "Is a directory"), (tmp_path / "gone.jsonl", "No such file or directory")):
+    for path, why in ((tmp_path, "a folder, not a game export; nothing was imported"),
+                      (tmp_path / "gone.jsonl", "cannot read the file: No such file or directory")):
         code, _, err = nova("session", "import", "--state", target, path)
-        assert code == 1 and err.endswith(f": {path}: cannot read the file: {why}\n"), err
+        assert code == 1 and err.endswith(f": {path}: {why}\n"), err
     code, _, err = nova("session", "import", "--state", target, "")
     assert code == 1 and err.endswith(": '': no file named (the path is empty)\n"), err
     with StateFile(target, folds=FOLDS) as games:

@@ -88,11 +88,12 @@ def test_a_screenshot_that_cannot_be_written_is_refused_before_anything_opens(tm
     state = tmp_path / "table.db"
     folder = tmp_path / "d"
     folder.mkdir()
-    for target, why in ((folder, "Is a directory"), (tmp_path / "nonexist" / "s.png", "No such file or directory")):
+    for target, why in ((folder, "a folder: write the screenshot to a file; nothing was written"),
+                        (tmp_path / "nonexist" / "s.png", "cannot write a picture there (No such file or directory)")):
         process = nova("play", "--state", str(state), "--screenshot", str(target))
         out, err = process.communicate(timeout=30)
         assert process.returncode == 1
-        assert err == f"nova-table: --screenshot {target}: cannot write a picture there ({why})\n"
+        assert err == f"nova-table: --screenshot {target}: {why}\n"
     assert not state.exists()  # no game was opened, so none was started
     assert list(folder.iterdir()) == []
 

@@ -150,10 +150,11 @@ def test_a_profile_is_not_written_over_what_is_no_regular_file(tmp_path: Path) -
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "folder").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "fifo")
-    for where in (tmp_path / "fifo", tmp_path / "folder", tmp_path / "link"):
+    for where, what in (("fifo", "not a regular file (a pipe or a device)"), ("folder", "a folder"),
+                        ("link", "not a regular file (a pipe or a device)")):
         with pytest.raises(ProfileError) as caught:
-            profile.save(where)
-        assert str(caught.value) == f"{where}: not a regular file: write the profile to a file"
+            profile.save(tmp_path / where)
+        assert str(caught.value) == f"{tmp_path / where}: {what}: write the profile to a file; nothing was written"
     assert stat.S_ISFIFO((tmp_path / "fifo").stat().st_mode) and (tmp_path / "link").is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "folder", "link"]
 
