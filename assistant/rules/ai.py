@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from assistant.rules.edition import Edition, term
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.questions import (
     NO,
     YES,
@@ -131,7 +131,7 @@ def known_key(factor: str) -> Callable[[HeroFacts], int] | None:
     if factor in DISTANCE_FACTORS:
         return None
     if factor not in keys:
-        raise RuleError("priority", f"unknown factor {factor!r} (one of {', '.join(PRIORITY_FACTORS)})")
+        raise RuleError("priority", f"unknown factor {shown(factor)} (one of {', '.join(PRIORITY_FACTORS)})")
     return keys[factor]
 
 
@@ -282,7 +282,7 @@ def _in_area(view: GoalView, pool: Sequence[HeroFacts], first: str, answers: Ans
         if answer == YES:
             found.append(hero)
         elif answer != NO:
-            raise RuleError(question.key, f"must be yes or no, not {answer!r}")
+            raise RuleError(question.key, f"must be yes or no, not {shown(answer)}")
     return found
 
 
