@@ -211,7 +211,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     enemies = tuple(read_enemy(r, edition, path, item) for path, item in enemy_tables)
     reserves = tuple(read_enemy(r, edition, path, item) for path, item in reserve_tables)
     if not heroes:
-        r.problem((), "missing [[heroes]]: a scenario needs at least one hero")
+        r.missing((), "heroes", "[[heroes]] tables: a scenario needs at least one hero")
     seen: dict[str, KeyPath] = {}
     _unique(r, [(p, h.id) for (p, _), h in zip(hero_tables, heroes)], "hero", seen)
     _unique(r, [(p, e.id) for (p, _), e in zip(enemy_tables, enemies)], "enemy group", seen)
