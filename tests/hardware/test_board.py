@@ -568,7 +568,7 @@ def test_a_flood_of_bad_lines_is_logged_a_few_times_then_counted(loop: tuple[Boa
     how many more, and every bad line is still counted."""
     link, _ = loop
     clock = Clock()
-    link.bad_lines = Repeats(logging.getLogger("nova_table.board"), link.bad_lines.what, clock=clock)
+    link.bad_lines = Repeats(logging.getLogger("nova_table.board"), "bad lines from board loop://", clock=clock)
     with caplog.at_level(logging.WARNING, logger="nova_table.board"):
         for number in range(3_000):
             clock.now = number / 300  # 3,000 lines in 10 s
