@@ -142,7 +142,7 @@ def _range(r: TomlReader, path: KeyPath, data: Mapping[str, Any]) -> tuple[int, 
     value = data.get("range")
     if isinstance(value, int) and not isinstance(value, bool):
         if not 1 <= value <= 30:
-            r.problem(path + ("range",), f"expected a range from 1 to 30, got {value}")
+            r.problem(path + ("range",), f"expected a range from 1 to 30, got {show(value)}")
         return 1, value
     if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         low, high = value

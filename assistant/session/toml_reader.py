@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
+from assistant.rules.errors import short
 from assistant.session.errors import Problem
 from assistant.session.toml_lines import Path as KeyPath
 from assistant.session.toml_lines import key_lines, line_of
@@ -66,7 +67,7 @@ class TomlReader:
         if value is None:
             return low
         if not low <= value <= high:
-            self.problem(path + (key,), f"expected a number from {low} to {high}, got {value}")
+            self.problem(path + (key,), f"expected a number from {low} to {high}, got {show(value)}")
         return value
 
     def optional_integer(self, data: Mapping[str, Any], path: KeyPath, key: str, low: int, high: int) -> int | None:
@@ -132,15 +133,16 @@ KIND_NAMES: dict[type, str] = {str: "text in quotes", bool: "true or false", lis
 
 
 def show(value: object) -> str:
+    """A TOML value as a message quotes it, cut to its first characters (`assistant.rules.errors.short`)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{short(value)}"'
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
         return "a list"
-    return str(value)
+    return short(str(value))
 
 
 def alternatives(options: Sequence[str]) -> str:

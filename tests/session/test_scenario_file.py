@@ -461,3 +461,10 @@ def test_a_byte_order_mark_and_unicode_line_separators_in_strings_do_not_move_th
     assert str(caught.value) == f"lines.toml:{line_number(text, 'health = 0')}: heroes[1].health: expected a number from 1 to 20, got 0"
     with pytest.raises(ScenarioError, match="^'': no file named"):
         load_scenario("")
+
+
+def test_a_long_wrong_value_is_quoted_short() -> None:
+    """A megabyte of text where a rank is expected: the message quotes its first 40 characters, not all of it."""
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(mutate('rank = "elite"', 'rank = "' + "b" * 1_000_000 + '"'), "long.toml")
+    assert str(caught.value) == f'long.toml:77: enemies[1].rank: expected "troop", "elite" or "monster", got "{"b" * 40}..."'
