@@ -92,3 +92,9 @@ def test_every_line_gets_exactly_one_json_answer(requests: list[Any]) -> None:
     assert len(answers) == len(lines)
     assert all(isinstance(a, dict) for a in answers)
     assert answers[-1] == NEXT_ANSWER
+
+
+def test_a_number_past_a_million_is_refused_quoted_short() -> None:
+    """Python reads numbers of 4,300 digits: one was said whole in "has 3 AP left, not 1000...000"."""
+    answer = serve(json.dumps({"op": "forced_wait", "start": 1, "position": 2, "ap_left": 10**4000, "enemy_sectors": []}))
+    assert answer == {"error": "ap_left: must be from -1000000 to 1000000, not " + "1" + "0" * 39 + "..."}

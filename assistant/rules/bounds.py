@@ -26,6 +26,10 @@ DICE = 32
 ITEMS = 64
 """Any other list in a request or an event (cards drawn, models named, ids of a tie)."""
 
+NUMBER = 1_000_000
+"""The largest whole number a field holds, either sign: nothing the table counts comes near (a Characteristic is 1
+to 6, a Threat Level 0 to 30, an hour of the Horologium a few dozen)."""
+
 TEXT = 256
 """Characters of an id, a name or a note."""
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from assistant.rules.dice import Astro, AstroCount, check_dice
 from assistant.rules.edition import Edition
-from assistant.rules.bounds import DICE, ITEMS, TEXT
+from assistant.rules.bounds import DICE, ITEMS, NUMBER, TEXT
 from assistant.rules.errors import RuleError, short, shown
 from assistant.rules.horologium import check_sector
 
@@ -42,6 +42,8 @@ class Fields:
             raise RuleError(self.name(key), f"must be at least {low}, not {shown(value)}")
         if high is not None and value > high:
             raise RuleError(self.name(key), f"must be at most {high}, not {shown(value)}")
+        if abs(value) > NUMBER:  # (a field's own bounds said first: they say more)
+            raise RuleError(self.name(key), f"must be from {-NUMBER} to {NUMBER}, not {shown(value)}")
         return value
 
     def flag(self, key: str, default: Any = ...) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from assistant import __version__
-from assistant.rules.bounds import TEXT
+from assistant.rules.bounds import NUMBER, TEXT
 from assistant.rules.errors import shown
 
 MAX_SIDE_MISSIONS = 3  # "Active Side Missions": at most 3
@@ -145,6 +145,8 @@ def _number(event: Mapping[str, Any], key: str, low: int | None = None) -> int:
     value = event.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise CampaignError(f"{key}: expected a whole number, got {shown(value)}")
+    if abs(value) > NUMBER:
+        raise CampaignError(f"{key}: expected a number from {-NUMBER} to {NUMBER}, got {shown(value)}")
     if low is not None and value < low:
         raise CampaignError(f"{key}: expected at least {low}, got {shown(value)}")
     return value
