@@ -109,14 +109,19 @@ def _new(args: argparse.Namespace, state: str) -> int:
 
 
 def _apply(args: argparse.Namespace, state: str) -> int:
-    from assistant.reading import NotJSON, loads
+    from assistant.reading import NotJSON, bounded_lines, loads
+    from assistant.rules.bounds import LINE
     from assistant.session.errors import EventRefused, StateFileError
     from assistant.session.games import StateFile
 
     refused = 0
     with StateFile(state) as games:
         journal = games.journal(_game_ref(args))
-        for number, line in enumerate(sys.stdin, start=1):
+        for number, line in enumerate(bounded_lines(sys.stdin, LINE), start=1):
+            if line is None:  # read past, never whole: the next line is read as usual
+                refused += 1
+                _print({"line": number, "error": f"longer than {LINE} characters; not stored"})
+                continue
             if not line.strip():
                 continue
             try:

@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 from assistant.reading import NotJSON, loads
+from assistant.rules.bounds import LINE
 from assistant.session.database import rollback, writing
 from assistant.session.errors import EventRefused, NoSuchGame, NothingToUndo, SessionError
 from assistant.session.fold import Fold
@@ -48,13 +49,17 @@ def check_head(path: str, game_id: int, head: int, updated_at: object, head_crc:
 
 
 def encode_event(event: Mapping[str, Any]) -> str:
-    """The stored form of an event: compact JSON with sorted keys."""
+    """The stored form of an event: compact JSON with sorted keys, no longer than a line `session apply` reads
+    (`assistant.rules.bounds.LINE`), so that every stored event can be exported and read back."""
     if not isinstance(event, Mapping):
         raise EventRefused(f"an event is a JSON object, got {type(event).__name__}")
     try:
-        return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        body = json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as error:
         raise EventRefused(f"the event cannot be stored as JSON: {error}") from None
+    if len(body) > LINE:
+        raise EventRefused(f"an event is at most {LINE} characters as JSON, not {len(body)}")
+    return body
 
 
 def now() -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from assistant.rules.bounds import LINE
 from assistant.session import schema
 from assistant.session.errors import StateFileError
 from assistant.session.games import StateFile, seal_game
@@ -201,7 +202,21 @@ def test_opening_a_broken_file_in_code_raises_state_file_error(tmp_path: Path) -
 
 
 TOO_LONG = "1" + "0" * 5000  # over Python's limit of 4300 digits for a number read from text
-TOO_DEEP = "[" * 100000 + "]" * 100000
+TOO_DEEP = "[" * 30000 + "]" * 30000  # (within the 64 Ki characters of an `apply` line)
+
+
+def test_a_line_past_the_bound_is_refused_unread_and_the_next_stored(nova: Nova, state_path: Path) -> None:
+    """`session apply` reads no line whole past 64 Ki characters: such a line is refused, the next one stored."""
+    nova.json("session", "new", "--scenario", DEMO, "--state", state_path)
+    good = {"type": "spend_ap", "ap": 2, "action": "move"}
+    huge = json.dumps({**good, "note": "x" * 10_000_000})
+    bad_value = json.dumps({"type": "spend_ap", "ap": 2, "action": "y" * 60_000})
+    code, out, _ = nova("session", "apply", "--state", state_path, stdin=f"{huge}\n{bad_value}\n{json.dumps(good)}\n")
+    assert code == 1
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {"line": 1, "error": f"longer than {LINE} characters; not stored"},
+        {"line": 2, "error": "action: must be at most 256 characters, not 60000: '" + "y" * 39 + "...; not stored"},
+        {"line": 3, "seq": 1, "type": "spend_ap"}]  # fmt: skip
 
 
 def test_lines_python_cannot_read_as_numbers_or_nesting_are_refused_line_by_line(nova: Nova, state_path: Path) -> None:
