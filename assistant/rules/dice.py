@@ -194,4 +194,4 @@ def rerolled(edition: Edition, dice: Sequence[int], rerolls: Sequence[Reroll], f
 
 def _face(value: int, faces: int, field: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
-        raise RuleError(field, f"a d{faces} has no face {value!r} (its faces are 1 to {faces})")
+        raise RuleError(field, f"a d{faces} has no face {shown(value)} (its faces are 1 to {faces})")
