@@ -3,7 +3,8 @@
 Operations: test, hero_attack, enemy_attack, next_activation, forced_wait, ai_goal (Nova Aetas);
 status_military, status_tie, status_priority, status_final (Nova Lectio: Status, docs/status.md).
 A request that cannot be served gets {"error": "..."} naming the field at fault; the next line
-is read as usual, and the exit code is 1 once stdin ends. Examples:
+is read as usual, and the exit code is 1 once stdin ends. A line holds at most 65,536 characters,
+a request at most 12 Heroes, 64 tokens, 32 dice (`assistant/rules/bounds.py`). Examples:
 
   {"op": "test", "edition": "renaissance", "dice": [6, 6, 5, 2], "threshold": 5}
   {"op": "forced_wait", "start": 12, "position": 3, "ap_left": 2, "enemy_sectors": [5, 9]}
@@ -15,11 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
-from assistant.reading import NotJSON, loads
-from assistant.rules.errors import RuleError
+from assistant.reading import NotJSON, bounded_lines, loads
+from assistant.rules.bounds import LINE
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.fields import Fields
 from assistant.status.wire import OPERATIONS as STATUS_OPERATIONS
 from assistant.wire import answer_ai_goal, answer_enemy_attack, answer_forced_wait
@@ -49,7 +51,7 @@ def serve(line: str) -> dict[str, Any]:
         return {"error": "op: missing (one of " + ", ".join(OPERATIONS) + ")"}
     handler = OPERATIONS.get(op) if isinstance(op, str) else None
     if handler is None:
-        return {"error": f"op: unknown operation {op!r} (one of " + ", ".join(OPERATIONS) + ")"}
+        return {"error": f"op: unknown operation {shown(op)} (one of " + ", ".join(OPERATIONS) + ")"}
     try:
         fields = Fields(request, known={"op"})
         result = handler(fields)
@@ -59,12 +61,15 @@ def serve(line: str) -> dict[str, Any]:
     return result
 
 
-def serve_lines(lines: Iterable[str], out: TextIO) -> int:
-    """Answer each request line; how many were answered with an error."""
+TOO_LONG = {"error": f"request: longer than {LINE} characters (the line is skipped)"}
+
+
+def serve_lines(lines: TextIO, out: TextIO) -> int:
+    """Answer each request line of `lines`; how many were answered with an error."""
     errors = 0
-    for line in lines:
-        if line.strip():
-            answer = serve(line)
+    for line in bounded_lines(lines, LINE):
+        if line is None or line.strip():
+            answer = TOO_LONG if line is None else serve(line)
             errors += "error" in answer
             out.write(json.dumps(answer) + "\n")
             out.flush()

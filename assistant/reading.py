@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
 
 ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as Python's "surrogateescape" reads it
 
@@ -58,3 +58,15 @@ def beyond_python(error: ValueError | RecursionError) -> str:
     if isinstance(error, RecursionError):
         return "nested too deeply"
     return f"a number of more than {sys.get_int_max_str_digits()} digits"
+
+
+def bounded_lines(stream: TextIO, limit: int) -> Iterator[str | None]:
+    """The lines of `stream`, none read whole into memory past `limit` characters: None for a line longer than
+    that (read on to its newline and dropped), so that the next line is read as usual."""
+    while line := stream.readline(limit + 1):
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):
+            line = stream.readline(limit)
+        yield None

@@ -13,10 +13,11 @@ from assistant.rules.combat import (
     hero_physical_attack,
     hero_psychic_attack,
 )
+from assistant.rules.bounds import HEROES, TOKENS
 from assistant.rules.dice import DEFAULT_THRESHOLD, astro, check_dice, successes
 from assistant.rules.edition import Edition
 from assistant.rules.equipment import effects_apply, equipment_takes, place_wounds
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.fields import Fields
 from assistant.rules.horologium import Clock, Side, Token, check_sector, forced_wait, next_activation
 from assistant.rules.scenario import PRIORITY_FACTORS, MissionGoal
@@ -128,11 +129,11 @@ def read_token(f: Fields) -> Token:
 def answer_next_activation(f: Fields) -> dict[str, Any]:
     f.edition()  # both editions order a sector the same way
     clock = Clock(hour=f.integer("hour", low=0), minute=f.sector("minute"))
-    tokens = [read_token(item) for item in f.items("tokens")]
+    tokens = [read_token(item) for item in f.items("tokens", most=TOKENS)]
     seen: set[str] = set()
     for index, token in enumerate(tokens):
         if token.id in seen:
-            raise RuleError(f"tokens[{index}].id", f"{token.id!r} is on the Horologium twice")
+            raise RuleError(f"tokens[{index}].id", f"{shown(token.id)} is on the Horologium twice")
         seen.add(token.id)
     done = [str(x) for x in f.array("done", [])]
     activation = next_activation(clock, tokens, done)
@@ -146,7 +147,7 @@ def answer_next_activation(f: Fields) -> dict[str, Any]:
 
 def answer_forced_wait(f: Fields) -> dict[str, Any]:
     edition = f.edition()
-    enemies = f.array("enemy_sectors")
+    enemies = f.array("enemy_sectors", most=TOKENS)
     sectors = [check_sector(s, f"enemy_sectors[{i}]") for i, s in enumerate(enemies)]
     wait, end = forced_wait(f.sector("start"), f.sector("position"), f.integer("ap_left", low=0), sectors, edition)
     return {"wait": wait, "end": end}
@@ -167,17 +168,17 @@ def answer_ai_goal(f: Fields) -> dict[str, Any]:
     priority = tuple(str(p) for p in f.array("priority", ["standard"]))
     for index, factor in enumerate(priority):
         if factor not in PRIORITY_FACTORS:
-            raise RuleError(f"priority[{index}]", f"must be one of {', '.join(PRIORITY_FACTORS)}, not {factor!r}")
+            raise RuleError(f"priority[{index}]", f"must be one of {', '.join(PRIORITY_FACTORS)}, not {shown(factor)}")
     needs = {field for factor in priority for field in ("health", "mind", "physique") if field in factor}
     heroes: list[HeroFacts] = []
     distances: dict[str, int] = {}
-    for index, item in enumerate(f.items("heroes")):
+    for index, item in enumerate(f.items("heroes", most=HEROES)):
         for field in sorted(needs):
             if not item.has(field):
                 raise RuleError(item.name(field), f"missing (the priority {', '.join(priority)} needs it)")
         hero_id = item.text("id")
         if hero_id == "mission" or hero_id in distances:
-            raise RuleError(f"heroes[{index}].id", f"{hero_id!r} is used twice or is the word 'mission'")
+            raise RuleError(f"heroes[{index}].id", f"{shown(hero_id)} is used twice or is the word 'mission'")
         distances[hero_id] = item.integer("distance", low=0)
         heroes.append(HeroFacts(
             id=hero_id,

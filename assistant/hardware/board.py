@@ -3,7 +3,8 @@
 pyserial's `ReaderThread` reads on its own thread; a `Packetizer` splits the bytes into lines.
 Every line is parsed on that thread and handed to `on_message` (the app posts it as a pygame
 event: only the main loop touches the game). A garbled, partial or overlong line is logged with
-what was wrong and skipped; nothing the board sends can stop the link or the app.
+what was wrong and skipped (a flood of them: the first few in each 10 s, then how many more,
+`assistant.logs.Repeats`); nothing the board sends can stop the link or the app.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from assistant.hardware.protocol import (
     ring_message,
     tray_message,
 )
+from assistant.logs import Repeats
 from assistant.rules.state import GameState
 
 log = logging.getLogger("nova_table.board")
@@ -109,6 +111,8 @@ class BoardLink:
         self._last: dict[str, bytes] = {}  # what the board shows, by kind: sent again when it starts over
         self._sending = threading.Lock()  # the main loop's sends and the reader's re-sends, one at a time
         self._thread = ReaderThread(port, lambda: _Lines(self))
+        self.bad_lines = Repeats(log, f"bad lines from board {port.name or port.port}")
+        self.failures = Repeats(log, f"failures handling a message from board {port.port}")
 
     @classmethod
     def open(cls, url: str, on_message: Callable[[BoardMessage], None] | None = None, **kwargs: Any) -> BoardLink:
@@ -156,7 +160,7 @@ class BoardLink:
         try:
             self.on_message(message)
         except Exception:  # a bug in the receiver must not kill the reader
-            log.exception("board: handling %r failed", message)
+            self.failures.warning("board: handling %r failed", message, exc_info=True)
 
     @property
     def alive(self) -> bool:
@@ -172,10 +176,12 @@ class BoardLink:
 
     def bad_line(self, raw: bytes, why: str) -> None:
         self.bad += 1
-        log.warning("board %s: skipped a bad line: %s: %r", self.port.name or self.port.port, why, raw[:80])
+        self.bad_lines.warning("board %s: skipped a bad line: %s: %r", self.port.name or self.port.port, why, raw[:80])
 
     def lost(self, error: BaseException | None) -> None:
         self.connected = False
+        self.bad_lines.flush()
+        self.failures.flush()
         if error is not None:
             log.warning("board %s: connection lost: %s", self.port.port, error)
 
@@ -223,7 +229,9 @@ class BoardLink:
 
     def close(self) -> None:
         self._thread.close()
-        self.connected = False  # (its reader says so too, unless it is slower than pyserial's 2 s wait)
+        self.connected = False
+        self.bad_lines.flush()
+        self.failures.flush()  # (its reader says so too, unless it is slower than pyserial's 2 s wait)
 
     def __repr__(self) -> str:
         return f"<board on {self.port.port}>"

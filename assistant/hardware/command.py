@@ -3,7 +3,7 @@
 `simulate` runs the firmware's own logic on a pseudo-terminal and prints its path, then each line
 it gets and its LED ring (type "knob HERO DELTA" to turn a Perilium knob, "press HERO" to press it, "reset" for a
 soft reset). `monitor PORT` says
-hello and prints every message the board sends. `send PORT JSON...` sends messages and prints
+hello and prints every message the board sends, until the port closes (exit status 1). `send PORT JSON...` sends messages and prints
 the replies.
 """
 
@@ -146,7 +146,11 @@ def _monitor(args: argparse.Namespace) -> int:
     except (SerialException, OSError) as error:
         return _lost(args.port, error)
     finally:
+        closed = not link.connected
         link.close()
+    if closed:  # unplugged, a board that reset its USB, a simulator that stopped
+        print(f"nova-table: board {args.port}: the port closed; nothing more to monitor", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assistant.files import HARDWARE, Refused, read_file
 from assistant.reading import beyond_python
 
 ENVIRON = "NOVA_TABLE_HARDWARE"
@@ -164,7 +165,9 @@ def load_config(path: Path | None = None) -> HardwareConfig:
         return HardwareConfig()
     chosen = candidates[0]
     try:
-        data = tomllib.loads(chosen.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_file(chosen, HARDWARE).decode("utf-8"))
+    except Refused as error:  # a folder, a pipe (waited on for ever), a device (read without end), too large
+        raise ConfigError(str(error)) from None
     except OSError as error:
         raise ConfigError(f"{chosen}: cannot read: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:

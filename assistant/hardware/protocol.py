@@ -142,4 +142,4 @@ def parse_line(raw: bytes) -> BoardMessage:
         return Beat()
     if kind == "repl":
         return Prompt(_whole(message, "seconds"))
-    raise LineError(f"unknown message type {kind!r}")
+    raise LineError(f"unknown message type {clipped(repr(kind))}")

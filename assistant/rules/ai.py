@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from assistant.rules.edition import Edition, term
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.questions import (
     NO,
     YES,
@@ -131,7 +131,7 @@ def known_key(factor: str) -> Callable[[HeroFacts], int] | None:
     if factor in DISTANCE_FACTORS:
         return None
     if factor not in keys:
-        raise RuleError("priority", f"unknown factor {factor!r} (one of {', '.join(PRIORITY_FACTORS)})")
+        raise RuleError("priority", f"unknown factor {shown(factor)} (one of {', '.join(PRIORITY_FACTORS)})")
     return keys[factor]
 
 
@@ -192,7 +192,8 @@ Recalled = list[tuple[Question, Answer]]
 """The questions the goal choice answered itself from earlier answers, with those answers (collected by the plan)."""
 
 
-def recall(view: GoalView, question: Question, answers: Answers, recalled: Recalled | None = None) -> Answer | None:
+def recall(view: GoalView, question: Question, answers: Answers, recalled: Recalled | None = None,
+           ask: Oracle | None = None) -> Answer | None:
     """The answer to `question`: the table's, or one that follows from what the table already said.
 
     Distances are each model's own ("Control Area" and "closest" are counted from the Enemy Model that
@@ -202,12 +203,15 @@ def recall(view: GoalView, question: Question, answers: Answers, recalled: Recal
     - the closest (farthest) of a set of Heroes are, among fewer of them, those still there, if any;
     - Heroes equally close are all in the Control Area, or none; nobody farther than one outside is.
     A Hero KO or removed only leaves the sets; it moves nobody ("KO Hero": placed prone where it stands).
+    Neither: `ask(question)`, if given (`settle_goal`), or None.
     """
     answer = answers.get(question.key)
     if answer is None:
         answer = _derive(view, question, answers)
         if answer is not None and recalled is not None:
             recalled.append((question, answer))
+    if answer is None and ask is not None:
+        answer = ask(question)
     return answer
 
 
@@ -258,16 +262,16 @@ def _derive(view: GoalView, question: Question, answers: Answers) -> Answer | No
 
 
 def _in_area(view: GoalView, pool: Sequence[HeroFacts], first: str, answers: Answers,
-             recalled: Recalled | None = None) -> Question | list[HeroFacts]:
+             recalled: Recalled | None = None, ask: Oracle | None = None) -> Question | list[HeroFacts]:
     """The Heroes of `pool` inside the Control Area, asked best first, stopping when the rest cannot matter."""
     if first == "closest" and len(pool) > 1:
         # the closest Heroes inside the area are the closest of all, if they are inside at all: two taps
         question = distance_question(view, pool, "closest", "the closest Heroes, to see if they are in the Control Area")
-        nearest = recall(view, question, answers, recalled)
+        nearest = recall(view, question, answers, recalled, ask)
         if nearest is None:
             return question
         closest = [h for h in pool if h.id in nearest]
-        inside = _in_area(view, closest[:1], "threat", answers, recalled)
+        inside = _in_area(view, closest[:1], "threat", answers, recalled, ask)
         return inside if isinstance(inside, Question) or not inside else closest
     key = known_key(first)
     ordered = sorted(pool, key=lambda h: -(key(h) if key else h.threat))
@@ -276,19 +280,19 @@ def _in_area(view: GoalView, pool: Sequence[HeroFacts], first: str, answers: Ans
         if found and key is not None and key(hero) < key(found[0]):
             break  # a lower tier of the first factor can no longer become the goal
         question = in_area_question(view, hero)
-        answer = recall(view, question, answers, recalled)
+        answer = recall(view, question, answers, recalled, ask)
         if answer is None:
             return question
         if answer == YES:
             found.append(hero)
         elif answer != NO:
-            raise RuleError(question.key, f"must be yes or no, not {answer!r}")
+            raise RuleError(question.key, f"must be yes or no, not {shown(answer)}")
     return found
 
 
 def _break_ties(
     view: GoalView, candidates: Sequence[HeroFacts], factors: Sequence[str], answers: Answers, why: str, steps: tuple[str, ...],
-    recalled: Recalled | None = None,
+    recalled: Recalled | None = None, ask: Oracle | None = None,
 ) -> Question | Goal:
     """Apply `factors` in order to `candidates`; the players (or a die) settle what is left."""
     left = list(candidates)
@@ -303,7 +307,7 @@ def _break_ties(
             left = [h for h in left if key(h) == best]
             continue
         question = distance_question(view, left, factor, f"{listing([h.name for h in left])} tie ({why})")
-        answer = recall(view, question, answers, recalled)
+        answer = recall(view, question, answers, recalled, ask)
         if answer is None:
             return question
         left = [h for h in left if h.id in answer]
@@ -360,9 +364,9 @@ def _players(
     return Goal(hero.id, False, f"{_label(view, hero)}: {why}; the players chose", steps + ("players",), ids)
 
 
-def decide_goal(view: GoalView, answers: Answers, recalled: Recalled | None = None) -> Question | Goal:
+def decide_goal(view: GoalView, answers: Answers, recalled: Recalled | None = None, ask: Oracle | None = None) -> Question | Goal:
     """The next question the goal choice needs, or the goal itself; what it could tell from earlier answers
-    instead of asking goes into `recalled` (see `recall`)."""
+    instead of asking goes into `recalled`, and what `ask` answers is taken as it goes (see `recall`)."""
     mission = view.mission
     if mission is not None and mission.threat is None:
         # Renaissance "Artificial Intelligence (AI)": a Goal without a Threat Level is pursued regardless.
@@ -374,14 +378,14 @@ def decide_goal(view: GoalView, answers: Answers, recalled: Recalled | None = No
         ties = profile + CLASSIC_PRIORITIES  # first edition "Enemy attacking priorities"
     else:
         ties = profile + STANDARD_IN_AREA  # "Profile Card" factors first, then "Standard"
-    found = _in_area(view, pool, ties[0], answers, recalled)
+    found = _in_area(view, pool, ties[0], answers, recalled, ask)
     if isinstance(found, Question):
         return found
     word = term(view.edition, "Threat Level")
     threat = f", {word} {mission.threat} or more" if mission is not None else ""
     if found:
         why = f"in the Control Area{threat}"  # the factors that chose among them follow (`_break_ties`)
-        return _break_ties(view, found, ties, answers, why, ("area",), recalled)
+        return _break_ties(view, found, ties, answers, why, ("area",), recalled, ask)
     if mission is not None:
         return Goal(
             None, True,
@@ -395,15 +399,27 @@ def decide_goal(view: GoalView, answers: Answers, recalled: Recalled | None = No
         return Goal(None, False, "every Hero is KO: no goal", ())
     # Renaissance "Artificial Intelligence (AI)" step 4 (and, by choice, a first-edition enemy with no mission).
     return _break_ties(view, standing, STANDARD_ANYWHERE, answers, "no Hero in the Control Area, the closest Hero anywhere", ("area", "anywhere"),
-                       recalled)
+                       recalled, ask)
 
 
 def settle_goal(view: GoalView, oracle: Oracle, answers: Answers | None = None) -> tuple[Question | Goal, dict[str, tuple[str, ...]]]:
-    """Ask `oracle` every question it can answer; the goal, or the first question it cannot answer."""
+    """Ask `oracle` every question it can answer; the goal, or the first question it cannot answer. The distance
+    questions are asked as the choice meets them, in one pass (not one pass over the Heroes per answer);
+    the players' choice and the die, as the choice stops at them."""
     known = dict(answers or {})
+    unanswered: set[str] = set()
+
+    def ask(question: Question) -> Answer | None:
+        answer = oracle(question)
+        if answer is None:
+            unanswered.add(question.key)
+        else:
+            known[question.key] = answer
+        return answer
+
     for _ in range(10_000):
-        step = decide_goal(view, known)
-        if isinstance(step, Goal):
+        step = decide_goal(view, known, ask=ask)
+        if isinstance(step, Goal) or step.key in unanswered:
             return step, known
         answer = oracle(step)
         if answer is None:

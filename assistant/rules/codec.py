@@ -9,7 +9,7 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 
 T = TypeVar("T")
 
@@ -52,14 +52,14 @@ def _build(kind: Any, data: Any, path: str) -> Any:
                 return _build(option, data, path)
             except RuleError as refused:
                 errors.append(refused.message)
-        raise RuleError(path, "; ".join(errors) or f"unexpected {data!r}")
+        raise RuleError(path, "; ".join(errors) or f"unexpected {shown(data)}")
     if origin is typing.Literal:
         if data not in get_args(kind):
-            raise RuleError(path, f"must be one of {get_args(kind)}, not {data!r}")
+            raise RuleError(path, f"must be one of {get_args(kind)}, not {shown(data)}")
         return data
     if origin is tuple:
         if not isinstance(data, list):
-            raise RuleError(path, f"must be a list, not {data!r}")
+            raise RuleError(path, f"must be a list, not {shown(data)}")
         args = get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_build(args[0], item, f"{path}[{i}]") for i, item in enumerate(data))
@@ -68,17 +68,17 @@ def _build(kind: Any, data: Any, path: str) -> Any:
         return tuple(_build(arg, item, f"{path}[{i}]") for i, (arg, item) in enumerate(zip(args, data)))
     if origin is dict:
         if not isinstance(data, dict):
-            raise RuleError(path, f"must be an object, not {data!r}")
+            raise RuleError(path, f"must be an object, not {shown(data)}")
         key_kind, value_kind = get_args(kind)
         return {_build(key_kind, k, path): _build(value_kind, v, f"{path}.{k}") for k, v in data.items()}
     if isinstance(kind, type) and issubclass(kind, Enum):
         try:
             return kind(data)
         except ValueError:
-            raise RuleError(path, f"must be one of {[e.value for e in kind]}, not {data!r}") from None
+            raise RuleError(path, f"must be one of {[e.value for e in kind]}, not {shown(data)}") from None
     if isinstance(kind, type) and is_dataclass(kind):
         if not isinstance(data, dict):
-            raise RuleError(path, f"must be an object, not {data!r}")
+            raise RuleError(path, f"must be an object, not {shown(data)}")
         hints, names = _shape(kind)
         unknown = sorted(set(data) - names)
         if unknown:
@@ -91,9 +91,9 @@ def _build(kind: Any, data: Any, path: str) -> Any:
     if kind is Any:
         return data
     if kind in (int, float) and (isinstance(data, bool) or not isinstance(data, (int, float))):
-        raise RuleError(path, f"must be a number, not {data!r}")
+        raise RuleError(path, f"must be a number, not {shown(data)}")
     if kind in (str, bool) and not isinstance(data, kind):
-        raise RuleError(path, f"must be a {kind.__name__}, not {data!r}")
+        raise RuleError(path, f"must be a {kind.__name__}, not {shown(data)}")
     if kind is int and not isinstance(data, int):
-        raise RuleError(path, f"must be a whole number, not {data!r}")
+        raise RuleError(path, f"must be a whole number, not {shown(data)}")
     return data

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from assistant.rules.edition import Edition
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 
 # Renaissance "Golden Rules" and "Success Threshold"; first edition "The rule of success" (5+).
 DEFAULT_THRESHOLD = 5
@@ -36,7 +36,7 @@ def check_dice(dice: Sequence[int], faces: int = 8, field: str = "dice") -> tupl
     values = tuple(dice)
     for index, value in enumerate(values):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
-            raise RuleError(f"{field}[{index}]", f"must be a die result from 1 to {faces}, not {value!r}")
+            raise RuleError(f"{field}[{index}]", f"must be a die result from 1 to {faces}, not {shown(value)}")
     return values
 
 
@@ -194,4 +194,4 @@ def rerolled(edition: Edition, dice: Sequence[int], rerolls: Sequence[Reroll], f
 
 def _face(value: int, faces: int, field: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
-        raise RuleError(field, f"a d{faces} has no face {value!r} (its faces are 1 to {faces})")
+        raise RuleError(field, f"a d{faces} has no face {shown(value)} (its faces are 1 to {faces})")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.horologium import Side, Token, roman, step
 from assistant.rules.questions import counted
 from assistant.rules.scenario import DraftOrder, EnemyGroupSpec
@@ -52,7 +52,7 @@ def place_draft(state: GameState, cards: Sequence[str], squares: int, sector: in
         try:
             card = state.scenario.enemy(card_id)
         except KeyError:
-            raise RuleError(f"cards[{index}]", f"no enemy card {card_id!r} in the scenario") from None
+            raise RuleError(f"cards[{index}]", f"no enemy card {shown(card_id)} in the scenario") from None
         if deck is not None and card_id not in deck:
             raise RuleError(f"cards[{index}]", f"{card.name} is not in this Draft deck ({', '.join(sorted(deck)) or 'empty'})")
         if left == 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 
 
 class Edition(Enum):
@@ -18,7 +18,7 @@ class Edition(Enum):
         for edition in cls:
             if value == edition.value:
                 return edition
-        raise RuleError(field, f"must be 'classic' or 'renaissance', not {value!r}")
+        raise RuleError(field, f"must be 'classic' or 'renaissance', not {shown(value)}")
 
 
 CLASSIC_WORDS = {  # first edition: the hero sheet's "Rapidity, Mastery, Physical, Mind", "TV", "Mental attack", "out of action"

@@ -7,7 +7,8 @@ from typing import Any
 
 from assistant.rules.dice import Astro, AstroCount, Reroll, RerollSource, check_dice, rerolled
 from assistant.rules.edition import Edition
-from assistant.rules.errors import RuleError
+from assistant.rules.bounds import DICE, ITEMS, NUMBER, TEXT
+from assistant.rules.errors import RuleError, short, shown
 from assistant.rules.horologium import check_sector
 
 
@@ -20,7 +21,7 @@ class Fields:
         self.used: set[str] = set(known or ())
 
     def name(self, key: str) -> str:
-        return f"{self.prefix}{key}"
+        return f"{self.prefix}{short(key)}"
 
     def has(self, key: str) -> bool:
         return key in self.data
@@ -36,39 +37,46 @@ class Fields:
     def integer(self, key: str, default: Any = ..., low: int | None = None, high: int | None = None) -> int:
         value = self.raw(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError(self.name(key), f"must be a whole number, not {value!r}")
+            raise RuleError(self.name(key), f"must be a whole number, not {shown(value)}")
         if low is not None and value < low:
-            raise RuleError(self.name(key), f"must be at least {low}, not {value}")
+            raise RuleError(self.name(key), f"must be at least {low}, not {shown(value)}")
         if high is not None and value > high:
-            raise RuleError(self.name(key), f"must be at most {high}, not {value}")
+            raise RuleError(self.name(key), f"must be at most {high}, not {shown(value)}")
+        if abs(value) > NUMBER:  # (a field's own bounds said first: they say more)
+            raise RuleError(self.name(key), f"must be from {-NUMBER} to {NUMBER}, not {shown(value)}")
         return value
 
     def flag(self, key: str, default: Any = ...) -> bool:
         value = self.raw(key, default)
         if not isinstance(value, bool):
-            raise RuleError(self.name(key), f"must be true or false, not {value!r}")
+            raise RuleError(self.name(key), f"must be true or false, not {shown(value)}")
         return value
 
     def text(self, key: str, default: Any = ...) -> str:
         value = self.raw(key, default)
         if not isinstance(value, str) or not value:
-            raise RuleError(self.name(key), f"must be a non-empty string, not {value!r}")
+            raise RuleError(self.name(key), f"must be a non-empty string, not {shown(value)}")
+        if len(value) > TEXT:
+            raise RuleError(self.name(key), f"must be at most {TEXT} characters, not {len(value)}: {shown(value)}")
         return value
 
     def choice(self, key: str, options: tuple[str, ...], default: Any = ...) -> str:
         value = self.raw(key, default)
         if value not in options:
-            raise RuleError(self.name(key), f"must be one of {', '.join(options)}, not {value!r}")
+            raise RuleError(self.name(key), f"must be one of {', '.join(options)}, not {shown(value)}")
         return str(value)
 
-    def array(self, key: str, default: Any = ...) -> list[Any]:
+    def array(self, key: str, default: Any = ..., most: int = ITEMS) -> list[Any]:
+        """A list of at most `most` items (`assistant.rules.bounds`)."""
         value = self.raw(key, default)
         if not isinstance(value, list):
-            raise RuleError(self.name(key), f"must be a list, not {value!r}")
+            raise RuleError(self.name(key), f"must be a list, not {shown(value)}")
+        if len(value) > most:
+            raise RuleError(self.name(key), f"must hold at most {most} items, not {len(value)}")
         return value
 
     def dice(self, key: str = "dice", faces: int = 8) -> tuple[int, ...]:
-        return check_dice(self.array(key), faces, self.name(key))
+        return check_dice(self.array(key, most=DICE), faces, self.name(key))
 
     def rolled(self, edition: Edition, faces: int = 8) -> tuple[int, ...]:
         """`dice` after `rerolls` (absent: none), a list in the order made of {"die": INDEX into the dice as first
@@ -92,14 +100,14 @@ class Fields:
         if value is None and default is None:
             return None
         if not isinstance(value, dict):
-            raise RuleError(self.name(key), f"must be an object, not {value!r}")
+            raise RuleError(self.name(key), f"must be an object, not {shown(value)}")
         return Fields(value, f"{self.name(key)}.")
 
-    def items(self, key: str) -> list[Fields]:
-        values = self.array(key)
+    def items(self, key: str, most: int = ITEMS) -> list[Fields]:
+        values = self.array(key, most=most)
         for index, value in enumerate(values):
             if not isinstance(value, dict):
-                raise RuleError(f"{self.name(key)}[{index}]", f"must be an object, not {value!r}")
+                raise RuleError(f"{self.name(key)}[{index}]", f"must be an object, not {shown(value)}")
         return [Fields(value, f"{self.name(key)}[{index}].") for index, value in enumerate(values)]
 
     def astro(self, key: str) -> dict[AstroCount, int]:

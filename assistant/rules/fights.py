@@ -22,7 +22,7 @@ from assistant.rules.equipment import (
     on_equipment_words,
     place_wounds,
 )
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.fields import Fields
 from assistant.rules.flow import active_hero, finish_turn, move_active
 from assistant.rules.horologium import roman, step
@@ -44,10 +44,10 @@ def model_at(state: GameState, f: Fields) -> tuple[GroupState, int]:
     group = state.group(f.text("group"))
     standing = group.standing
     if not standing:
-        raise RuleError("group", f"every model of {group.id!r} is already defeated")
+        raise RuleError("group", f"every model of {shown(group.id)} is already defeated")
     number = f.integer("model", standing[0], low=1, high=len(group.models))
     if group.models[number - 1].defeated:
-        raise RuleError("model", f"model {number} of {group.id!r} is already defeated (standing: {standing})")
+        raise RuleError("model", f"model {number} of {shown(group.id)} is already defeated (standing: {standing})")
     return group, number
 
 
@@ -231,19 +231,19 @@ def attacks_of(state: GameState, group_id: str) -> tuple[AttackSpec, ...]:
 def attack_spec(state: GameState, group_id: str, f: Fields) -> AttackSpec:
     attacks = attacks_of(state, group_id)
     if not attacks:
-        raise RuleError("group", f"{group_id!r} has no attack")
+        raise RuleError("group", f"{shown(group_id)} has no attack")
     name = f.text("attack", attacks[0].name)
     for attack in attacks:
         if attack.name == name:
             return attack
-    raise RuleError("attack", f"{group_id!r} has no attack {name!r} (attacks: {', '.join(a.name for a in attacks)})")
+    raise RuleError("attack", f"{shown(group_id)} has no attack {shown(name)} (attacks: {', '.join(a.name for a in attacks)})")
 
 
 def enemy_attack(state: GameState, f: Fields) -> GameState:
     """Renaissance "Enemies Attacks"; first edition "Enemies attack": the Hero's Defense Test."""
     group = state.group(f.text("group"))
     if not group.standing:
-        raise RuleError("group", f"every model of {group.id!r} is defeated")
+        raise RuleError("group", f"every model of {shown(group.id)} is defeated")
     hero = state.hero(f.text("hero"))
     if hero.ko or hero.removed:
         raise RuleError("hero", f"{state.name(hero.id)} is {term(state.edition, 'KO')} and cannot be targeted")
@@ -254,7 +254,7 @@ def enemy_attack(state: GameState, f: Fields) -> GameState:
     default_model = waiting.model if waiting is not None and waiting.group == group.id else group.standing[0]
     model = f.integer("model", default_model, low=1, high=len(group.models))
     if group.models[model - 1].defeated:
-        raise RuleError("model", f"model {model} of {group.id!r} is defeated (standing: {group.standing})")
+        raise RuleError("model", f"model {model} of {shown(group.id)} is defeated (standing: {group.standing})")
     reaction = f.flag("reaction", False)
     area = f.flag("area", False)  # Renaissance "Areas": another Hero in the Area; the attack's AP are not spent again
     unblockable = f.flag("unblockable", unblockable_attack(attack))

@@ -15,7 +15,7 @@ from typing import Any
 
 from assistant.rules.draft import place_draft
 from assistant.rules.edition import Edition, term
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.fields import Fields
 from assistant.rules.fights import damage, discard_at_end, enemy_attack, equipment_wounds, heal, hero_attack
 from assistant.rules.flow import active_hero, finish_turn, move_active, run_clock
@@ -43,14 +43,14 @@ def new_game(scenario: Scenario) -> GameState:
         swiftness = 0
         if side is Side.HERO:
             if placed.token not in heroes:
-                raise RuleError(f"horologium.tokens[{index}].token", f"no hero {placed.token!r} in the scenario")
+                raise RuleError(f"horologium.tokens[{index}].token", f"no hero {shown(placed.token)} in the scenario")
             swiftness = heroes[placed.token].swiftness
         elif side is Side.ENEMY:
             if placed.token not in groups:
-                raise RuleError(f"horologium.tokens[{index}].token", f"no enemy group {placed.token!r}")
+                raise RuleError(f"horologium.tokens[{index}].token", f"no enemy group {shown(placed.token)}")
             swiftness = groups[placed.token].swiftness
         if any(t.id == placed.token for t in tokens):
-            raise RuleError(f"horologium.tokens[{index}].token", f"{placed.token!r} is on the Horologium twice")
+            raise RuleError(f"horologium.tokens[{index}].token", f"{shown(placed.token)} is on the Horologium twice")
         tokens.append(Token(placed.token, side, placed.sector, swiftness))
     state = GameState(
         scenario=scenario,
@@ -66,15 +66,15 @@ def new_game(scenario: Scenario) -> GameState:
 def apply(state: GameState, event: Mapping[str, Any]) -> GameState:
     """The state after one event; RuleError if the rules refuse it."""
     if not isinstance(event, Mapping):
-        raise RuleError("event", f"must be a JSON object, not {event!r}")
+        raise RuleError("event", f"must be a JSON object, not {shown(event)}")
     fields = Fields(event, known={"type"})
     kind = fields.text("type")
     handler = EVENTS.get(kind)
     if handler is None:
-        raise RuleError("type", f"unknown event {kind!r} (one of {', '.join(EVENTS)})")
+        raise RuleError("type", f"unknown event {shown(kind)} (one of {', '.join(EVENTS)})")
     settles = kind == "end_mission" and state.over in UNDECIDED  # the mission card says what the time's end is
     if state.over is not None and not settles:
-        raise RuleError("type", f"the mission is over ({state.over}); {kind!r} can no longer happen")
+        raise RuleError("type", f"the mission is over ({state.over}); {shown(kind)} can no longer happen")
     after = handler(replace(state, notes=()), fields)
     fields.finish()
     done = discard_at_end(run_clock(replace(after, count=state.count + 1)))
@@ -108,7 +108,7 @@ def _resolve_event(state: GameState, f: Fields) -> GameState:
             return replace(state, queue=state.queue[1:], acted=state.acted + (event_id,), notes=state.notes + (f"{name_of(state, event_id)} resolved",))
         return replace(state.without_token(event_id), notes=state.notes + (f"{name_of(state, event_id)} resolved and removed",))
     waiting = list(state.due) + [q for q in state.queue[:1] if state.token(q).side is Side.EVENT]
-    raise RuleError("event", f"{event_id!r} is not an event due now (due: {', '.join(waiting) or 'none'})")
+    raise RuleError("event", f"{shown(event_id)} is not an event due now (due: {', '.join(waiting) or 'none'})")
 
 
 def _spend_ap(state: GameState, f: Fields) -> GameState:
@@ -178,7 +178,7 @@ def _injury(state: GameState, f: Fields) -> GameState:
         raise RuleError("type", "an Injury is drawn when a KO Hero would activate; none is activating")
     hero = state.hero(state.turn.token)
     if card in hero.injuries:
-        raise RuleError("card", f"{state.name(hero.id)} already has {card!r}: draw another")
+        raise RuleError("card", f"{state.name(hero.id)} already has {shown(card)}: draw another")
     state = state.with_hero(replace(hero, injuries=hero.injuries + (card,)))
     return finish_turn(state, f"{state.name(hero.id)} draws an Injury: {card}")
 
@@ -252,7 +252,7 @@ def _ai_answer(state: GameState, f: Fields) -> GameState:
     question = asked.question_for(key) or asked.recalled_question(key)  # an older journal may answer what is now recalled
     if question is None:
         pending = asked.question.key if asked.question else "nothing"
-        raise RuleError("question", f"{key!r} is not asked now (asked: {pending})")
+        raise RuleError("question", f"{shown(key)} is not asked now (asked: {pending})")
     value = check_answer(question, f.raw("answer"))
     turn = state.turn
     answers = tuple(a for a in turn.answers if a.key != key) + (Answer(key, value),)
@@ -273,7 +273,7 @@ def _draft(state: GameState, f: Fields) -> GameState:
         event_id = f.text("event")
         order = next((e.draft for e in state.scenario.events if e.id == event_id and e.draft is not None), None)
         if order is None:
-            raise RuleError("event", f"no event {event_id!r} with an Enemy Draft in the scenario")
+            raise RuleError("event", f"no event {shown(event_id)} with an Enemy Draft in the scenario")
     squares = f.integer("squares", order.squares if order else ..., low=1)
     sector = f.sector("sector") if f.has("sector") else (order.sector if order else None)
     return place_draft(state, cards, squares, sector, order)

@@ -23,7 +23,7 @@ from enum import Enum
 from itertools import groupby
 
 from assistant.rules.edition import Edition
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 
 SECTORS = 12
 
@@ -40,7 +40,7 @@ class Side(Enum):
                 return side
         if value == "mystery":
             return cls.EVENT
-        raise RuleError(field, f"must be 'hero', 'enemy' or 'event', not {value!r}")
+        raise RuleError(field, f"must be 'hero', 'enemy' or 'event', not {shown(value)}")
 
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
@@ -52,7 +52,7 @@ def roman(sector: int) -> str:
 
 def check_sector(sector: object, field: str = "sector") -> int:
     if isinstance(sector, bool) or not isinstance(sector, int) or not 1 <= sector <= SECTORS:
-        raise RuleError(field, f"must be a sector from 1 (I) to 12 (XII), not {sector!r}")
+        raise RuleError(field, f"must be a sector from 1 (I) to 12 (XII), not {shown(sector)}")
     return sector
 
 
@@ -117,7 +117,7 @@ class Token:
     def __post_init__(self) -> None:
         check_sector(self.sector)
         if self.ko and self.side is not Side.HERO:
-            raise RuleError("ko", f"only a Hero's token can be KO, not the {self.side.value} token {self.id!r}")
+            raise RuleError("ko", f"only a Hero's token can be KO, not the {self.side.value} token {shown(self.id)}")
 
     def moved(self, sectors: int) -> Token:
         """The token after moving `sectors` sectors clockwise.
@@ -128,7 +128,7 @@ class Token:
         if sectors < 0:
             raise RuleError("sectors", "tokens only move clockwise")
         if self.ko and sectors:
-            raise RuleError("token", f"{self.id!r} is KO: a KO Hero's token never leaves its sector")
+            raise RuleError("token", f"{shown(self.id)} is KO: a KO Hero's token never leaves its sector")
         return replace(self, sector=step(self.sector, sectors))
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 
 Answer = tuple[str, ...]
 Answers = Mapping[str, Answer]
@@ -82,7 +82,7 @@ def check_answer(question: Question, value: object, field: str = "answer") -> An
         text = str(item) if isinstance(item, int) and not isinstance(item, bool) else item
         if not isinstance(text, str) or text not in question.options:
             where = field if len(items) == 1 else f"{field}[{index}]"
-            raise RuleError(where, f"must be one of {', '.join(question.options)}, not {item!r} ({question.text})")
+            raise RuleError(where, f"must be one of {', '.join(question.options)}, not {shown(item)} ({question.text})")
         if text not in answer:
             answer.append(text)
     if not answer:

@@ -7,7 +7,7 @@ from typing import Any
 
 from assistant.rules.codec import from_data, to_data
 from assistant.rules.edition import Edition
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.horologium import Clock, Side, Token
 from assistant.rules.scenario import EnemyGroupSpec, HeroSpec, Scenario
 
@@ -132,7 +132,7 @@ class GameState:
         for token in self.tokens:
             if token.id == token_id:
                 return token
-        raise RuleError("token", f"there is no token {token_id!r} on the Horologium")
+        raise RuleError("token", f"there is no token {shown(token_id)} on the Horologium")
 
     def has_token(self, token_id: str) -> bool:
         return any(t.id == token_id for t in self.tokens)
@@ -141,7 +141,7 @@ class GameState:
         for hero in self.heroes:
             if hero.id == hero_id:
                 return hero
-        raise RuleError("hero", f"there is no hero {hero_id!r} (heroes: {', '.join(h.id for h in self.heroes)})")
+        raise RuleError("hero", f"there is no hero {shown(hero_id)} (heroes: {', '.join(h.id for h in self.heroes)})")
 
     def hero_spec(self, hero_id: str) -> HeroSpec:
         self.hero(hero_id)
@@ -152,7 +152,7 @@ class GameState:
             if group.id == group_id:
                 return group
         raise RuleError(
-            "group", f"there is no enemy group {group_id!r} (groups: {', '.join(g.id for g in self.groups)})"
+            "group", f"there is no enemy group {shown(group_id)} (groups: {', '.join(g.id for g in self.groups)})"
         )
 
     def group_spec(self, group_id: str) -> EnemyGroupSpec:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from assistant.rules.edition import Edition
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.fields import Fields
 from assistant.rules.names import model_name
 from assistant.rules.questions import listing
@@ -75,7 +75,7 @@ def status(state: GameState, f: Fields) -> GameState:
         group = state.group(f.text("group"))
         number = f.integer("model", group.standing[0] if group.standing else 1, low=1, high=max(1, len(group.models)))
         if not group.models or group.models[number - 1].defeated:
-            raise RuleError("model", f"model {number} of {group.id!r} is not on the battlefield")
+            raise RuleError("model", f"model {number} of {shown(group.id)} is not on the battlefield")
         held, who = group.models[number - 1].statuses, model_name(state, f"{group.id}/{number}")
     same = [t for t in held if t.lower() == token.lower()]
     if gain and same:

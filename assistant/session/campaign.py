@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from assistant import __version__
+from assistant.rules.bounds import NUMBER, TEXT
+from assistant.rules.errors import shown
 
 MAX_SIDE_MISSIONS = 3  # "Active Side Missions": at most 3
 ADVANCED_CLASS_COST = 2  # "Acquiring Class Advancement": 2 Experience Points
@@ -133,16 +135,20 @@ class CampaignSheet:
 def _text(event: Mapping[str, Any], key: str) -> str:
     value = event.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise CampaignError(f"{key}: expected some text, got {value!r}")
+        raise CampaignError(f"{key}: expected some text, got {shown(value)}")
+    if len(value) > TEXT:
+        raise CampaignError(f"{key}: expected at most {TEXT} characters, got {len(value)}: {shown(value)}")
     return value
 
 
 def _number(event: Mapping[str, Any], key: str, low: int | None = None) -> int:
     value = event.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CampaignError(f"{key}: expected a whole number, got {value!r}")
+        raise CampaignError(f"{key}: expected a whole number, got {shown(value)}")
+    if abs(value) > NUMBER:
+        raise CampaignError(f"{key}: expected a number from {-NUMBER} to {NUMBER}, got {shown(value)}")
     if low is not None and value < low:
-        raise CampaignError(f"{key}: expected at least {low}, got {value}")
+        raise CampaignError(f"{key}: expected at least {low}, got {shown(value)}")
     return value
 
 
@@ -183,7 +189,7 @@ def _advance_class(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSh
         raise CampaignError(f"class: {hero.name} needs {ADVANCED_CLASS_COST} Experience Points to advance")
     upgrade = _text(event, "upgrade")
     if upgrade not in CHARACTERISTICS:
-        raise CampaignError(f"upgrade: expected one of {', '.join(CHARACTERISTICS)}, got {upgrade!r}")
+        raise CampaignError(f"upgrade: expected one of {', '.join(CHARACTERISTICS)}, got {shown(upgrade)}")
     bond = _text(event, "bond")  # step 4: "The Hero immediately gains the Bound Equipment" of the new Class
     return _with_hero(sheet, replace(hero, advanced_class=_text(event, "class"), bond=bond, upgrade=upgrade))
 
@@ -295,7 +301,7 @@ def _hunt(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
 def _next_mission(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
     town = event.get("town")
     if town is not None and not isinstance(town, str):
-        raise CampaignError(f"town: expected text, got {town!r}")
+        raise CampaignError(f"town: expected text, got {shown(town)}")
     return replace(sheet, next_mission=_text(event, "mission"), town=town)
 
 
@@ -324,7 +330,7 @@ def apply(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
     kind = event.get("type")
     handler = HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise CampaignError(f"type: expected one of {', '.join(HANDLERS)}, got {kind!r}")
+        raise CampaignError(f"type: expected one of {', '.join(HANDLERS)}, got {shown(kind)}")
     return handler(sheet, event)
 
 

@@ -109,14 +109,19 @@ def _new(args: argparse.Namespace, state: str) -> int:
 
 
 def _apply(args: argparse.Namespace, state: str) -> int:
-    from assistant.reading import NotJSON, loads
+    from assistant.reading import NotJSON, bounded_lines, loads
+    from assistant.rules.bounds import LINE
     from assistant.session.errors import EventRefused, StateFileError
     from assistant.session.games import StateFile
 
     refused = 0
     with StateFile(state) as games:
         journal = games.journal(_game_ref(args))
-        for number, line in enumerate(sys.stdin, start=1):
+        for number, line in enumerate(bounded_lines(sys.stdin, LINE), start=1):
+            if line is None:  # read past, never whole: the next line is read as usual
+                refused += 1
+                _print({"line": number, "error": f"longer than {LINE} characters; not stored"})
+                continue
             if not line.strip():
                 continue
             try:
@@ -162,12 +167,16 @@ def _show(args: argparse.Namespace, state: str) -> int:
 
 
 def _list(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.errors import SessionError
     from assistant.session.games import StateFile
 
+    damaged: list[SessionError] = []
     with StateFile(state, read_only=True) as games:
-        for info in games.games(archived=not args.active, campaign=True):
+        for info in games.games(archived=not args.active, campaign=True, damaged=damaged):
             _print(info.to_dict())
-    return 0
+    for error in damaged:  # the other games listed all the same
+        sys.stderr.write(f"{PROG} list: {error}\n")
+    return 1 if damaged else 0
 
 
 def _manage(args: argparse.Namespace, state: str) -> int:
@@ -183,47 +192,46 @@ def _manage(args: argparse.Namespace, state: str) -> int:
 
 
 def _export(args: argparse.Namespace, state: str) -> int:
+    from assistant.files import Refused, check_target, state_files, writing
     from assistant.session.errors import ExchangeError
     from assistant.session.exchange import export_game
     from assistant.session.games import StateFile
 
-    with StateFile(state, read_only=True) as games:
-        if args.out is None:
+    if args.out is None:
+        with StateFile(state, read_only=True) as games:
             export_game(games, _game_ref(args), sys.stdout)
-            return 0
-        target = Path(args.out)
-        partial = target.with_name(target.name + ".partial")
-        try:
-            with partial.open("w", encoding="utf-8") as out:
-                count = export_game(games, _game_ref(args), out)
-                out.flush()
-                os.fsync(out.fileno())
-            partial.replace(target)  # never a half-written export under the real name
-        except BaseException as error:
-            partial.unlink(missing_ok=True)
-            if isinstance(error, OSError):  # a folder there, no such folder, no permission, a full card
-                raise ExchangeError(f"{args.out}: cannot write the export there ({error.strerror or error}); "
-                                    "nothing was written") from None
-            raise
+        return 0
+    target, keep = Path(args.out), state_files(state)
+    try:
+        check_target(target, "the export", keep)  # said before the state file is opened
+        with StateFile(state, read_only=True) as games, writing(target, "the export", keep) as out:
+            count = export_game(games, _game_ref(args), out)  # never half an export under its name
+    except Refused as error:
+        raise ExchangeError(f"--out {error}") from None
+    except OSError as error:  # no such folder, no permission, a full card
+        raise ExchangeError(f"{args.out}: cannot write the export there ({error.strerror or error}); "
+                            "nothing was written") from None
     _print({"exported": str(target), "events": count})
     return 0
 
 
 def _import(args: argparse.Namespace, state: str) -> int:
+    from assistant.files import EXPORT, Refused, read_file, read_stdin
     from assistant.session.errors import ExchangeError
     from assistant.session.exchange import import_game
     from assistant.session.games import StateFile
 
-    if args.file == "-":
-        lines, source = sys.stdin.readlines(), "<stdin>"
-    elif not args.file:
+    if not args.file:
         raise ExchangeError("'': no file named (the path is empty)")
-    else:
-        try:  # a byte that is not UTF-8 is kept, for the line's reading to name with its line and column
-            text = Path(args.file).read_text(encoding="utf-8", errors="surrogateescape")
-        except OSError as error:
-            raise ExchangeError(f"{args.file}: cannot read the file: {error.strerror or error}") from None
-        lines, source = text.splitlines(), args.file
+    source = "<stdin>" if args.file == "-" else args.file
+    try:
+        raw = read_stdin(EXPORT) if args.file == "-" else read_file(args.file, EXPORT)
+    except Refused as error:
+        raise ExchangeError(f"{error}; nothing was imported") from None
+    except OSError as error:
+        raise ExchangeError(f"{args.file}: cannot read the file: {error.strerror or error}") from None
+    # a byte that is not UTF-8 is kept, for the line's reading to name with its line and column
+    lines = raw.decode("utf-8", errors="surrogateescape").splitlines()
     with StateFile(state, create=True) as games:
         info = import_game(games, lines, source)
     _print(info.to_dict())

@@ -272,7 +272,8 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
 
     `create` makes the file if it does not exist (or is empty); `check` runs SQLite's quick_check;
     `read_only` opens it for reading only (`show`, `list`, `export`: a card gone read-only, as worn SD
-    cards do, still gives its games up), unless its schema must first be brought up to date.
+    cards do, still gives its games up), unless its schema must first be brought up to date; nothing is
+    written through it after that (SQLite's query_only), not even a snapshot a replay passed.
     A file with a write-ahead log beside it (a crash's, or another file's put there) is checked through a
     read-only connection first: a refused file is never opened for writing, whose closing would copy that
     log into it. Once open, the log is copied into the file, so the file holds the whole game on its own
@@ -281,7 +282,10 @@ def open_state_file(path: str | os.PathLike[str], *, create: bool = False, check
     file = Path(path)
     _check_file(file, create)
     try:
-        return _open(file, create, check)
+        connection = _open(file, create, check)
+        if read_only:
+            connection.execute("PRAGMA query_only = ON")
+        return connection
     except _Unusable:
         if not read_only or create:
             raise

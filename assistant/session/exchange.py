@@ -21,39 +21,42 @@ from typing import Any, TextIO
 from assistant.reading import NotJSON, loads
 from assistant.session.database import writing
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError, SessionError
-from assistant.session.games import CAMPAIGN, GameInfo, StateFile, title_and_edition
-from assistant.session.journal import JOURNAL_LEFT, encode_event, head_damaged, now, seal_head, stored_event
-from assistant.session.schema import KINDS, checksum
+from assistant.session.games import CAMPAIGN, GameInfo, StateFile, check_game, check_scenario, seal_game, title_and_edition
+from assistant.session.journal import JOURNAL_LEFT, check_head, encode_event, now, seal_head, stored_event
+from assistant.session.schema import KINDS, MEANING, checksum, event_checksum
 
 FORMAT = "nova-table-game"
 VERSION = 1
 
 
 def export_game(state_file: StateFile, ref: int | str | None, out: TextIO) -> int:
-    """Write game `ref` to `out` as JSON lines; the number of events written."""
-    db = state_file.db
+    """Write game `ref` to `out` as JSON lines, every stored text checked first; the number of events written."""
+    db, path = state_file.db, state_file.path
     info = state_file.game(ref)
     db.execute("BEGIN")  # one consistent read
     try:
-        kind, title, edition, source, text, status, head, created, updated, head_crc = db.execute(
-            "SELECT kind, title, edition, scenario_source, scenario_text, status, head, created_at, updated_at, head_crc"
-            " FROM games WHERE id = ?",
+        *meaning, crc, text, scenario_crc, head, updated, head_crc = db.execute(
+            f"SELECT {MEANING}, crc, scenario_text, scenario_crc, head, updated_at, head_crc FROM games WHERE id = ?",
             (info.id,),
         ).fetchone()
         rows = db.execute("SELECT seq, recorded_at, body, crc FROM events WHERE game_id = ? ORDER BY seq", (info.id,)).fetchall()
     finally:
         db.execute("COMMIT")
+    check_game(path, info.id, meaning, crc)
+    check_scenario(path, info.id, text, scenario_crc)
+    check_head(path, info.id, head, updated, head_crc)
+    kind, title, edition, source, status, created = meaning
     seqs = [row[0] for row in rows]  # a number gone bad would cut the export short, or leave a gap no import takes
-    if seqs != list(range(1, len(rows) + 1)) or head > len(rows) or head_damaged(info.id, head, head_crc):
-        raise SessionError(f"game {info.id} is damaged (its {len(rows)} stored events do not run from 1 up to its head, "
-                           f"{head}); {JOURNAL_LEFT}")  # fmt: skip
+    if seqs != list(range(1, len(rows) + 1)) or head > len(rows):
+        raise SessionError(f"{path}: game {info.id} is damaged (its {len(rows)} stored events do not run from 1 up to "
+                           f"its head, {head}); {JOURNAL_LEFT}")  # fmt: skip
     header = {
         "format": FORMAT, "version": VERSION, "kind": kind, "title": title, "edition": edition, "status": status,
         "head": head, "events": len(rows), "created_at": created, "updated_at": updated,
         "scenario_source": source, "scenario_text": text,
     }  # fmt: skip
-    for seq, _, body, crc in rows:  # a damaged one would make a file that no import takes
-        stored_event(info.id, seq, body, crc)
+    for seq, recorded, body, event_crc in rows:  # a damaged one would make a file that no import takes
+        stored_event(path, info.id, seq, body, recorded, event_crc)
     out.write(json.dumps(header, ensure_ascii=False) + "\n")
     for seq, recorded, body, _ in rows:
         out.write(f'{{"seq": {seq}, "recorded_at": {json.dumps(recorded)}, "event": {body}}}\n')
@@ -160,13 +163,14 @@ def _insert(state_file: StateFile, header: dict[str, Any], tag: str, events: lis
         game_id = int(cursor.lastrowid or 0)
         db.executemany(
             "INSERT INTO events (game_id, seq, body, recorded_at, crc) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, seq, body, recorded, checksum(game_id, seq, body)) for seq, body, recorded in events],
+            [(game_id, seq, body, recorded, event_checksum(game_id, seq, body, recorded)) for seq, body, recorded in events],
         )
         db.executemany(
             "INSERT INTO snapshots (game_id, seq, fold, state, crc) VALUES (?, ?, ?, ?, ?)",
             [(game_id, seq, tag, state, checksum(game_id, seq, state)) for seq, state in snapshots],
         )
         seal_head(db, game_id, header["head"])
+        seal_game(db, game_id)
         if header["kind"] != CAMPAIGN:
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)", (str(game_id),))
     return state_file.game(game_id)

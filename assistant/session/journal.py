@@ -18,10 +18,11 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 from assistant.reading import NotJSON, loads
+from assistant.rules.bounds import LINE
 from assistant.session.database import rollback, writing
 from assistant.session.errors import EventRefused, NoSuchGame, NothingToUndo, SessionError
 from assistant.session.fold import Fold
-from assistant.session.schema import checksum
+from assistant.session.schema import checksum, event_checksum, head_checksum, sound
 
 S = TypeVar("S")
 
@@ -33,23 +34,32 @@ JOURNAL_LEFT = ("the journal was left as it is (`nova-table play --new` starts a
 
 
 def seal_head(db: sqlite3.Connection, game_id: int, head: int) -> None:
-    """Set game `game_id`'s head with its checksum (a head changed on the card would rewind the game)."""
-    db.execute("UPDATE games SET head = ?, head_crc = ? WHERE id = ?", (head, checksum(game_id, head, "head"), game_id))
+    """Set game `game_id`'s head, and the time it moved, with their checksum (a head changed on the card would
+    rewind the game)."""
+    stamp = now()
+    db.execute("UPDATE games SET head = ?, updated_at = ?, head_crc = ? WHERE id = ?",
+               (head, stamp, head_checksum(game_id, head, stamp), game_id))  # fmt: skip
 
 
-def head_damaged(game_id: int, head: int, head_crc: int | None) -> bool:
-    """A head that no longer matches its checksum (None: a row written before schema 3 set one)."""
-    return head_crc is not None and checksum(game_id, head, "head") != head_crc
+def check_head(path: str, game_id: int, head: int, updated_at: object, head_crc: int | None) -> None:
+    """SessionError where a game's head, or the time it last moved, no longer matches its checksum."""
+    if not sound(head_crc, head_checksum(game_id, head, updated_at)):  # the next move would drop the events after it
+        raise SessionError(f"{path}: game {game_id} is damaged (how many of its events stand, {head}, or when it last "
+                           f"moved no longer match their checksum: a byte changed on the card?); {JOURNAL_LEFT}")  # fmt: skip
 
 
 def encode_event(event: Mapping[str, Any]) -> str:
-    """The stored form of an event: compact JSON with sorted keys."""
+    """The stored form of an event: compact JSON with sorted keys, no longer than a line `session apply` reads
+    (`assistant.rules.bounds.LINE`), so that every stored event can be exported and read back."""
     if not isinstance(event, Mapping):
         raise EventRefused(f"an event is a JSON object, got {type(event).__name__}")
     try:
-        return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        body = json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as error:
         raise EventRefused(f"the event cannot be stored as JSON: {error}") from None
+    if len(body) > LINE:
+        raise EventRefused(f"an event is at most {LINE} characters as JSON, not {len(body)}")
+    return body
 
 
 def now() -> str:
@@ -61,8 +71,9 @@ class Journal(Generic[S]):
     """One game's journal in an open state file; its `state` is always the fold of the surviving events."""
 
     def __init__(self, connection: sqlite3.Connection, game_id: int, fold: Fold[S],
-                 snapshot_every: int = SNAPSHOT_EVERY) -> None:  # fmt: skip
+                 snapshot_every: int = SNAPSHOT_EVERY, path: str = "the state file") -> None:  # fmt: skip
         self._db = connection
+        self.path = path
         self.game_id = game_id
         self.fold = fold
         self.snapshot_every = snapshot_every
@@ -104,10 +115,10 @@ class Journal(Generic[S]):
         """The events with seq from `start` to `stop` (default: the surviving ones)."""
         stop = self.head if stop is None else stop
         rows = self._db.execute(
-            "SELECT seq, body, crc FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            "SELECT seq, body, recorded_at, crc FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
             (self.game_id, start, stop),
         )
-        return [stored_event(self.game_id, seq, body, crc) for seq, body, crc in rows]
+        return [stored_event(self.path, self.game_id, *row) for row in rows]
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -127,8 +138,9 @@ class Journal(Generic[S]):
             if self._length > self._head:  # drop the redo branch
                 db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game, seq))
                 db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game, seq))
+            stamp = now()
             db.execute("INSERT INTO events (game_id, seq, body, recorded_at, crc) VALUES (?, ?, ?, ?, ?)",
-                       (game, seq, body, now(), checksum(game, seq, body)))  # fmt: skip
+                       (game, seq, body, stamp, event_checksum(game, seq, body, stamp)))  # fmt: skip
             if seq % self.snapshot_every == 0:
                 self._store_snapshot(seq, new_state)
             self._move_head(seq)
@@ -170,14 +182,15 @@ class Journal(Generic[S]):
 
     def _move_head(self, head: int) -> None:
         seal_head(self._db, self.game_id, head)
-        self._db.execute("UPDATE games SET revision = revision + 1, updated_at = ? WHERE id = ?", (now(), self.game_id))
+        self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (self.game_id,))
         self._revision += 1
 
     def _event(self, seq: int) -> dict[str, Any]:
-        row = self._db.execute("SELECT body, crc FROM events WHERE game_id = ? AND seq = ?", (self.game_id, seq)).fetchone()
+        row = self._db.execute("SELECT body, recorded_at, crc FROM events WHERE game_id = ? AND seq = ?",
+                               (self.game_id, seq)).fetchone()  # fmt: skip
         if row is None:
-            raise SessionError(f"game {self.game_id}: event {seq} is missing from the journal")
-        return stored_event(self.game_id, seq, *row)
+            raise SessionError(f"{self.path}: game {self.game_id}: event {seq} is missing from the journal")
+        return stored_event(self.path, self.game_id, seq, *row)
 
     def _sync(self) -> None:
         """Re-read head and length, and the state, if the game changed since we last looked."""
@@ -194,13 +207,11 @@ class Journal(Generic[S]):
 
     def _read(self) -> int:
         """Refresh the cache from the file; how many events had to be folded for it."""
-        row = self._db.execute("SELECT head, revision, head_crc FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        row = self._db.execute("SELECT head, revision, updated_at, head_crc FROM games WHERE id = ?", (self.game_id,)).fetchone()
         if row is None:
             raise NoSuchGame(f"no game {self.game_id} in this state file")
-        head, revision, head_crc = row
-        if head_damaged(self.game_id, head, head_crc):  # the next move would drop the events after it
-            raise SessionError(f"game {self.game_id} is damaged (how many of its events stand, {head}, no longer matches its "
-                               f"checksum: a byte changed on the card?); {JOURNAL_LEFT}")  # fmt: skip
+        head, revision, updated, head_crc = row
+        check_head(self.path, self.game_id, head, updated, head_crc)
         if revision == self._revision and self._state is not None:
             return 0
         (length,) = self._db.execute("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (self.game_id,)).fetchone()
@@ -237,7 +248,7 @@ class Journal(Generic[S]):
             (self.game_id, head, self.fold.tag),
         )
         for seq, text, crc in rows:  # the newest sound one: one whose bytes changed on the card is passed over
-            if crc is not None and checksum(self.game_id, seq, text) != crc:
+            if not sound(crc, checksum(self.game_id, seq, text)):
                 continue
             try:
                 state, start = self.fold.load(json.loads(text)), seq
@@ -247,27 +258,27 @@ class Journal(Generic[S]):
         if state is None:
             state, start = self.fold.initial(), 0
         rows = self._db.execute(
-            "SELECT seq, body, crc FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            "SELECT seq, body, recorded_at, crc FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
             (self.game_id, start, head),
         )
         expected = start + 1
         self._passed = []
-        for seq, body, crc in rows:
+        for seq, body, recorded, crc in rows:
             if seq != expected:
                 break
-            event = stored_event(self.game_id, seq, body, crc)
+            event = stored_event(self.path, self.game_id, seq, body, recorded, crc)
             try:
                 state = self.fold.apply(state, event)
             except ValueError as error:
                 raise SessionError(
-                    f"game {self.game_id}: stored event {seq} is refused by this version of the rules ({error}: written"
+                    f"{self.path}: game {self.game_id}: stored event {seq} is refused by this version of the rules ({error}: written"
                     f" by another version, or damaged); {JOURNAL_LEFT}"
                 ) from None
             if seq % self.snapshot_every == 0:  # (the nearest this fold wrote is `start`: none after it here)
                 self._passed.append((seq, state))
             expected += 1
         if expected <= head:
-            raise SessionError(f"game {self.game_id}: event {expected} is missing from the journal (damaged?); {JOURNAL_LEFT}")
+            raise SessionError(f"{self.path}: game {self.game_id}: event {expected} is missing from the journal (damaged?); {JOURNAL_LEFT}")
         return state, head - start
 
     def _store_passed(self) -> None:
@@ -283,11 +294,11 @@ class Journal(Generic[S]):
         )
 
 
-def stored_event(game_id: int, seq: int, body: str, crc: int | None = None) -> dict[str, Any]:
-    """A stored event's text read back; SessionError where its checksum `crc` does not match or it is not an
-    event's JSON (the file damaged or edited), which is no fault of the rules."""
-    if crc is not None and checksum(game_id, seq, body) != crc:
-        raise SessionError(f"game {game_id}: stored event {seq} is damaged (its bytes no longer match their checksum: "
+def stored_event(path: str, game_id: int, seq: int, body: str, recorded_at: str, crc: int | None) -> dict[str, Any]:
+    """A stored event's text read back from state file `path`; SessionError where its checksum `crc` (of its text
+    and time) does not match or it is not an event's JSON (the file damaged or edited), no fault of the rules."""
+    if not sound(crc, event_checksum(game_id, seq, body, recorded_at)):
+        raise SessionError(f"{path}: game {game_id}: stored event {seq} is damaged (its bytes no longer match their checksum: "
                            f"a byte changed on the card?); {JOURNAL_LEFT}")  # fmt: skip
     try:
         event = loads(body)
@@ -297,7 +308,7 @@ def stored_event(game_id: int, seq: int, body: str, crc: int | None = None) -> d
         if isinstance(event, dict):
             return event
         why = "not a JSON object"
-    raise SessionError(f"game {game_id}: stored event {seq} is damaged ({why}); {JOURNAL_LEFT}")
+    raise SessionError(f"{path}: game {game_id}: stored event {seq} is damaged ({why}); {JOURNAL_LEFT}")
 
 
 class _WriteTransaction(writing):

@@ -142,7 +142,7 @@ def _range(r: TomlReader, path: KeyPath, data: Mapping[str, Any]) -> tuple[int, 
     value = data.get("range")
     if isinstance(value, int) and not isinstance(value, bool):
         if not 1 <= value <= 30:
-            r.problem(path + ("range",), f"expected a range from 1 to 30, got {value}")
+            r.problem(path + ("range",), f"expected a range from 1 to 30, got {show(value)}")
         return 1, value
     if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         low, high = value
@@ -150,7 +150,7 @@ def _range(r: TomlReader, path: KeyPath, data: Mapping[str, Any]) -> tuple[int, 
             r.problem(path + ("range",), f"expected [min, max] with 0 <= min <= max <= 30, got [{low}, {high}]")
         return low, high
     if value is None:
-        r.problem(path, "missing field 'range'")
+        r.missing(path, "range", "a number (1 = adjacent) or [min, max]")
     else:
         r.problem(path + ("range",), f"expected a number (1 = adjacent) or [min, max], got {show(value)}")
     return 1, 1
@@ -175,7 +175,7 @@ def read_enemy(r: TomlReader, edition: Edition, path: KeyPath, data: Mapping[str
     attacks: tuple[AttackSpec, ...] = ()
     attack_tables = data.get("attacks")
     if attack_tables is None or attack_tables == []:
-        r.problem(path, f"missing [[{path[0]}.attacks]]: an enemy needs at least one attack")
+        r.missing(path, "attacks", f"[[{path[0]}.attacks]] tables: an enemy needs at least one attack")
     elif not isinstance(attack_tables, list) or not all(isinstance(a, dict) for a in attack_tables):
         r.problem(path + ("attacks",), f"expected [[{path[0]}.attacks]] tables, got {show(attack_tables)}")
     else:
@@ -257,5 +257,5 @@ def read_prey(r: TomlReader, edition: Edition, data: Mapping[str, Any], enemies:
         cards.append(PreyCard(number=number, ap=r.integer(card, card_path, "ap", 0, 12), text=r.text(card, card_path, "text"),
                               target=target, attack=attack))  # fmt: skip
     if not cards:
-        r.problem(path, "missing [[prey.deck]]: the Prey needs its Action Cards")
+        r.missing(path, "deck", "[[prey.deck]] tables: the Prey needs its Action Cards")
     return PreySpec(group=group, deck=tuple(cards))

@@ -15,7 +15,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from assistant.files import SCENARIO, Refused, read_file
 from assistant.reading import beyond_python
+from assistant.rules.bounds import GROUPS, HEROES
 from assistant.rules.draft import deck_of
 from assistant.rules.errors import RuleError
 from assistant.rules.game import new_game
@@ -176,6 +178,13 @@ def _stealth(r: TomlReader, data: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(good)
 
 
+def _at_most(r: TomlReader, tables: list[tuple[KeyPath, Mapping[str, Any]]], most: int, what: str) -> list[tuple[KeyPath, Mapping[str, Any]]]:
+    """The first `most` of `tables`, and a problem at the next one if there are more (`assistant.rules.bounds`)."""
+    if len(tables) > most:
+        r.problem(tables[most][0], f"at most {most} {what}, not {len(tables)}")
+    return tables[:most]
+
+
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Parse scenario TOML text; raise ScenarioError listing every problem with its line."""
     try:
@@ -196,12 +205,14 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         r.problem(("format",), f"this file is format {version}; this Nova Table reads format {FORMAT}: update it")
     edition_name = r.choice(data, (), "edition", ("renaissance", "classic"))
     edition: Edition = "classic" if edition_name == "classic" else "renaissance"
-    hero_tables, enemy_tables, reserve_tables = r.tables(data, "heroes"), r.tables(data, "enemies"), r.tables(data, "reserves")
+    hero_tables = _at_most(r, r.tables(data, "heroes"), HEROES, "heroes (both editions are played with 4)")
+    enemy_tables = _at_most(r, r.tables(data, "enemies"), GROUPS, "enemy groups (Renaissance has 18 Enemy Cards)")
+    reserve_tables = _at_most(r, r.tables(data, "reserves"), GROUPS, "reserves (Renaissance has 18 Enemy Cards)")
     heroes = tuple(read_hero(r, edition, path, item) for path, item in hero_tables)
     enemies = tuple(read_enemy(r, edition, path, item) for path, item in enemy_tables)
     reserves = tuple(read_enemy(r, edition, path, item) for path, item in reserve_tables)
     if not heroes:
-        r.problem((), "missing [[heroes]]: a scenario needs at least one hero")
+        r.missing((), "heroes", "[[heroes]] tables: a scenario needs at least one hero")
     seen: dict[str, KeyPath] = {}
     _unique(r, [(p, h.id) for (p, _), h in zip(hero_tables, heroes)], "hero", seen)
     _unique(r, [(p, e.id) for (p, _), e in zip(enemy_tables, enemies)], "enemy group", seen)
@@ -264,7 +275,9 @@ def read_scenario_text(path: str | Path) -> str:
     if not source:
         raise ScenarioError("''", [Problem(None, "", "no file named (the path is empty)")])
     try:
-        raw = Path(path).read_bytes()
+        raw = read_file(path, SCENARIO)
+    except Refused as error:
+        raise ScenarioError(source, [Problem(None, "", str(error.strerror))]) from None
     except OSError as error:
         raise ScenarioError(source, [Problem(None, "", f"cannot read the file: {error.strerror}")]) from None
     try:

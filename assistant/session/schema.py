@@ -7,6 +7,7 @@ Nova Table's. See `docs/session.md` for what each table holds.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import zlib
 from collections.abc import Callable, Sequence
@@ -14,7 +15,7 @@ from collections.abc import Callable, Sequence
 APPLICATION_ID = 0x4E4F5641
 """'NOVA': SQLite's application_id of a Nova Table state file."""
 
-# the games table as schema 1 made it; schema 3 adds head_crc, schema 4 the kind "status"
+# the games table as schema 1 made it; schema 3 adds head_crc, schema 4 the kind "status", schema 5 crc and scenario_crc
 _GAMES = """
         kind TEXT NOT NULL CHECK (kind IN ('mission', 'campaign')),
         title TEXT NOT NULL,
@@ -115,11 +116,79 @@ def _v4(connection: sqlite3.Connection) -> None:
     connection.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)", (max(given, highest),))
 
 
+def sound(stored: object, computed: int) -> bool:
+    """Whether a row's stored checksum matches the one computed from it (never where that one is -1: not text)."""
+    return computed >= 0 and stored == computed
+
+
+def event_checksum(game: int, seq: int, body: object, recorded_at: object) -> int:
+    """An event's checksum (schema 5): its game, number, text and the time it was recorded."""
+    if not (isinstance(body, str) and isinstance(recorded_at, str)):
+        return -1
+    return checksum(game, seq, json.dumps([recorded_at, body], ensure_ascii=False))
+
+
+MEANING = "kind, title, edition, scenario_source, status, created_at"
+"""The columns of a game's row that say what the game is, sealed by its `crc` (its scenario_text by `scenario_crc`)."""
+
+
+def game_checksum(game: int, meaning: Sequence[object]) -> int:
+    """The checksum of a game's `MEANING` columns, in that order; -1 where one is neither text nor null."""
+    if not all(value is None or isinstance(value, str) for value in meaning):
+        return -1
+    return checksum(game, 0, json.dumps(list(meaning), ensure_ascii=False))
+
+
+def scenario_checksum(game: int, text: object) -> int:
+    """The checksum of the scenario (or setup) saved with a game; the campaign sheet's is of no text."""
+    return checksum(game, 0, "" if text is None else text)
+
+
+def head_checksum(game: int, head: int, updated_at: object) -> int:
+    """The checksum of a game's head and the time it last moved (schema 5: the time with it)."""
+    return checksum(game, head, f"head {updated_at}" if isinstance(updated_at, str) else None)
+
+
+def _lenient(raw: bytes) -> str | bytes:
+    """A stored text, or its bytes where they are not UTF-8 (their checksum then never matches)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
+def _v5(connection: sqlite3.Connection) -> None:
+    """4 -> 5: each game's row sealed (`MEANING` by crc, scenario_text by scenario_crc), and the checksums of each
+    event and head cover the time it was recorded or last moved. A row that failed its old checksum still
+    fails: a damaged event is never sealed as sound."""
+    factory = connection.text_factory
+    connection.text_factory = _lenient
+    try:
+        connection.execute("ALTER TABLE games ADD COLUMN crc INTEGER")
+        connection.execute("ALTER TABLE games ADD COLUMN scenario_crc INTEGER")
+        rows = connection.execute(f"SELECT id, {MEANING}, scenario_text, head, head_crc, updated_at FROM games").fetchall()
+        connection.executemany(
+            "UPDATE games SET crc = ?, scenario_crc = ?, head_crc = ? WHERE id = ?",
+            [(game_checksum(game, meaning), scenario_checksum(game, text),
+              head_checksum(game, head, updated) if crc in (None, checksum(game, head, "head")) else crc, game)
+             for game, *meaning, text, head, crc, updated in rows],
+        )  # fmt: skip
+        rows = connection.execute("SELECT game_id, seq, body, recorded_at, crc FROM events").fetchall()
+        connection.executemany(
+            "UPDATE events SET crc = ? WHERE game_id = ? AND seq = ?",
+            [(event_checksum(game, seq, body, recorded) if crc in (None, checksum(game, seq, body)) else crc, game, seq)
+             for game, seq, body, recorded, crc in rows],
+        )  # fmt: skip
+    finally:
+        connection.text_factory = factory
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _statements(_V1),  # 0 -> 1: meta, games, events, snapshots
     _statements(_V2),  # 1 -> 2: a deleted game's number is never given to another game (AUTOINCREMENT)
     _v3,  # 2 -> 3: checksums of events and snapshots
     _v4,  # 3 -> 4: games of Nova Lectio: Status (kind "status")
+    _v5,  # 4 -> 5: checksums of each game's row, and of the times of events and heads
 ]
 """Run with foreign keys off (SQLite's rule for a table rebuilt, `_V2`), and checked after."""
 SCHEMA_VERSION = len(MIGRATIONS)

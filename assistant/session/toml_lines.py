@@ -10,6 +10,7 @@ multi-line arrays, and maps every key path to its line:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 Path = tuple[str | int, ...]
 
@@ -120,6 +121,7 @@ def key_lines(text: str) -> dict[Path, int]:
         stripped = raw.strip()
         if stripped.startswith("[["):
             parts = _split_key(stripped[2 : stripped.index("]]")])
+            _open_parents(lines, parts, resolve, number)
             parent = resolve(parts[:-1])
             name = parent + (parts[-1],)
             arrays_of_tables[name] = arrays_of_tables.get(name, 0) + 1
@@ -128,7 +130,9 @@ def key_lines(text: str) -> dict[Path, int]:
             lines[table] = number
             continue
         if stripped.startswith("["):
-            table = resolve(_split_key(stripped[1 : stripped.index("]")]))
+            parts = _split_key(stripped[1 : stripped.index("]")])
+            _open_parents(lines, parts, resolve, number)
+            table = resolve(parts)
             lines.setdefault(table, number)
             continue
         match = _BARE_KEY.match(raw)
@@ -142,6 +146,12 @@ def key_lines(text: str) -> dict[Path, int]:
         if scanner.depth > 0 or scanner.in_multiline is not None:
             value, value_path = scanner, path
     return lines
+
+
+def _open_parents(lines: dict[Path, int], parts: list[str], resolve: Callable[[list[str]], Path], number: int) -> None:
+    """The tables a header opens without a header of their own (`[a.b]` opens `a`): at its line, if none before."""
+    for end in range(1, len(parts)):
+        lines.setdefault(resolve(parts[:end]), number)
 
 
 def line_of(lines: dict[Path, int], path: Path) -> int | None:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
+from assistant.rules.errors import short
 from assistant.session.errors import Problem
 from assistant.session.toml_lines import Path as KeyPath
 from assistant.session.toml_lines import key_lines, line_of
@@ -25,7 +26,12 @@ class TomlReader:
         self.problems: list[Problem] = []
 
     def problem(self, path: KeyPath, message: str) -> None:
-        self.problems.append(Problem(line_of(self.lines, path), dotted(path), message))
+        """A problem at `path`, said at its line: its own, its table's header's, or line 1 (the top level)."""
+        self.problems.append(Problem(line_of(self.lines, path) or 1, dotted(path), message))
+
+    def missing(self, path: KeyPath, key: str, expected: str) -> None:
+        """`key` is missing from the table at `path`: said at that table's line, naming the field."""
+        self.problem(path + (key,), f"missing; expected {expected}")
 
     def table(self, data: Mapping[str, Any], path: KeyPath, allowed: Sequence[str]) -> None:
         """Report every key of `data` that is not in `allowed`, with the closest allowed name."""
@@ -36,10 +42,10 @@ class TomlReader:
                 self.problem(path + (key,), f"unknown field; {expected}")
 
     def get(self, data: Mapping[str, Any], path: KeyPath, key: str, kind: type[T], default: T | None = None,
-            required: bool = True) -> T | None:  # fmt: skip
+            required: bool = True, expected: str | None = None) -> T | None:  # fmt: skip
         if key not in data:
             if required and default is None and not self._misspelt(data, key):
-                self.problem(path, f"missing field '{key}'")
+                self.missing(path, key, expected or KIND_NAMES.get(kind, kind.__name__))
             return default
         value = data[key]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
@@ -57,11 +63,11 @@ class TomlReader:
 
     def integer(self, data: Mapping[str, Any], path: KeyPath, key: str, low: int, high: int,
                 default: int | None = None) -> int:  # fmt: skip
-        value = self.get(data, path, key, int, default)
+        value = self.get(data, path, key, int, default, expected=f"a number from {low} to {high}")
         if value is None:
             return low
         if not low <= value <= high:
-            self.problem(path + (key,), f"expected a number from {low} to {high}, got {value}")
+            self.problem(path + (key,), f"expected a number from {low} to {high}, got {show(value)}")
         return value
 
     def optional_integer(self, data: Mapping[str, Any], path: KeyPath, key: str, low: int, high: int) -> int | None:
@@ -69,8 +75,9 @@ class TomlReader:
             return None
         return self.integer(data, path, key, low, high)
 
-    def text(self, data: Mapping[str, Any], path: KeyPath, key: str, default: str | None = None) -> str:
-        value = self.get(data, path, key, str, default)
+    def text(self, data: Mapping[str, Any], path: KeyPath, key: str, default: str | None = None,
+             expected: str | None = None) -> str:  # fmt: skip
+        value = self.get(data, path, key, str, default, expected=expected)
         if value is None:
             return ""
         if not value.strip() and default is None:
@@ -94,7 +101,7 @@ class TomlReader:
 
     def choice(self, data: Mapping[str, Any], path: KeyPath, key: str, options: Sequence[str],
                default: str | None = None) -> str:  # fmt: skip
-        value = self.text(data, path, key, default)
+        value = self.text(data, path, key, default, expected=alternatives(options))
         if value and value not in options:
             self.problem(path + (key,), f"expected {alternatives(options)}, got {show(value)}")
         return value
@@ -121,19 +128,21 @@ class TomlReader:
         return [(path + (key, index), item) for index, item in enumerate(value)]
 
 
-KIND_NAMES: dict[type, str] = {str: "text in quotes", bool: "true or false", list: "a list [...]", dict: "a table"}
+KIND_NAMES: dict[type, str] = {str: "text in quotes", bool: "true or false", list: "a list [...]", dict: "a table",
+                               int: "a whole number"}  # fmt: skip
 
 
 def show(value: object) -> str:
+    """A TOML value as a message quotes it, cut to its first characters (`assistant.rules.errors.short`)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{short(value)}"'
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
         return "a list"
-    return str(value)
+    return short(str(value))
 
 
 def alternatives(options: Sequence[str]) -> str:

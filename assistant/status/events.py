@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from assistant.rules.errors import RuleError
+from assistant.rules.errors import RuleError, shown
 from assistant.rules.fields import Fields
 from assistant.status.errors import StatusError
 from assistant.status.factions import Continent, Faction
@@ -127,7 +127,7 @@ def _values(f: Fields, key: str) -> tuple[int, ...]:
     values = f.array(key)
     for i, value in enumerate(values):
         if isinstance(value, bool) or value not in OFFICIAL_VALUES:
-            raise StatusError(f"{f.name(key)}[{i}]", f"an Official's value is 1, 2, 3 or 4, not {value!r}")
+            raise StatusError(f"{f.name(key)}[{i}]", f"an Official's value is 1, 2, 3 or 4, not {shown(value)}")
     return tuple(values)
 
 
@@ -196,13 +196,13 @@ READERS: Mapping[str, Callable[[Fields], Event]] = {
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """The event a JSON object describes; StatusError naming the field at fault."""
     if not isinstance(data, Mapping):
-        raise StatusError("event", f"must be a JSON object, not {data!r}")
+        raise StatusError("event", f"must be a JSON object, not {shown(data)}")
     try:
         f = Fields(data, known={"type"})
         kind = f.text("type")
         reader = READERS.get(kind)
         if reader is None:
-            raise StatusError("type", f"unknown event {kind!r} (one of {', '.join(READERS)})")
+            raise StatusError("type", f"unknown event {shown(kind)} (one of {', '.join(READERS)})")
         event = reader(f)
         f.finish()
     except StatusError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from assistant.rules.errors import shown
 from assistant.status.errors import StatusError
 
 
@@ -26,7 +27,7 @@ class Faction(StrEnum):
             for faction in cls:
                 if faction.value == value:
                     return faction
-        raise StatusError(field, f"must be one of {', '.join(f.value for f in cls)}, not {value!r}")
+        raise StatusError(field, f"must be one of {', '.join(f.value for f in cls)}, not {shown(value)}")
 
 
 TITLES: dict[Faction, str] = {

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from assistant.rules.errors import shown
 from assistant.status.errors import StatusError
 from assistant.status.factions import Faction
 
@@ -26,7 +27,7 @@ def check_track(track: Mapping[Faction, int], field: str = "track") -> None:
     seen: dict[int, Faction] = {}
     for faction, space in track.items():
         if isinstance(space, bool) or not isinstance(space, int):
-            raise StatusError(f"{field}.{faction}", f"must be a whole number, not {space!r}")
+            raise StatusError(f"{field}.{faction}", f"must be a whole number, not {shown(space)}")
         if space < FIRST_SPACE:
             raise StatusError(f"{field}.{faction}", f"the Military track starts at space {FIRST_SPACE}, not {space}")
         if space in seen:

@@ -6,11 +6,13 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
+from assistant import files
 from assistant.rules.perilium import MAX_THREAT
 from assistant.rules.questions import Question
 from assistant.rules.state import GameState
@@ -318,10 +320,11 @@ class App:
         self.closers.clear()
         self.game.close()
 
-    def screenshot(self, path: str) -> None:
-        """Draw now and save the screen as an image (PNG by the name)."""
+    def screenshot(self, path: str, keep: Sequence[str] = ()) -> None:
+        """Draw now and save the screen as an image (PNG by the name), never over one of `keep` (files.writing)."""
         self.draw()
-        pygame.image.save(self.surface, path)
+        with files.writing(Path(path), "the screenshot", keep, binary=True) as out:
+            pygame.image.save(self.surface, out, Path(path).name)
 
 
 def _aimed(event: pygame.event.Event) -> bool:

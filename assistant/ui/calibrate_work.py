@@ -52,9 +52,9 @@ def has_pytorch() -> bool:
 
 def install_words() -> str:
     """How a maker adds PyTorch, as `dice learn` says it."""
-    from assistant.vision.tune import NEEDS
+    from assistant.vision.pytorch import ADD
 
-    return NEEDS.partition(": ")[2]
+    return ADD
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,9 @@ class Learning(Work):
     def run(self) -> Learned:
         from assistant.vision.errors import ProfileError
         from assistant.vision.learn import checked, entries_of, examples
+        from assistant.vision import pytorch
 
+        pytorch.check()  # PyTorch importable, before the views are read
         entries = entries_of(self.manifest, self.note)
         found = examples(entries, self.note)
         if not found.faces:

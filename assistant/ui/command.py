@@ -99,14 +99,13 @@ def _open_game(args: argparse.Namespace) -> object:
 
 
 def check_profile(path: Path, where: str) -> None:
-    """A dice profile the camera's reader can use, or ValueError saying what is wrong and where (`where`: who named it)."""
+    """A dice profile the camera's reader can use (loaded whole: both networks run here and fit the reader), or
+    ValueError saying what is wrong and where (`where`: who named it)."""
     from assistant.vision.errors import VisionError
     from assistant.vision.profile import load
-    from assistant.vision.read import FaceNet
 
     try:
-        profile = load(path)
-        FaceNet(profile.network, profile.name)  # a network this runtime can run?
+        load(path)
     except VisionError as bad:
         raise ValueError(f"{where}: {bad}") from None
 
@@ -150,25 +149,26 @@ def calibrated() -> Path | None:
     return own
 
 
-def check_screenshot(path: Path) -> None:
+def check_screenshot(path: Path, state: Path) -> None:
     """A file the screenshot can be written to (tried, and left as it was), or ValueError saying why not."""
-    existed = os.path.lexists(path)
+    from assistant.files import Refused, check_target, state_files
+
     try:
-        with path.open("ab"):
-            pass
+        check_target(path, "the screenshot", state_files(state))
+    except Refused as error:
+        raise ValueError(f"--screenshot {error}") from None
     except OSError as error:
         raise ValueError(f"--screenshot {path}: cannot write a picture there ({error.strerror})") from None
-    if not existed:
-        path.unlink()
 
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from assistant.files import state_files
     from assistant.hardware.config import ConfigError, load_config
 
     if args.screenshot:
         try:
-            check_screenshot(args.screenshot)
+            check_screenshot(args.screenshot, args.state or default_state_path())
         except ValueError as error:
             print(f"nova-table: {error}", file=sys.stderr)
             return 1
@@ -236,9 +236,15 @@ def run(args: argparse.Namespace) -> int:
         app.log(f"{screen.driver} {screen.surface.get_width()}x{screen.surface.get_height()}"
                 f"{' full screen' if screen.fullscreen else ''}; game {game.where}")  # type: ignore[attr-defined]  # fmt: skip
         if args.screenshot:
-            app.screenshot(str(args.screenshot))
-            app.close()
-            pygame.quit()
+            try:
+                app.screenshot(str(args.screenshot), state_files(args.state or default_state_path()))
+            except OSError as error:  # the card filled, the folder went away since it was checked
+                print(f"nova-table: --screenshot {args.screenshot}: cannot write it ({error.strerror or error})",
+                      file=sys.stderr)  # fmt: skip
+                return 1
+            finally:
+                app.close()
+                pygame.quit()
             return 0
         if not args.no_encoder:
             attach_encoder(app, config)

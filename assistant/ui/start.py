@@ -23,16 +23,20 @@ def mission_words(scenario: Scenario) -> str:
 
 def saved_offers(state: Path) -> list[Offer]:
     """The state file's games not archived, the one in play first (a file that cannot be read: none offered)."""
+    from assistant.session.errors import SessionError
     from assistant.session.games import StateFile
 
     if not state.exists():
         return []
+    damaged: list[SessionError] = []
     try:
         with StateFile(state, read_only=True) as games:
-            found = games.games(archived=False)
+            found = games.games(archived=False, damaged=damaged)
     except Exception as error:  # said by the table when it opens the file
         print(f"nova-table: {state}: no saved game offered ({error})", file=sys.stderr)
         return []
+    for why in damaged:
+        print(f"nova-table: not offered: {why}", file=sys.stderr)
     found.sort(key=lambda g: not g.current)
     return [({"game": "resume", "id": g.id}, f"{'In play' if g.current else 'Resume'}: game {g.id}",
              f"{g.title}: {g.head} events, last {g.updated_at[:16].replace('T', ' ')}")

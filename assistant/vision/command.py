@@ -196,7 +196,7 @@ def learn_and_check(manifest: Path, out: Path, steps: int | None = None) -> int:
     well a profile learned without some of its pictures reads those (heldout.py)."""
     from assistant.vision.errors import VisionError
     from assistant.vision.learn import checked, entries_of, examples, say_missing
-    from assistant.vision.profile import same_file
+    from assistant.files import same_file
 
     if same_file(out, manifest):
         say(f"{out}: is the manifest: write the profile to another file")
@@ -311,6 +311,15 @@ def views_folder(profile: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     actions = {"read": run_read, "learn": run_learn, "render": run_render, "watch": run_watch,
                "calibrate": run_calibrate}
+    if args.dice_command in ("learn", "calibrate"):  # before a picture is read or a face asked for
+        from assistant.vision.errors import VisionError
+        from assistant.vision.pytorch import check
+
+        try:
+            check()
+        except VisionError as bad:
+            say(str(bad))
+            return 2
     try:
         return actions[args.dice_command](args)
     except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly

@@ -39,6 +39,10 @@ THRESHOLD = 0.2  # a centre this sure or more is a die's (chosen on the -valid s
 MAYBE = 0.1  # a centre this sure or more may be a die's (mixed-oblique-d6 94.61 -> 96.40 % found, no false die more)
 SPREAD = 2.0  # a maybe die's side is within this factor of the median die found (not a box around a group of dice)
 BETWEEN = 384  # with FINE, a look between (the larger dice of a picture of small ones): 96.40 -> 97.08 % found
+# What `at` feeds the network, and the shape it reads back (network.load tries them): an image and its mirror, of
+# any sides that are a multiple of MULTIPLE; five maps of a cell per STRIDE pixels.
+FITS = tuple(((2, 3, h, w), (2, 5, h // STRIDE, w // STRIDE)) for h, w in ((4 * MULTIPLE, 6 * MULTIPLE),
+                                                                            (6 * MULTIPLE, 4 * MULTIPLE)))
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,7 @@ class Finder:
     profile's file)."""
 
     def __init__(self, path: Path | bytes | None = None, threshold: float = THRESHOLD, name: str = "") -> None:
-        self.net = load(MODEL if path is None else path, "finder network", name)
+        self.net = load(MODEL if path is None else path, "finder network", name, FITS)
         self.threshold = threshold
 
     def at(self, image: np.ndarray, side: int, threshold: float | None = None) -> list[Found]:

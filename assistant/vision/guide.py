@@ -20,7 +20,6 @@ half-way (the camera unplugged, Ctrl-C, Cancel on the screen) goes on from the f
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from assistant.files import MANIFEST, read_file, write_file
 from assistant.vision.command import say as said_on_stderr
 from assistant.vision.dice import FACES, VIEWS, Box, Die
 from assistant.vision.manifest import Entry, read_manifest
@@ -55,12 +55,10 @@ def forget(manifest: Path, kind: str) -> int:
     other lines stay as they were, and the pictures stay in the folder. How many views were left out."""
     if not manifest.exists():
         return 0
-    lines = manifest.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = read_file(manifest, MANIFEST).decode("utf-8").splitlines(keepends=True)
     kept = [line for line in lines if not _only(line, kind)]
     if len(kept) < len(lines):
-        part = manifest.with_name(manifest.name + ".part")
-        part.write_text("".join(kept), encoding="utf-8")
-        os.replace(part, manifest)  # whole or not at all
+        write_file(manifest, "".join(kept), "the manifest")  # whole or not at all
     return len(lines) - len(kept)
 
 

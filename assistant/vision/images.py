@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import errno
-import os
-import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from assistant.files import IMAGE, Refused, read_file
 from assistant.vision.errors import ImageError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}  # what a folder of pictures is read for
@@ -33,19 +32,13 @@ def quiet_opencv() -> Iterator[None]:
 def load_image(path: Path) -> np.ndarray:
     """The image at `path` as a BGR uint8 array, or `ImageError` saying what is wrong."""
     try:
-        mode = os.stat(path).st_mode
+        data = np.frombuffer(read_file(path, IMAGE), dtype=np.uint8)
+    except Refused as bad:  # a folder, a pipe (waited on for ever), a device (read without end), too large
+        raise ImageError(str(bad)) from None
     except OSError as bad:
         if bad.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG):  # (a name too long: none can be)
             raise ImageError(f"{path}: no such file") from None
-        raise ImageError(f"{path}: cannot read ({bad.strerror or bad})") from None  # no permission to its folder
-    if stat.S_ISDIR(mode):
-        raise ImageError(f"{path}: is a folder, not an image")
-    if not stat.S_ISREG(mode):  # a named pipe would be waited on for ever, a device read without end
-        raise ImageError(f"{path}: not a regular file (a pipe or a device), not an image")
-    try:
-        data = np.fromfile(str(path), dtype=np.uint8)
-    except OSError as bad:
-        raise ImageError(f"{path}: cannot read ({bad.strerror or bad})") from None
+        raise ImageError(f"{path}: cannot read ({bad.strerror or bad})") from None  # no permission to it or its folder
     if data.size == 0:
         raise ImageError(f"{path}: empty file")
     with quiet_opencv():
@@ -58,6 +51,14 @@ def load_image(path: Path) -> np.ndarray:
     if image is None:
         raise ImageError(f"{path}: not a picture OpenCV can decode (corrupt or another format)")
     return check_frame(image, str(path))
+
+
+def encoded(image: np.ndarray, name: str | Path) -> bytes:
+    """`image` as the bytes of a file named `name` (PNG for roll-0001.png), to write through files.write_file."""
+    ok, data = cv2.imencode(Path(name).suffix or ".png", image)
+    if not ok:
+        raise ImageError(f"{name}: OpenCV cannot encode the picture")
+    return data.tobytes()
 
 
 def check_frame(image: np.ndarray, name: str = "frame") -> np.ndarray:

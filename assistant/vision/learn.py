@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.vision import find_tune, tune
+from assistant.vision import find_tune, pytorch, tune
 from assistant.vision.command import say
 from assistant.vision.crop import CONTEXT
 from assistant.vision.dice import FACES
@@ -136,6 +136,7 @@ def learn_examples(found: Examples, learned_from: Sequence[str], progress: Calla
     and tune.plan say when None)."""
     if not found.faces:
         raise ProfileError(f"nothing to learn in {', '.join(learned_from)}: no usable labelled die")
+    pytorch.check()
     pictures = found.whole()
     finder = None
     if pictures:  # the finder first, so that the dice are cut, and its look-alikes learned, as it will find them

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assistant.files import MANIFEST, Refused, read_file
 from assistant.reading import NotJSON, loads
 from assistant.vision.dice import FACES, Box
 from assistant.vision.errors import ManifestError
@@ -105,7 +106,9 @@ def parse_line(text: str, manifest: Path, line: int) -> Entry:
 def read_manifest(path: Path) -> Iterator[Entry | ManifestError]:
     """Every line of the manifest at `path`: an `Entry`, or a `ManifestError` naming the line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_file(path, MANIFEST).decode("utf-8")
+    except Refused as bad:  # a folder, a pipe (waited on for ever), a device (read without end), too large
+        raise ManifestError(str(bad)) from None
     except (OSError, UnicodeDecodeError) as bad:
         raise ManifestError(f"{path}: cannot read the manifest ({bad})") from None
     for number, line in enumerate(text.splitlines(), start=1):

@@ -9,6 +9,7 @@ Either way a network uses as many threads as OpenCV is set to (`cv2.setNumThread
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ class Network:
         try:
             data = source if isinstance(source, str) else np.frombuffer(source, np.uint8)
             self.net = cv2.dnn.readNetFromONNX(data) if chosen is None else cv2.dnn.readNetFromONNX(data, chosen)
-        except cv2.error as bad:
+        except Exception as bad:  # noqa: BLE001 - cv2.error, and what its importer lets through
             raise NetworkError(_line(bad, self.path)) from None
 
     def run(self, batch: np.ndarray) -> np.ndarray:
@@ -82,18 +83,54 @@ class Network:
             raise NetworkError(_line(bad, self.path)) from None
         return np.asarray(out, np.float32)
 
+    def takes(self) -> tuple[object, ...] | None:
+        """The input's shape as the model declares it, a side left open by its name (None where OpenCV runs it)."""
+        return tuple(self.session.get_inputs()[0].shape) if self.runtime == "onnxruntime" else None
 
-def load(path: Path | bytes, what: str, name: str = "") -> Network:
-    """A network to run, or ModelError saying what is wrong with it (`what`: which network, in words)."""
+
+Shape = tuple[int, ...]
+REINSTALL = "reinstall Nova Table (python3 bootstrap.py)"
+
+
+def load(path: Path | bytes, what: str, name: str = "", fits: Sequence[tuple[Shape, Shape]] = ()) -> Network:
+    """A network to run, or ModelError saying what is wrong with it (`what`: which network, in words). `fits`: the
+    shapes of batches its caller feeds it, each with the output's it reads back: each tried on zeros (on either
+    runtime: the shapes an ONNX file declares may be symbolic, and OpenCV runs some networks on what they do not
+    declare)."""
     from assistant.vision.errors import ModelError
 
     where = str(path) if isinstance(path, Path) else name or "network"
     if isinstance(path, Path) and not path.is_file():
-        raise ModelError(f"{where}: the {what} is missing: reinstall Nova Table (python3 bootstrap.py)")
+        raise ModelError(f"{where}: the {what} is missing: {REINSTALL}")
     try:
-        return Network(path, "ENGINE_NEW", name)
+        net = Network(path, "ENGINE_NEW", name)
     except NetworkError as bad:
         raise ModelError(f"{where}: the {what} cannot be loaded ({bad})") from None
+    for fed, gives in fits:
+        why = misfit(net, fed, gives)
+        if why is not None:  # a shipped model is reinstalled; a profile's caller says what to do
+            raise ModelError(f"{where}: the {what} does not fit the reader ({why})"
+                             + (f": {REINSTALL}" if isinstance(path, Path) else ""))
+    return net
+
+
+def misfit(net: Network, fed: Shape, gives: Shape) -> str | None:
+    """How `net` fails a batch of zeros of shape `fed` or gives an output of another shape than `gives`; None: it fits."""
+    try:
+        out = net.run(np.zeros(fed, np.float32))
+    except NetworkError as bad:
+        takes = net.takes()
+        other = takes is not None and (len(takes) != len(fed) or any(isinstance(t, int) and t != f
+                                                                       for t, f in zip(takes, fed)))
+        return f"fed {dims(fed)} it fails: " + (f"it takes {dims(takes or ())}" if other else str(bad))
+    if out.shape != gives:
+        return f"fed {dims(fed)} it gives {dims(out.shape)}, not {dims(gives)}"
+    return None
+
+
+def dims(shape: Sequence[object]) -> str:
+    """A shape in words: "2 x 3 x 96 x 96"."""
+    return " x ".join(str(side) for side in shape) or "a single number"
 
 
 def _line(bad: Exception, path: Path) -> str:

@@ -16,22 +16,21 @@ networks they were made for are gone.
 from __future__ import annotations
 
 import base64
-import binascii
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.files import PROFILE, Refused, read_file, same_file, write_file
 from assistant.reading import NotJSON, loads
-from assistant.vision.errors import ProfileError, why_not_written
-from assistant.vision.read import CLASSES
+from assistant.vision.errors import ModelError, ProfileError, why_not_written
+from assistant.vision.find import Finder
+from assistant.vision.read import CLASSES, FaceNet
 
 FORMAT = "nova-table-dice-profile"
 VERSION = 5
 UNUSABLE = "not a dice profile this Nova Table can use"
+FIELDS = ("format", "version", "network", "sha256", "finder", "finder_sha256", "faces", "learned_from", "check")
 
 
 @dataclass
@@ -46,46 +45,29 @@ class Profile:
     sources: list[Path] = field(default_factory=list)  # files it was learned from (not saved): never written over
     finder: bytes | None = None
 
-    def save(self, path: Path) -> None:
-        """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written);
-        through a symbolic link, to the file it names (the link stays)."""
+    def text(self) -> str:
+        """The profile as its file holds it."""
         data = {"format": FORMAT, "version": VERSION, "network": base64.b64encode(self.network).decode("ascii"),
                 "sha256": hashlib.sha256(self.network).hexdigest(), "faces": self.faces,
                 "learned_from": self.learned_from, "check": self.check}
         if self.finder is not None:
             data |= {"finder": base64.b64encode(self.finder).decode("ascii"),
                      "finder_sha256": hashlib.sha256(self.finder).hexdigest()}
-        if path.exists() and not path.is_file():
-            raise ProfileError(f"{path}: not a regular file: write the profile to a file")
-        if any(same_file(path, source) for source in self.sources):
-            raise ProfileError(f"{path}: the profile is learned from this file: write the profile to another file")
+        return json.dumps(data, separators=(",", ":")) + "\n"
+
+    def save(self, path: Path) -> None:
+        """Write the profile to `path` whole or not at all (a profile there before stays until the new one is written);
+        through a symbolic link, to the file it names (the link stays)."""
+        text = self.text()
         try:
-            target = path.resolve() if path.is_symlink() else path
-        except (RuntimeError, OSError):  # Python 3.11 says a loop of links with RuntimeError
-            raise ProfileError(f"{path}: a symbolic link that leads round in a loop: write the profile to a file") from None
-        part = None
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, part = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                umask = os.umask(0o022)
-                os.umask(umask)
-                os.fchmod(out.fileno(), 0o666 & ~umask)  # as the user's files are made, not mkstemp's 0600
-                out.write(json.dumps(data, separators=(",", ":")) + "\n")
-            os.replace(part, target)
+            if any(same_file(path, source) for source in self.sources):
+                raise Refused(path, "the profile is learned from this file: write the profile to another file")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, text, "the profile")
+        except Refused as bad:  # not a regular file, a file it is learned from, a loop of links
+            raise ProfileError(str(bad)) from None
         except OSError as bad:
-            if part is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(part)
-            raise ProfileError(f"{path}: cannot write the profile ({why_not_written(target.parent, bad)})") from None
-
-
-def same_file(a: Path, b: Path) -> bool:
-    """Whether `a` and `b` are one file: one path once resolved, or links to one file."""
-    try:
-        return a.resolve() == b.resolve() or os.path.samefile(a, b)
-    except (OSError, RuntimeError):  # one of them is not there, or a loop of links (RuntimeError on Python 3.11)
-        return False
+            raise ProfileError(f"{path}: cannot write the profile ({why_not_written(path.parent, bad)})") from None
 
 
 def parse(text: str, name: str) -> Profile:
@@ -100,9 +82,12 @@ def parse(text: str, name: str) -> Profile:
         raise ProfileError(f"{name}: learned by an earlier dice reader, whose networks are gone: learn it again "
                            "(nova-table dice learn, or dice calibrate)")
     if isinstance(version, bool) or version != VERSION:  # true == 1 in Python, not in the file
-        raise ProfileError(f"{name}: {UNUSABLE}: profile version {json.dumps(version)}, this reader knows {VERSION}")
+        raise ProfileError(f"{name}: {UNUSABLE}: profile version {json.dumps(version)[:20]}, this reader knows {VERSION}")
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:  # a name changed by hand or by a damaged byte ("fhnder": the finder would be left out unsaid)
+        raise ProfileError(f"{name}: {UNUSABLE}: a field it does not know, {json.dumps(unknown[0])[:40]}")
     network = _network(data, "network", "sha256", name)
-    finder = _network(data, "finder", "finder_sha256", name) if "finder" in data else None
+    finder = _network(data, "finder", "finder_sha256", name) if {"finder", "finder_sha256"} & set(data) else None
     faces, learned_from, check = data.get("faces", {}), data.get("learned_from", []), data.get("check", "")
     if not isinstance(faces, dict) or not all(k in CLASSES and isinstance(v, int) for k, v in faces.items()):
         raise ProfileError(f"{name}: {UNUSABLE}: \"faces\" must count dice by face (\"d6:3\": 12, ...)")
@@ -115,23 +100,37 @@ def _network(data: dict[str, object], key: str, sha: str, name: str) -> bytes:
     """The ONNX bytes of a profile's `key` (base64), checked against its SHA-256 (`sha`)."""
     try:
         network = base64.b64decode(str(data[key]), validate=True)
-    except (KeyError, binascii.Error):
+    except (KeyError, ValueError):  # binascii.Error, and ValueError for text that is not ASCII
         raise ProfileError(f"{name}: {UNUSABLE}: no \"{key}\" (base64 of an ONNX network)") from None
     if hashlib.sha256(network).hexdigest() != data.get(sha):
         raise ProfileError(f"{name}: damaged: its {key} does not match its SHA-256: learn it again")
     return network
 
 
+def fit(profile: Profile) -> Profile:
+    """`profile`, its networks loaded and tried on what the reader feeds them (network.load), or ProfileError
+    naming its file and each network that is wrong."""
+    wrong = []
+    for make, net in ((FaceNet, profile.network), (Finder, profile.finder)):
+        if net is None:
+            continue
+        try:
+            make(net, name=profile.name)
+        except ModelError as bad:
+            wrong.append(str(bad).removeprefix(f"{profile.name}: "))
+    if wrong:
+        raise ProfileError(f"{profile.name}: {'; '.join(wrong)}: learn it again")
+    return profile
+
+
 def load(path: Path) -> Profile:
-    """The profile at `path`, or `ProfileError` saying what is wrong."""
-    if path.is_dir():
-        raise ProfileError(f"{path}: a folder, not a profile file")
-    if path.exists() and not path.is_file():  # a pipe would be waited on for ever
-        raise ProfileError(f"{path}: not a regular file (a pipe or a device), not a profile")
+    """The profile at `path`, checked whole (`fit`), or `ProfileError` saying what is wrong."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_file(path, PROFILE).decode("utf-8")
     except FileNotFoundError:
         raise ProfileError(f"{path}: no such profile file") from None
+    except Refused as bad:  # a folder, a pipe (waited on for ever), a device, too large
+        raise ProfileError(str(bad)) from None
     except (OSError, UnicodeDecodeError) as bad:
         raise ProfileError(f"{path}: cannot read the profile ({bad})") from None
-    return parse(text, str(path))
+    return fit(parse(text, str(path)))

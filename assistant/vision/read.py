@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from assistant.vision.crop import SIDE
 from assistant.vision.network import load
 
 CLASSES = ("none",) + tuple(f"d6:{v}" for v in range(1, 7)) + tuple(f"d8:{v}" for v in range(1, 9))
@@ -22,6 +23,8 @@ SYMBOLS = ("none", "sun", "star", "moon")
 # second look read fewer right.
 TURNS = (1, 2, 3)  # quarter turns
 MODEL = Path(__file__).resolve().parent / "models" / "reader.onnx"
+# What `scores` feeds the network (any number of crops), and the shape it reads back (network.load tries them)
+FITS = tuple(((n, 3, SIDE, SIDE), (n, len(CLASSES) + len(SYMBOLS))) for n in (1, 2))
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -42,7 +45,7 @@ class FaceNet:
     """The face network: the shipped one (`MODEL`), or a profile's (its ONNX bytes; `name`: the profile's file)."""
 
     def __init__(self, path: Path | bytes | None = None, name: str = "") -> None:
-        self.net = load(MODEL if path is None else path, "face network", name)
+        self.net = load(MODEL if path is None else path, "face network", name, FITS)
 
     def scores(self, crops: np.ndarray) -> Scores:
         """Scores of an (N, 3, SIDE, SIDE) batch of crops (crop.batch)."""

@@ -16,8 +16,10 @@ from typing import TypedDict
 import cv2
 import numpy as np
 
+from assistant.files import write_file
 from assistant.vision.dice import ASTRO_BY_VALUE, FACES
 from assistant.vision.errors import VisionError, why_not_written
+from assistant.vision.images import encoded
 
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX)
 STYLES = ("pips", "numerals", "astro")  # d6 pips, numerals (d6 or d8), Nova Aetas d8 with symbols
@@ -353,12 +355,11 @@ def write_set(folder: Path, count: int, seed: int, *, tiles: bool = False, style
         for i in range(count):
             shot = tile(rng, style, kind) if tiles else scene(rng, size, style=style, kind=kind)
             name = f"images/render_{seed}_{i:05d}.png"
-            if not cv2.imwrite(str(folder / name), shot.image):
-                raise OSError(f"cannot write {name} (is the disk full?)")
+            write_file(folder / name, encoded(shot.image, name), "the picture")
             dice = [{k: v for k, v in d.items() if k != "style" and v is not None} for d in shot.dice]
             lines.append(json.dumps({"image": name, "dice": dice, "complete": True,
                                      "box": "tile" if tiles else "whole_die"}))
-        manifest.write_text("\n".join(lines) + "\n")
+        write_file(manifest, "\n".join(lines) + "\n", "the manifest")
     except OSError as bad:
         raise VisionError(f"{folder}: cannot render into it ({why_not_written(folder, bad)})") from None
     return manifest

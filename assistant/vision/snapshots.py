@@ -19,8 +19,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from assistant.files import MANIFEST, read_file, write_file
 from assistant.vision.dice import Box, Die
 from assistant.vision.errors import SourceError, why_not_written
+from assistant.vision.images import encoded
 from assistant.vision.manifest import entry_json
 
 READ = (60, 200, 60)  # BGR: a die read
@@ -71,11 +73,15 @@ class Snapshots:
         name = f"roll-{self.number:04d}.png"
         for path, picture in ((self.folder / "images" / name, image),
                               (self.folder / "seen" / name, drawn(image, dice, left_out))):
-            if not cv2.imwrite(str(path), picture):
-                raise SourceError(f"{path}: cannot write the view (is the disk full or the folder read-only?)")
-        try:
-            with self.manifest.open("a", encoding="utf-8") as out:
-                out.write(entry_json(f"images/{name}", [die_line(d) for d in dice], not left_out) + "\n")
+            try:
+                write_file(path, encoded(picture, path), "the view")
+            except OSError as bad:
+                raise SourceError(f"{path}: cannot write the view ({bad.strerror or bad})") from None
+        line = entry_json(f"images/{name}", [die_line(d) for d in dice], not left_out) + "\n"
+        try:  # the manifest with the line added, written whole in its place
+            before = read_file(self.manifest, MANIFEST) if self.manifest.exists() else b""
+            write_file(self.manifest, before + (b"" if before.endswith(b"\n") or not before else b"\n")
+                       + line.encode("utf-8"), "the manifest")
         except OSError as bad:
             raise SourceError(f"{self.manifest}: cannot add the view's line ({bad.strerror or bad})") from None
         return f"images/{name}"

@@ -8,7 +8,7 @@
        table did not show (they are not forgotten: `keep`)
     -> exported to ONNX: the profile's network (profile.py)
 
-PyTorch is needed here only (`pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0`); reading
+PyTorch is needed here only (pytorch.py says how to add it; learn.learn_examples checks first); reading
 runs the exported network with onnxruntime. calibration/train_reader.py trains the shipped network
 from ImageNet's weights with the same network, crops and changes.
 """
@@ -26,7 +26,6 @@ import numpy as np
 
 from assistant.vision.crop import CONTEXT, SIDE, cut
 from assistant.vision.doubt import KIND_OF
-from assistant.vision.errors import VisionError
 from assistant.vision.read import CLASSES, SYMBOLS
 
 WEIGHTS = Path(__file__).resolve().parent / "models" / "reader.pt"
@@ -44,7 +43,6 @@ NONE_SHARE = 0.15  # share of crops of bare table, where a picture's dice are al
 KEEP = 0.125  # share of each batch of rendered dice where a table showed one face (`keep`). Learned from the 14
 # webcam -train photos of 1s only, 600 batches at 2e-3, -valid is read 79.6 % right with it, 14.9 % with 1/32 of
 # each batch. Where the table showed every face, 1/32: the marbled d8 84.9 and 85.9 % (two seeds) -> 87.8, 89.4 %.
-NEEDS = "dice learn needs PyTorch: .venv/bin/pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0"
 
 
 @dataclass(frozen=True)
@@ -251,11 +249,9 @@ def tune(images: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Seque
          progress: Callable[[float], None] = lambda share: None, seed: int = 0) -> bytes:
     """The shipped network fine-tuned on `dice` (in the BGR pictures `images`) for `steps` batches (None: as
     many as `plan` says), as ONNX bytes."""
-    try:
-        import torch
-        net = network()
-    except ImportError:
-        raise VisionError(NEEDS) from None
+    import torch
+
+    net = network()
     torch.manual_seed(seed)
     net.load_state_dict(weights(WEIGHTS))
     planned, peak = plan(known(net, images, dice))

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from assistant.hardware.board import BoardLink
 from assistant.hardware.protocol import BoardError, BoardMessage, Hello, Knob, ring_message
+from assistant.logs import BURST, Repeats
 from assistant.hardware.simulator import SimulatedBoard
 from assistant.rules import game as rules
 from tests.ui.demo import demo_scenario
@@ -549,3 +550,48 @@ def test_a_board_that_stops_reading_holds_the_table_once_and_is_then_lost(surfac
         link.close()
         os.close(master)
         os.close(slave)
+
+
+class Clock:
+    """A clock the test moves (no timed test): seconds since the start."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_flood_of_bad_lines_is_logged_a_few_times_then_counted(loop: tuple[BoardLink, Inbox],
+                                                                 caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    """A flood of 100,000 bad lines in 10 s logged 41,547 lines (4 MB): now the first few of each 10 s, then
+    how many more, and every bad line is still counted."""
+    link, _ = loop
+    clock = Clock()
+    link.bad_lines = Repeats(logging.getLogger("nova_table.board"), "bad lines from board loop://", clock=clock)
+    with caplog.at_level(logging.WARNING, logger="nova_table.board"):
+        for number in range(3_000):
+            clock.now = number / 300  # 3,000 lines in 10 s
+            link.line(b"garbage %d" % number)
+        clock.now = 10.5
+        link.line(b"one more")
+        link.close()
+    said = [r.getMessage() for r in caplog.records]
+    assert link.bad == 3_001
+    assert len(said) == BURST + 2, said
+    assert all("skipped a bad line: not JSON" in line for line in said[:BURST] + said[BURST + 1 :])
+    assert said[BURST] == f"{3_000 - BURST} more bad lines from board loop:// in the last 10 s"  # as the next 10 s begin
+
+
+def test_repeats_says_what_it_did_not_log_when_flushed(caplog: pytest.LogCaptureFixture) -> None:
+    clock, log = Clock(), logging.getLogger("nova_table.test")
+    repeats = Repeats(log, "faults", window=10, burst=2, clock=clock)
+    with caplog.at_level(logging.WARNING, logger="nova_table.test"):
+        for number in range(5):
+            repeats.warning("fault %d", number)
+        clock.now = 3
+        repeats.flush()
+        repeats.flush()  # nothing more to say
+        clock.now = 20
+        repeats.warning("fault %d", 5)  # a new window: logged
+    assert [r.getMessage() for r in caplog.records] == ["fault 0", "fault 1", "3 more faults in the last 3 s", "fault 5"]

@@ -95,6 +95,19 @@ def test_monitor_prints_what_the_board_sends() -> None:
     assert "Knob(hero=1, delta=4)" in out
 
 
+def test_monitor_says_when_its_port_closes_and_exits_1() -> None:
+    """It went on silently with exit status 0 as if stopped by hand."""
+    with SimulatedBoard(knobs=2) as board:
+        process = nova("monitor", board.path)  # no --seconds: until the port closes
+        assert board.wait_for(1, timeout=10)  # the monitor said hello
+        path = board.path
+        board.close()  # as a board pulled out
+        out, err = process.communicate(timeout=20)
+    assert process.returncode == 1, err
+    assert "Hello(board='nova-board'" in out
+    assert err.endswith(f"nova-table: board {path}: the port closed; nothing more to monitor\n"), err
+
+
 def test_send_refuses_a_message_that_is_not_json_and_sends_nothing() -> None:
     with SimulatedBoard() as board:
         process = nova("send", board.path, '{"t":"tray","level":50}', "{not json")

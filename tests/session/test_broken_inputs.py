@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from assistant.rules.bounds import LINE
 from assistant.session import schema
 from assistant.session.errors import StateFileError
-from assistant.session.games import StateFile
+from assistant.session.games import StateFile, seal_game
 from tests.session.conftest import DEMO, FOLDS, Nova, demo_text, endless_text, fold_state, script
 
 
@@ -179,9 +180,10 @@ def test_a_torn_export_file_imports_nothing(nova: Nova, tmp_path: Path) -> None:
     latin.write_bytes("".join(lines[:2]).encode() + b'{"seq": 2, "note": "caf\xe9"}\n' + "".join(lines[3:]).encode())
     code, _, err = nova("session", "import", "--state", target, latin)
     assert code == 1 and f"{latin}:3: not JSON (not UTF-8 text (a byte 0xE9 at column 24)); nothing was imported" in err
-    for path, why in ((tmp_path, "Is a directory"), (tmp_path / "gone.jsonl", "No such file or directory")):
+    for path, why in ((tmp_path, "a folder, not a game export; nothing was imported"),
+                      (tmp_path / "gone.jsonl", "cannot read the file: No such file or directory")):
         code, _, err = nova("session", "import", "--state", target, path)
-        assert code == 1 and err.endswith(f": {path}: cannot read the file: {why}\n"), err
+        assert code == 1 and err.endswith(f": {path}: {why}\n"), err
     code, _, err = nova("session", "import", "--state", target, "")
     assert code == 1 and err.endswith(": '': no file named (the path is empty)\n"), err
     with StateFile(target, folds=FOLDS) as games:
@@ -200,7 +202,21 @@ def test_opening_a_broken_file_in_code_raises_state_file_error(tmp_path: Path) -
 
 
 TOO_LONG = "1" + "0" * 5000  # over Python's limit of 4300 digits for a number read from text
-TOO_DEEP = "[" * 100000 + "]" * 100000
+TOO_DEEP = "[" * 30000 + "]" * 30000  # (within the 64 Ki characters of an `apply` line)
+
+
+def test_a_line_past_the_bound_is_refused_unread_and_the_next_stored(nova: Nova, state_path: Path) -> None:
+    """`session apply` reads no line whole past 64 Ki characters: such a line is refused, the next one stored."""
+    nova.json("session", "new", "--scenario", DEMO, "--state", state_path)
+    good = {"type": "spend_ap", "ap": 2, "action": "move"}
+    huge = json.dumps({**good, "note": "x" * 10_000_000})
+    bad_value = json.dumps({"type": "spend_ap", "ap": 2, "action": "y" * 60_000})
+    code, out, _ = nova("session", "apply", "--state", state_path, stdin=f"{huge}\n{bad_value}\n{json.dumps(good)}\n")
+    assert code == 1
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {"line": 1, "error": f"longer than {LINE} characters; not stored"},
+        {"line": 2, "error": "action: must be at most 256 characters, not 60000: '" + "y" * 39 + "...; not stored"},
+        {"line": 3, "seq": 1, "type": "spend_ap"}]  # fmt: skip
 
 
 def test_lines_python_cannot_read_as_numbers_or_nesting_are_refused_line_by_line(nova: Nova, state_path: Path) -> None:
@@ -377,17 +393,23 @@ def test_a_stored_text_that_is_not_utf8_is_damage_said_not_a_traceback(nova: Nov
         if code:  # a command that does not read the text (`list` reads no scenario, `show` no title) shows the rest
             assert err.endswith(f": {state_path} is damaged: a text stored in it is not UTF-8 (a byte 0xE9); it was left as it is\n"), err
             refused.add(args[0])
-    assert refused == ({"list", "export"} if column == "title" else {"show", "export"})
+    assert refused == ({"show", "list", "export"} if column == "title" else {"show", "export"})  # show checks the title
     assert digest(state_path) == before
 
 
 def test_a_damaged_copy_of_the_scenario_in_the_state_file_is_not_blamed_on_the_file_on_disk(nova: Nova,
                                                                                                state_path: Path) -> None:  # fmt: skip
     """The game keeps its own copy of the scenario: a fault in that copy named the file on disk, where a
-    player looking for it would not find it."""
+    player looking for it would not find it. Changed on the card, the copy fails its checksum; sealed as it
+    is (a copy this Nova Table cannot read, saved by another), its fault is named in the copy."""
     saved_game(state_path, 5)
     with closing(sqlite3.connect(state_path)) as db:
         db.execute("UPDATE games SET scenario_text = replace(scenario_text, 'swiftness', 'swiftnesz') WHERE id = 1")
+        db.commit()
+    code, _, err = nova("session", "show", "--state", state_path)
+    assert code == 1 and f"{state_path}: game 1 is damaged (the copy of its scenario saved with it no longer matches" in err
+    with closing(sqlite3.connect(state_path)) as db:
+        seal_game(db, 1)
         db.commit()
     code, _, err = nova("session", "show", "--state", state_path)
     assert code == 1 and f"{state_path} (the copy of endless.toml saved with game 1):" in err, err

@@ -43,6 +43,15 @@ def test_a_refused_event_is_reported_with_its_field_and_not_stored(games: StateF
     assert count_rows(state_path, "events") == 1
 
 
+def test_an_event_longer_than_a_line_of_apply_is_not_stored(games: StateFile, state_path: Path) -> None:
+    """From any caller (the screen, an import): what is stored can be exported and read back by `session apply`."""
+    games.new_game(demo_text(), "demo.toml")
+    journal = games.journal()
+    with pytest.raises(EventRefused, match=r"^an event is at most 65536 characters as JSON, not 70052$"):
+        journal.append({"type": "spend_ap", "ap": 2, "action": "move", "note": "x" * 70_000})
+    assert journal.head == 0 and count_rows(state_path, "events") == 0
+
+
 def test_undo_then_redo_walks_the_journal_both_ways(games: StateFile) -> None:
     events = script(endless_text(), 10, seed=4)
     games.new_game(endless_text(), "endless.toml")

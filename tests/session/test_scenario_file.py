@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -146,7 +147,7 @@ WRONG: list[tuple[str, str, str, str, str]] = [
     ('sofia = 2', 'sofa = 2', "horologium.tokens.sofa", "did you mean 'sofia'?", "sofa = 2"),
     ('alchemist = 6', 'alchemist = 13', "horologium.tokens.alchemist", "expected a sector from 1 to 12, got 13", "alchemist = 13"),
     ('hour = 2\nminute = 6', 'hour = 2\nminute = 0', "events[1].minute", "expected a number from 1 to 12, got 0", "minute = 0"),
-    ('hits = 3\n', '', "enemies[1].attacks[1]", "missing field 'hits'", "[[enemies.attacks]]\nname = \"Halberd\""),
+    ('hits = 3\n', '', "enemies[1].attacks[1].hits", "missing; expected a number from 1 to 20", "[[enemies.attacks]]\nname = \"Halberd\""),
     ('example_values = true', 'example_values = "yes"', "example_values", 'expected true or false, got "yes"', "example_values"),
     ('format = 1', 'format = 2', "format", "this file is format 2; this Nova Table reads format 1", "format = 2"),
     ('health = 6\nthreat = 0', 'health = 6\nthreat = 0\nresistance = 21', "heroes[1].resistance", "expected a number from 0 to 20, got 21", "resistance = 21"),
@@ -173,6 +174,62 @@ def test_a_wrong_field_is_reported_with_its_line(old: str, new: str, field: str,
     prefix = f"{path}:{line_number(text, where)}: {field}: "
     assert [line for line in str(caught.value).splitlines() if line.startswith(prefix) and words in line], str(caught.value)
     assert len(caught.value.problems) == 1, str(caught.value)  # no knock-on complaints
+
+
+def deletions(text: str) -> list[tuple[str, str]]:
+    """(what, the text without it): each top-level key, each table, and each name's tables all together."""
+    lines = text.split("\n")
+    headers = [n for n, line in enumerate(lines) if line.startswith("[")]
+    cuts: list[tuple[str, set[int]]] = []
+    for n, line in enumerate(lines[: headers[0]]):
+        key = re.match(r"([a-z_]+) *=", line)
+        if key:
+            end = next((m for m in range(n + 1, headers[0]) if re.match(r"[a-z_]+ *=|\s*$", lines[m])), headers[0])
+            cuts.append((key.group(1), set(range(n, end))))
+    spans = [(lines[h].split("#")[0].strip(), h, ([*headers[1:], len(lines)])[i]) for i, h in enumerate(headers)]
+    cuts += [(f"{name} at line {h + 1}", set(range(h, end))) for name, h, end in spans]
+    for root in dict.fromkeys(name.strip("[]").split(".")[0] for name, _, _ in spans):
+        cuts.append((f"every [{root}...]", {n for name, h, end in spans if name.strip("[]").split(".")[0] == root
+                                            for n in range(h, end)}))  # fmt: skip
+    return [(what, "\n".join(line for n, line in enumerate(lines) if n not in cut)) for what, cut in cuts]
+
+
+DELETIONS = deletions(demo_text())
+
+
+@pytest.mark.parametrize("text", [text for _, text in DELETIONS], ids=[what for what, _ in DELETIONS])
+def test_every_problem_of_a_deletion_has_its_line(text: str) -> None:
+    """A field or table deleted from the demo: every problem is FILE:LINE: FIELD: ... (issue 65 counted 22 without a
+    line: a missing top-level field or [[heroes]], a table whose header was deleted but not its sub-tables'."""
+    try:
+        parse_scenario(text, "cut.toml")
+    except ScenarioError as error:
+        for line in str(error).splitlines():
+            assert re.match(r"cut\.toml:[0-9]+: [a-z_]", line), line
+
+
+@pytest.mark.parametrize(("what", "message"), [
+    ("edition", 'cut.toml:1: edition: missing; expected "renaissance" or "classic"'),
+    ("title", "cut.toml:1: title: missing; expected text in quotes"),
+    ("every [horologium...]", "cut.toml:1: horologium: missing; expected a table"),
+    ("[horologium] at line 19", "cut.toml:19: horologium.hour: missing; expected a number from 1 to 12"),  # [horologium.tokens]'s
+    ("every [heroes...]", "cut.toml:1: heroes: missing; expected [[heroes]] tables"),
+    ("[[enemies.attacks]] at line 90", "cut.toml:74: enemies[1].attacks: missing; expected [[enemies.attacks]] tables"),
+])
+def test_a_missing_field_is_said_at_the_line_of_its_table(what: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(dict(DELETIONS)[what], "cut.toml")
+    assert any(line.startswith(message) for line in str(caught.value).splitlines()), str(caught.value)
+
+
+def test_a_scenario_holds_at_most_twelve_heroes() -> None:
+    """`assistant/rules/bounds.py`: four times the Heroes of either edition; the rest are not read."""
+    hero = demo_text().split("[[heroes]]")[1].split("[[")[0]
+    text = mutate("[[heroes]]", "".join(f"[[heroes]]{hero.replace('valerio', f'h{n}')}" for n in range(11)) + "[[heroes]]")
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "many.toml")
+    thirteenth = [n for n, line in enumerate(text.splitlines(), start=1) if line == "[[heroes]]"][12]
+    assert f"many.toml:{thirteenth}: heroes[13]: at most 12 heroes (both editions are played with 4), not 15" in str(caught.value)
 
 
 def test_a_duplicate_id_is_reported_where_it_is_written_twice() -> None:
@@ -405,3 +462,10 @@ def test_a_byte_order_mark_and_unicode_line_separators_in_strings_do_not_move_th
     assert str(caught.value) == f"lines.toml:{line_number(text, 'health = 0')}: heroes[1].health: expected a number from 1 to 20, got 0"
     with pytest.raises(ScenarioError, match="^'': no file named"):
         load_scenario("")
+
+
+def test_a_long_wrong_value_is_quoted_short() -> None:
+    """A megabyte of text where a rank is expected: the message quotes its first 40 characters, not all of it."""
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(mutate('rank = "elite"', 'rank = "' + "b" * 1_000_000 + '"'), "long.toml")
+    assert str(caught.value) == f'long.toml:77: enemies[1].rank: expected "troop", "elite" or "monster", got "{"b" * 40}..."'

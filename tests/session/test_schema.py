@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assistant.session import schema
-from assistant.session.errors import NoSuchGame, StateFileError
+from assistant.session.errors import NoSuchGame, SessionError, StateFileError
 from assistant.session.games import StateFile
 from assistant.session.status_fold import setup_text
 from tests.session.conftest import FOLDS, endless_text, script
@@ -95,9 +95,24 @@ def test_a_deleted_games_number_is_never_given_to_another_game(state_path: Path)
         assert table.game(3).head == 0 and table.journal(3).events() == []
 
 
+def as_schema_4(path: Path) -> None:
+    """A file as schema 4 wrote it: no checksums of the games' rows, those of events and heads without their times."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("ALTER TABLE games DROP COLUMN crc")
+        db.execute("ALTER TABLE games DROP COLUMN scenario_crc")
+        db.executemany("UPDATE events SET crc = ? WHERE game_id = ? AND seq = ?",
+                       [(schema.checksum(game, seq, body), game, seq)
+                        for game, seq, body in db.execute("SELECT game_id, seq, body FROM events").fetchall()])  # fmt: skip
+        db.executemany("UPDATE games SET head_crc = ? WHERE id = ?",
+                       [(schema.checksum(game, head, "head"), game) for game, head in db.execute("SELECT id, head FROM games").fetchall()])
+        db.execute("PRAGMA user_version = 4")
+        db.commit()
+
+
 def as_schema_1(path: Path) -> None:
     """A file written by this Nova Table made as schema 1 wrote it: no checksums (3), games numbered without
     AUTOINCREMENT (2)."""
+    as_schema_4(path)
     with closing(sqlite3.connect(path)) as db:
         db.execute("ALTER TABLE events DROP COLUMN crc")
         db.execute("ALTER TABLE snapshots DROP COLUMN crc")
@@ -134,18 +149,20 @@ def test_a_file_of_schema_1_keeps_its_games_and_events_when_its_games_are_rebuil
         for game in (1, 3):
             assert games.journal(game).events() == events and games.journal(game).head == 30
         assert games.db.execute("SELECT game_id, seq FROM snapshots").fetchall() == [(1, 10), (1, 20), (1, 30), (3, 10), (3, 20), (3, 30)]
-        sums = games.db.execute("SELECT game_id, seq, body, crc FROM events UNION ALL "
-                                "SELECT game_id, seq, state, crc FROM snapshots UNION ALL "
-                                "SELECT id, head, 'head', head_crc FROM games").fetchall()  # fmt: skip
-        assert len(sums) == 66 + 3 and all(crc == schema.checksum(game, seq, text) for game, seq, text, crc in sums)
+        sums = games.db.execute("SELECT game_id, seq, state, crc FROM snapshots").fetchall()
+        assert len(sums) == 6 and all(crc == schema.checksum(game, seq, text) for game, seq, text, crc in sums)
+        assert all(crc == schema.event_checksum(game, seq, body, recorded) for game, seq, body, recorded, crc
+                   in games.db.execute("SELECT game_id, seq, body, recorded_at, crc FROM events"))  # fmt: skip
+        assert len(games.games(campaign=True)) == 3  # each row checked: its checksums made by the migration
         games.delete(campaign)
         assert games.new_game(endless_text(), "d.toml").id == campaign + 1  # the highest number, not given again
-    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 4
+    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 5
     assert pragma(Path(f"{state_path}.schema-1.bak"), "user_version") == 1
 
 
 def as_schema_3(path: Path) -> None:
     """A file as schema 3 wrote it: its games' kind only "mission" or "campaign"."""
+    as_schema_4(path)
     with closing(sqlite3.connect(path)) as db:
         db.execute("PRAGMA foreign_keys = OFF")
         db.execute(f"CREATE TABLE games_v3 (id INTEGER PRIMARY KEY AUTOINCREMENT, {schema._GAMES}, head_crc INTEGER)")
@@ -180,5 +197,38 @@ def test_a_file_of_schema_3_takes_games_of_status_and_keeps_its_own(state_path: 
         assert games.db.execute("SELECT game_id, seq FROM snapshots").fetchall() == [(2, 5), (2, 10)]
         status = games.new_game(setup_text(["mano", "ragione"]), "the table", "status")
         assert (status.id, status.kind, games.game(2).kind) == (4, "status", "mission")
-    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 4
+    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 5
     assert pragma(Path(f"{state_path}.schema-3.bak"), "user_version") == 3
+
+
+def test_a_file_of_schema_4_has_its_games_sealed_and_a_damaged_event_stays_damaged(state_path: Path) -> None:
+    """Schema 5 seals what each game is (its row, its scenario) and puts each event's and head's time in their
+    checksums: a game of schema 4 opens as it was, an event that failed its old checksum is not sealed as
+    sound, and a text that is not UTF-8 does not stop the file from opening (the game is said damaged)."""
+    events = script(endless_text(), 12, seed=5)
+    with StateFile(state_path, create=True, folds=FOLDS, snapshot_every=5) as games:
+        for source in ("a.toml", "b.toml", "c.toml"):
+            games.new_game(endless_text(), source)
+        for game in (1, 2):
+            for event in events:
+                games.journal(game).append(event)
+        games.journal("campaign").append({"type": "florins", "amount": 3})
+        games.archive(3)
+        shown = games.journal(1).fold.dump(games.journal(1).state)
+    as_schema_4(state_path)
+    with closing(sqlite3.connect(state_path)) as db:
+        db.execute("UPDATE events SET body = replace(body, '\"type\"', '\"typo\"') WHERE game_id = 2 AND seq = 3")
+        db.execute("UPDATE games SET title = CAST(CAST(title AS BLOB) || X'E9' AS TEXT) WHERE id = 3")
+        db.commit()
+    with StateFile(state_path, folds=FOLDS) as games:
+        assert games.journal(1).fold.dump(games.journal(1).state) == shown and games.journal(1).events() == events
+        with pytest.raises(SessionError, match=f"{state_path}: game 2: stored event 3 is damaged .its bytes no longer match"):
+            games.journal(2).events()
+        with pytest.raises(StateFileError, match="not UTF-8"):
+            games.game(3)
+        assert games.game("campaign").title == "Campaign sheet" and games.game(1).status == "active"
+        rows = games.db.execute(f"SELECT id, {schema.MEANING}, crc, scenario_text, scenario_crc FROM games WHERE id != 3")
+        for game, *meaning, crc, text, scenario_crc in rows:
+            assert (crc, scenario_crc) == (schema.game_checksum(game, meaning), schema.scenario_checksum(game, text))
+    assert pragma(state_path, "user_version") == schema.SCHEMA_VERSION == 5
+    assert pragma(Path(f"{state_path}.schema-4.bak"), "user_version") == 4

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from assistant.session.errors import EventRefused, ExchangeError, ScenarioError
 from assistant.session.exchange import export_game, import_game
 from assistant.session.fold import default_folds
-from assistant.session.games import StateFile
+from assistant.session.games import StateFile, seal_game
 from assistant.session.status_fold import setup_text, status_fold
 from tests.session.conftest import Nova
 from tests.session.status_script import BEFORE_THE_COUNT, FACTIONS, FINAL, OUTCOME, PRIORITY, whole_game
@@ -118,6 +118,7 @@ def test_a_damaged_setup_or_a_second_start_is_said_and_changes_nothing(state_pat
         with pytest.raises(EventRefused, match="already started"):
             journal.append(json.loads(SETUP))
         games.db.execute("UPDATE games SET scenario_text = '{\"type\": \"start\", \"factions\": [\"mano\"' WHERE id = 1")
+        seal_game(games.db, 1)  # as sealed by a Nova Table that saved it so (changed on the card: its checksum says)
         with pytest.raises(ScenarioError, match=r"saved with game 1\): not a Status table's setup: not JSON"):
             games.journal(1)
         assert games.db.execute("SELECT count(*) FROM events").fetchone()[0] == 1

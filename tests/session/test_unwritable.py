@@ -15,6 +15,7 @@ import pytest
 
 from assistant.session.errors import SessionError, StateFileError
 from assistant.session.games import StateFile
+from assistant.session.schema import head_checksum
 from tests.session.conftest import DEMO, FOLDS, Nova, endless_text, script
 from tests.session.test_broken_inputs import digest, refuses_and_keeps, saved_game
 
@@ -94,7 +95,8 @@ def test_a_current_game_mark_that_names_no_game_resumes_the_game_played_last(sta
     with StateFile(state_path, create=True, folds=FOLDS) as games:
         first = games.new_game(endless_text(), "endless.toml")
         games.new_game(endless_text(), "endless.toml")
-        games.db.execute("UPDATE games SET updated_at = '2999-01-01' WHERE id = ?", (first.id,))  # played last
+        games.db.execute("UPDATE games SET updated_at = '2999-01-01', head_crc = ? WHERE id = ?",
+                         (head_checksum(first.id, 0, "2999-01-01"), first.id))  # played last  # fmt: skip
         games.db.execute("UPDATE meta SET value = ? WHERE key = 'current_game'", (mark,))
         assert games.game(None).id == first.id
         assert [g.id for g in games.games() if g.current] == [first.id]

@@ -366,3 +366,19 @@ def test_a_camera_that_cannot_open_is_said_and_back_leaves(data: Path, tmp_path:
     post(app, key("b"))  # Back, by its letter
     assert app.machine.current.name == "table" and app.camera is not None and app.camera.source.startswith("folder:")
     app.close()
+
+
+def test_learning_with_pytorch_broken_ends_saying_how_to_add_it(shown: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyTorch found on the path but not importable (the screen's first look is passed): the learning checks it as
+    `dice learn` does, before the views are read, and ends saying so, no traceback for the journal."""
+    from assistant.ui.calibrate_work import Ended, Learning
+    from assistant.vision.pytorch import ADD
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setattr("assistant.vision.learn.entries_of", lambda *_a: pytest.fail("the views were read first"))
+    posted: list[object] = []
+    work = Learning(shown / "manifest.jsonl", 1)
+    monkeypatch.setattr(work, "post", posted.append)
+    work._run()
+    assert posted == [Ended(why="learning the dice needs PyTorch (torch cannot be imported: import of torch halted; "
+                                f"None in sys.modules): add it with {ADD}")]

@@ -88,11 +88,12 @@ def test_a_screenshot_that_cannot_be_written_is_refused_before_anything_opens(tm
     state = tmp_path / "table.db"
     folder = tmp_path / "d"
     folder.mkdir()
-    for target, why in ((folder, "Is a directory"), (tmp_path / "nonexist" / "s.png", "No such file or directory")):
+    for target, why in ((folder, "a folder: write the screenshot to a file; nothing was written"),
+                        (tmp_path / "nonexist" / "s.png", "cannot write a picture there (No such file or directory)")):
         process = nova("play", "--state", str(state), "--screenshot", str(target))
         out, err = process.communicate(timeout=30)
         assert process.returncode == 1
-        assert err == f"nova-table: --screenshot {target}: cannot write a picture there ({why})\n"
+        assert err == f"nova-table: --screenshot {target}: {why}\n"
     assert not state.exists()  # no game was opened, so none was started
     assert list(folder.iterdir()) == []
 
@@ -224,6 +225,23 @@ def test_play_again_needs_no_scenario_file_on_disk(tmp_path: Path) -> None:
         text, source = other.scenario()
         assert source == str(scenario) and text == Path(demo_path()).read_text()
         assert len(other.games()) == 2
+
+
+def test_a_dice_profile_whose_networks_are_swapped_is_named_and_nothing_starts(tmp_path: Path) -> None:
+    """Valid ONNX, each matching its SHA-256, of the wrong shapes: refused at the start, not when the camera reads."""
+    pytest.importorskip("onnx")
+    from assistant.vision.profile import Profile
+    from tests.vision import nets
+
+    bad = tmp_path / "my-dice.profile.json"
+    Profile(nets.finder(), {"d6:3": 5}, finder=nets.face()).save(bad)
+    process = nova("play", "--state", str(tmp_path / "table.db"), "--camera", "render", "--dice-profile", str(bad),
+                   "--screenshot", str(tmp_path / "x.png"))  # fmt: skip
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 1 and "Traceback" not in err, err
+    assert err.startswith(f"nova-table: --dice-profile: {bad}: the face network does not fit the reader (fed "), err
+    assert "; the finder network does not fit the reader (fed " in err and err.rstrip().endswith(": learn it again")
+    assert not (tmp_path / "x.png").exists()
 
 
 def test_a_dice_profile_or_camera_that_is_not_one_is_named_and_nothing_starts(tmp_path: Path) -> None:

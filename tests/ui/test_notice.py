@@ -19,7 +19,8 @@ from tests.ui.conftest import click, key
 
 DEMO = Path(__file__).resolve().parents[2] / "assistant" / "demo" / "skirmish.toml"
 CHOICES = [("new", "Start again"), ("quit", "Quit")]
-WHY = "game 1: stored event 3 is damaged (its bytes no longer match their checksum: a byte changed on the card?)"
+WHY = ("/home/pi/.local/share/nova-table/table.db: game 1: "
+       "stored event 3 is damaged (its bytes no longer match their checksum: a byte changed on the card?)")
 
 
 @pytest.fixture(autouse=True)
@@ -95,7 +96,7 @@ def test_play_on_a_damaged_game_shows_why_and_starts_the_mission_again_beside_it
     monkeypatch.setattr(display, "open_screen", seen)
     monkeypatch.setattr(notice, "choose", choose)
     assert main(["play", "--state", str(state), "--no-encoder", "--board", "none"]) == 0
-    assert len(shown) == 1 and shown[0].startswith("The saved game cannot be resumed: game 1: stored event 3 is damaged")
+    assert len(shown) == 1 and shown[0].startswith(f"The saved game cannot be resumed: {state}: game 1: stored event 3 is damaged")
     with closing(sqlite3.connect(state)) as db:
         assert db.execute("SELECT id, head, scenario_source FROM games WHERE kind = 'mission' ORDER BY id").fetchall() == [
             (1, 3, str(DEMO)), (2, 0, str(DEMO))]

@@ -4,6 +4,8 @@ the demo or a scenario of the folder `scenarios` beside the state file, with its
 from __future__ import annotations
 
 import shutil
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,17 @@ def table(tmp_path: Path) -> tuple[Path, Path]:
         for _ in range(2):
             games.new_game(read_scenario_text(demo_path()), str(demo_path()))
     return state, folder
+
+
+def test_a_damaged_saved_game_is_named_and_not_offered_the_others_are(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """One byte changed in game 1's row hid every saved game (the list refused whole): now that one is named."""
+    state, folder = table(tmp_path)
+    with closing(sqlite3.connect(state)) as db:
+        db.execute("UPDATE games SET title = title || '!' WHERE id = 1")
+        db.commit()
+    assert [w for _, w, _ in offers(state, folder)][:2] == ["In play: game 2", "New: the demo"]
+    assert f"nova-table: not offered: {state}: game 1 is damaged (what it is" in capsys.readouterr().err
 
 
 def test_the_start_screen_offers_saved_games_scenarios_and_status(tmp_path: Path, shots: Path) -> None:

@@ -335,3 +335,24 @@ def test_read_names_the_astro_symbol_of_a_nova_aetas_d8(tmp_path: Path) -> None:
         label = entry["dice"][0]
         assert die["value"] == label["value"]
         assert die.get("symbol") == label.get("symbol")  # Sun on 8, 6, 4; Star on 7, 5; Moon on 1; none on 2, 3
+
+
+@pytest.mark.parametrize("action", [["learn", "MANIFEST", "--out", "OUT"],
+                                    ["calibrate", "--kind", "d6", "--out", "OUT", "--source", "render", "--views", "1"]])
+def test_learning_without_pytorch_says_how_to_add_it_before_any_work(tmp_path: Path, action: list[str]) -> None:
+    """PyTorch (the `learn` extra) left out, or installed broken: `learn` and `calibrate` say so and how to add it,
+    before a picture is read or a face asked for; no traceback, nothing written."""
+    from assistant.vision.pytorch import ADD
+    from assistant.vision.render import write_set
+
+    manifest = write_set(tmp_path / "set", 2, seed=9, style="pips")  # pictures whose every die is labelled
+    out = tmp_path / "p.json"
+    (tmp_path / "stand-in" / "torch").mkdir(parents=True)  # a torch that cannot be imported, found first
+    (tmp_path / "stand-in" / "torch" / "__init__.py").write_text("raise ImportError('a broken install')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "stand-in"), os.getcwd(),
+                                                         os.environ.get("PYTHONPATH", "")])}
+    done = dice(*[{"MANIFEST": str(manifest), "OUT": str(out)}.get(a, a) for a in action], env=env)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines() == [f"nova-table dice: learning the dice needs PyTorch (torch cannot be imported: "
+                                        f"a broken install): add it with {ADD}"]
+    assert not out.exists() and not (tmp_path / "p-views").exists()

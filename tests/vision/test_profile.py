@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from assistant.vision.errors import ProfileError
 from assistant.vision.learn import learn
 from assistant.vision.profile import UNUSABLE, Profile, load
 from assistant.vision.read import CLASSES, MODEL
+from tests.vision import nets
 
 
 def network() -> bytes:
@@ -25,11 +26,12 @@ def network() -> bytes:
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.binary(min_size=1, max_size=64), st.dictionaries(st.sampled_from(CLASSES[1:]), st.integers(1, 99)),
-       st.text(max_size=40), st.none() | st.binary(min_size=1, max_size=64))
-def test_a_profile_round_trips(tmp_path_factory: pytest.TempPathFactory, model: bytes, faces: dict[str, int],
-                               check: str, finder: bytes | None) -> None:
+@given(st.integers(0, 9), st.dictionaries(st.sampled_from(CLASSES[1:]), st.integers(1, 99)),
+       st.text(max_size=40), st.none() | st.integers(0, 9))
+def test_a_profile_round_trips(tmp_path_factory: pytest.TempPathFactory, seed: int, faces: dict[str, int],
+                               check: str, finder_seed: int | None) -> None:
     path = tmp_path_factory.mktemp("p") / "p.json"
+    model, finder = nets.face(seed), None if finder_seed is None else nets.finder(finder_seed)
     Profile(model, faces, ["test"], check, finder=finder).save(path)
     again = load(path)
     assert (again.network, again.faces, again.learned_from, again.check, again.name, again.finder) == (
@@ -39,7 +41,7 @@ def test_a_profile_round_trips(tmp_path_factory: pytest.TempPathFactory, model: 
 def written(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
     """A profile file, changed by `change` (as by hand)."""
     path = tmp_path / "q.json"
-    Profile(b"an ONNX network", {"d6:1": 3}, ["m.jsonl"], "held out: fine", finder=b"an ONNX finder").save(path)
+    Profile(nets.face(), {"d6:1": 3}, ["m.jsonl"], "held out: fine", finder=nets.finder()).save(path)
     data = json.loads(path.read_text())
     change(data)
     path.write_text(json.dumps(data))
@@ -55,6 +57,8 @@ def written(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
     (lambda d: d.pop("network"), 'no "network"'),
     (lambda d: d.update(network="not base64!"), 'no "network"'),
     (lambda d: d.update(finder="not base64!"), 'no "finder"'),
+    (lambda d: d.update(network="\x80"), 'no "network"'),  # not ASCII: base64's own ValueError
+    (lambda d: d.update(fhnder=d.pop("finder")), 'a field it does not know, "fhnder"'),
     (lambda d: d.update(version=True), "profile version true, this reader knows 5"),
     (lambda d: d.update(version=99), "profile version 99, this reader knows 5"),
 ])
@@ -142,20 +146,21 @@ def test_json_past_pythons_limits_is_not_a_profile(tmp_path: Path, text: str) ->
 
 
 def test_a_profile_is_not_written_over_what_is_no_regular_file(tmp_path: Path) -> None:
-    profile = Profile(b"an ONNX network", {"d6:3": 1})
+    profile = Profile(nets.face(), {"d6:3": 1})
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "folder").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "fifo")
-    for where in (tmp_path / "fifo", tmp_path / "folder", tmp_path / "link"):
+    for where, what in (("fifo", "not a regular file (a pipe or a device)"), ("folder", "a folder"),
+                        ("link", "not a regular file (a pipe or a device)")):
         with pytest.raises(ProfileError) as caught:
-            profile.save(where)
-        assert str(caught.value) == f"{where}: not a regular file: write the profile to a file"
+            profile.save(tmp_path / where)
+        assert str(caught.value) == f"{tmp_path / where}: {what}: write the profile to a file; nothing was written"
     assert stat.S_ISFIFO((tmp_path / "fifo").stat().st_mode) and (tmp_path / "link").is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "folder", "link"]
 
 
 def test_a_profile_saved_through_a_symbolic_link_is_written_to_its_file_and_the_link_stays(tmp_path: Path) -> None:
-    profile = Profile(b"an ONNX network", {"d6:3": 1})
+    profile = Profile(nets.face(), {"d6:3": 1})
     (tmp_path / "kept").mkdir()
     link = tmp_path / "my-dice.profile.json"
     link.symlink_to(tmp_path / "kept" / "dice.json")  # not there yet: made
@@ -172,7 +177,7 @@ def test_a_profile_saved_through_a_symbolic_link_is_written_to_its_file_and_the_
 
 def test_saving_a_profile_keeps_a_users_file_named_like_its_part_and_leaves_nothing_when_it_fails(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    profile = Profile(b"an ONNX network", {"d6:3": 1})
+    profile = Profile(nets.face(), {"d6:3": 1})
     mine = tmp_path / "mine.json"
     (tmp_path / "mine.json.part").write_text("the user's own")
     old = os.umask(0o027)
@@ -227,3 +232,92 @@ def test_learn_names_the_manifest_line_of_a_photo_it_skips_and_says_so_as_the_co
     assert f"nova-table dice: {manifest}:2: skipped: {tmp_path / 'nope.png'}: no such file" in said
     assert said and all(line.startswith("nova-table dice: ") for line in said)
     assert any(" faces " in line and f"are not in {manifest}" in line for line in said)
+
+
+@pytest.mark.parametrize("face, finder, wrong", [
+    (nets.finder, nets.face, ["face network", "finder network"]),  # swapped, as by hand: each SHA-256 its own
+    (nets.face, nets.face, ["finder network"]),
+    (nets.finder, None, ["face network"]),
+])
+def test_a_profile_whose_networks_are_of_the_wrong_shape_is_refused_naming_the_file_and_each(
+        tmp_path: Path, runtime: str, face: Callable[[], bytes], finder: Callable[[], bytes] | None,
+        wrong: list[str]) -> None:
+    path = tmp_path / "p.json"
+    Profile(face(), {"d6:1": 1}, finder=None if finder is None else finder()).save(path)
+    with pytest.raises(ProfileError) as caught:
+        load(path)
+    said = str(caught.value)
+    assert said.startswith(f"{path}: the {wrong[0]} does not fit the reader (fed ") and said.endswith(": learn it again")
+    assert [what for what in ("face network", "finder network") if what in said] == wrong, said
+
+
+def test_the_shipped_networks_pass_the_same_check_and_one_of_the_wrong_shape_is_said(
+        runtime: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.vision import find
+    from assistant.vision.errors import ModelError
+    from assistant.vision.find import Finder
+    from assistant.vision.read import FaceNet
+
+    Finder(), FaceNet()  # each fits what the reader feeds it
+    monkeypatch.setattr(find, "MODEL", MODEL)  # the face network where the finder belongs
+    with pytest.raises(ModelError, match=f"^{MODEL}: the finder network does not fit the reader \\(fed 2 x 3 x 64 x 96 "
+                                         r"it .*\): reinstall Nova Table \(python3 bootstrap.py\)$"):
+        Finder()
+
+
+def test_dice_read_with_the_shipped_networks_swapped_in_a_profile_says_so_and_reads_nothing(
+        tmp_path: Path, rendered_pips: Path) -> None:
+    from assistant.vision import find
+    from tests.vision.test_command import dice
+
+    path = tmp_path / "swapped.json"
+    Profile(find.MODEL.read_bytes(), {"d6:1": 1}, finder=network()).save(path)
+    image = rendered_pips.parent / json.loads(rendered_pips.read_text().splitlines()[0])["image"]
+    done = dice("read", "--profile", str(path), str(image))
+    assert (done.returncode, done.stdout) == (2, "") and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"nova-table dice: {path}: the face network does not fit the reader (fed 1 x 3 x 96 "
+                                  "x 96 it gives 1 x 5 x 24 x 24, not 1 x 19); the finder network does not fit")
+    assert len(done.stderr.splitlines()) == 1
+
+
+# A small valid profile, once for the module, for the properties below: any bytes as a profile file, and this one with
+# any byte changed, give a clear message or a profile that reads exactly as before (the same two networks: reading
+# depends on nothing else), never a traceback.
+VALID = Profile(nets.face(), {"d6:3": 12, "d8:7": 1}, ["m.jsonl"], "held out: fine", finder=nets.finder()).text()
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=6)
+
+
+def loaded_or_said(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> Profile | None:
+    """The profile `data` is, or None where it is refused with a message naming its file (any other error fails)."""
+    path = tmp_path_factory.mktemp("fuzz") / "p.json"
+    path.write_bytes(data)
+    try:
+        return load(path)
+    except ProfileError as bad:
+        assert str(bad).startswith(f"{path}: ") and len(str(bad)) < 600 and "\n" not in str(bad)
+        return None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.binary(max_size=200) | st.text(max_size=200).map(str.encode) | st.fixed_dictionaries(
+    {"format": st.just("nova-table-dice-profile"), "version": st.just(5) | JSON},
+    optional={key: JSON for key in ("network", "sha256", "finder", "finder_sha256", "faces", "learned_from", "check",
+                                    "extra")}).map(lambda d: json.dumps(d).encode()))
+def test_any_bytes_as_a_profile_file_are_said_or_a_profile(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
+    assert loaded_or_said(tmp_path_factory, data) is None  # no such bytes hold two networks and their SHA-256
+
+
+@settings(max_examples=40, deadline=None)
+@example(VALID.index('"finder"') + 2, ord("h"))  # "fhnder": the finder would be left out, unsaid
+@example(VALID.index('"finder_sha256"') + 2, ord("h"))
+@example(VALID.index('"faces"') + 2, ord("b"))
+@given(st.integers(0, len(VALID) - 1), st.integers(0, 255))
+def test_a_profile_with_a_byte_changed_is_said_or_reads_as_before(
+        tmp_path_factory: pytest.TempPathFactory, where: int, byte: int) -> None:
+    data = bytearray(VALID.encode())
+    assume(data[where] != byte)
+    data[where] = byte
+    again = loaded_or_said(tmp_path_factory, bytes(data))
+    assert again is None or (again.network, again.finder) == (nets.face(), nets.finder())
