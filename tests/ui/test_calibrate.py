@@ -366,3 +366,36 @@ def test_a_camera_that_cannot_open_is_said_and_back_leaves(data: Path, tmp_path:
     post(app, key("b"))  # Back, by its letter
     assert app.machine.current.name == "table" and app.camera is not None and app.camera.source.startswith("folder:")
     app.close()
+
+
+@pytest.mark.parametrize(("crash", "said"), [
+    ("illegal_instruction", "the learning's process was ended by SIGILL (Illegal instruction)."),
+    ("raising", "RuntimeError: could not create a primitive descriptor for a convolution forward propagation primitive."),
+])
+def test_a_crash_of_the_learning_is_said_and_the_game_goes_on(crash: str, said: str, data: Path, shown: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learning runs in a process of its own: PyTorch crashing it (a SIGILL on a CPU it was not built for, an
+    error) ends that process; the screen says why, and the table, its game and its camera go on."""
+    from assistant.ui import calibrate_work
+    from tests.ui import crashing
+
+    monkeypatch.setattr(calibrate_work, "learn_apart", getattr(crashing, crash))
+    shutil.copytree(shown, data / "dice-views")
+    app = make_app((800, 480))
+    before = app.game.events()
+    camera_at(app, 6)
+    screen_of(app).views = 1
+    screen = to_calibration(app)
+    logged: list[str] = []
+    monkeypatch.setattr(app, "log", logged.append)
+    post(app, key("return"), key("left"), key("return"), key("return"))  # Views: go on; Start: it learns at once
+    pump_until(app, lambda: screen.page not in ("show", "learn"))
+    assert (screen.page, screen.title) == ("message", "Learning stopped")
+    assert screen.message.startswith(said) and screen.work is None
+    assert any("Traceback" in line for line in logged) == (crash == "raising")  # where it lay, for the journal
+    back = next(hit for hit in app.hits if hit.target == ("item", 0))
+    post(app, click(back.rect.center))
+    assert app.machine.current.name == "table" and app.game.events() == before
+    assert app.act({"type": "threat", "hero": app.game.state.heroes[0].id, "delta": 1})  # the game goes on
+    pump_until(app, lambda: app.fresh_dice() is not None)  # and the camera reads again
+    app.close()
