@@ -6,7 +6,7 @@ for the board and the GPIO, the venv (bootstrap.py) with a camera stack that imp
 paths, enabled. It says what it did and what it leaves to the maker. Standard library only.
 
 `--root DIR` is a rehearsal: the files are written under DIR (and the unit enabled there, by systemctl's own
---root), the other commands printed, not run.
+--root), the cameras looked for, the other commands printed, not run.
 """
 
 from __future__ import annotations
@@ -21,7 +21,10 @@ import tempfile
 from pathlib import Path
 
 CLONE = Path(__file__).resolve().parent
-APT = ["python3-picamera2", "python3-lgpio", "python3-venv", "git"]  # picamera2 needs libcamera's Python binding: apt's
+APT = ["python3-picamera2", "python3-lgpio", "python3-venv", "git",  # picamera2 needs libcamera's Python binding: apt's
+       # pygame-ce's SDL draws by KMS/DRM without a desktop and loads these from the system (Lite may lack them);
+       # GBM and EGL load the GPU's driver from libgl1-mesa-dri
+       "libdrm2", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri"]
 GROUPS = ["video", "render", "input", "gpio", "dialout", "tty"]  # the screen, touch, the encoder, the board, tty1
 UNIT = Path("etc/systemd/system/nova-table.service")
 RULES = Path("etc/udev/rules.d/60-nova-table.rules")
@@ -43,7 +46,7 @@ button = 22
 port = "auto"
 
 [camera]
-source = "{camera}"
+source = "{camera}"{seen}
 tray = true
 """
 
@@ -124,11 +127,16 @@ class Setup:
             self.left.append(f"the camera stack does not import in the venv ({why}): docs/pi-setup.md, 'When something is wrong'")
 
     def hardware(self) -> None:
-        camera = "picamera" if self.root is None and sees_a_camera() else "none"
-        if self.write(HARDWARE, HARDWARE_TEXT.format(camera=camera), keep=True):
-            self.done.append(f"/{HARDWARE}: the default pins, the board found by itself, camera {camera}")
-            if camera == "none":
-                self.left.append(f"no camera seen: once it is connected, set source = \"picamera\" in /{HARDWARE}")
+        if (self.root or Path("/")).joinpath(HARDWARE).exists():
+            return  # the maker's: kept as it is
+        cameras, why = cameras_seen()
+        camera = "picamera" if cameras else "none"
+        seen = f"  # {why}: once one is connected, \"picamera\"" if not cameras else ""
+        if self.write(HARDWARE, HARDWARE_TEXT.format(camera=camera, seen=seen), keep=True):
+            self.done.append(f"/{HARDWARE}: the default pins, the board found by itself, camera {camera}"
+                             + (f" ({', '.join(cameras)})" if cameras else ""))
+            if not cameras:
+                self.left.append(f"{why}: once a camera is connected, set source = \"picamera\" in /{HARDWARE}")
 
     def unit(self) -> None:
         if self.write(UNIT, unit_text(self.user, grp.getgrgid(self.entry.pw_gid).gr_name, Path(self.entry.pw_dir))):
@@ -158,12 +166,21 @@ def installed(package: str) -> bool:
     return done.stdout.endswith(" installed")
 
 
-def sees_a_camera() -> bool:
+SEE_CAMERAS = ("from picamera2 import Picamera2\n"
+               "for c in Picamera2.global_camera_info(): print(c.get('Model', '?'), c.get('Location', ''))")
+
+
+def cameras_seen() -> tuple[list[str], str]:
+    """The cameras picamera2 (apt's, as the table opens them) sees, and where none, why not in words."""
     try:
-        listed = subprocess.run(["rpicam-hello", "--list-cameras"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return "Available cameras" in listed.stdout
+        listed = subprocess.run([sys.executable, "-c", SEE_CAMERAS], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return [], "no camera seen: picamera2 did not answer in 60 s"
+    if listed.returncode != 0:
+        last = (listed.stderr.strip().splitlines() or [f"exit status {listed.returncode}"])[-1]
+        return [], f"no camera seen: picamera2 cannot look ({last})"
+    cameras = [line.strip() for line in listed.stdout.splitlines() if line.strip()]
+    return cameras, "" if cameras else "no camera seen: picamera2 finds none (the ribbon? docs/pi-setup.md)"
 
 
 def main(root: Path | None = None) -> int:

@@ -4,18 +4,22 @@
              (the same steps as `nova-table dice calibrate`), posting each step, the frames at most
              FRAMES_PER_SECOND, and `Moved` once the view at rest last read changes, to the main loop;
              `Ended` when every face is shown, stopped or failed
-    Learning: `vision.learn.checked` on the views' manifest (the check, then the profile), posting `Progress`
-             from each step of the fine-tunes; `Learned` with the profile (not written yet), or `Ended` with why
+    Learning: `vision.learn.checked` on the views' manifest (the check, then the profile) in a process of its own
+             (`learn_apart`: a crash of PyTorch, a SIGILL or SIGSEGV, ends that process, not the table), posting
+             `Progress` from each step of the fine-tunes; `Learned` with the profile (not written yet), or `Ended`
+             with why (an error's last line, the signal that ended the process)
 
 Each thread only posts pygame events (`inputs.post_calibration`, with the work that posts it: a message of work
-cancelled before is known by it); the main loop alone touches the app. `stop` ends either at the next frame or
-the next step of a fine-tune; what was kept stays kept (the views' folder goes on next time).
+cancelled before is known by it); the main loop alone touches the app. `stop` ends either at the next frame or,
+the learning's process ended, at once; what was kept stays kept (the views' folder goes on next time).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import multiprocessing
 import os
+import signal
 import threading
 import time
 import traceback
@@ -25,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from assistant.ui.inputs import post_calibration
-
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from assistant.ui.devices import TableCamera
     from assistant.vision.heldout import Comparison
     from assistant.vision.profile import Profile
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
 FRAMES_PER_SECOND = 10  # the live view is drawn anew at most this often (a Pi's screen has other work)
 PROFILE_NAME = "dice.profile.json"
 JOIN_SECONDS = 30.0  # how long closing the app waits for a calibration's thread: a frame, or a fine-tune's step
+LOOK_SECONDS = 0.1  # how often the learning's thread looks whether it was stopped, or its process ended
 
 
 def default_profile() -> Path:
@@ -121,6 +126,8 @@ class Work:
         return not self.thread.is_alive()
 
     def post(self, message: object) -> None:
+        from assistant.ui.inputs import post_calibration  # (here: the learning's process has no pygame)
+
         post_calibration(self, message)
 
     def _run(self) -> None:
@@ -206,36 +213,86 @@ class Live:
         return getattr(self._source, name)
 
 
+@dataclass(frozen=True)
+class Failed:
+    """The learning's process: an error stopped it (`why`: its last line), and where it lay, for the journal ("" for
+    a problem of the views, said alone)."""
+
+    why: str
+    trace: str = ""
+
+
 class Learning(Work):
-    """The profile learned from the views of `manifest` (`steps` batches a fine-tune: as tune.plan says where None)."""
+    """The profile learned from the views of `manifest` (`steps` batches a fine-tune: as tune.plan says where None),
+    in a process of its own: its messages posted as they come; `stop` ends it."""
 
     def __init__(self, manifest: Path, steps: int | None) -> None:
         super().__init__()
         self.manifest, self.steps = manifest, steps
 
     def run(self) -> Learned:
-        from assistant.vision.errors import ProfileError
-        from assistant.vision.learn import checked, entries_of, examples
-        from assistant.vision import pytorch
+        from assistant.vision.errors import VisionError
 
-        pytorch.check()  # PyTorch importable, before the views are read
-        entries = entries_of(self.manifest, self.note)
-        found = examples(entries, self.note)
+        spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the app's threads or display
+        heard, said = spawn.Pipe(duplex=False)
+        apart = spawn.Process(target=learn_apart, args=(self.manifest, self.steps, said), name="nova-table-learning",
+                              daemon=True)
+        apart.start()
+        said.close()  # the process's end alone now: when it ends, `heard` says so
+        try:
+            while not self.halt.is_set():
+                if not heard.poll(LOOK_SECONDS):
+                    continue
+                try:
+                    message = heard.recv()
+                except EOFError:  # the process ended before it said it was done
+                    apart.join()
+                    raise VisionError(ended_why(apart.exitcode)) from None
+                if isinstance(message, Learned):
+                    return message
+                if isinstance(message, Failed):
+                    if message.trace:
+                        self.post(message.trace)  # for the journal: a fault of ours, or of the library, where it lies
+                    raise VisionError(message.why)
+                self.post(message)
+            raise Cancelled
+        finally:
+            heard.close()
+            if apart.is_alive():
+                apart.kill()
+            apart.join()
+
+
+def ended_why(code: int | None) -> str:
+    """Why the learning's process ended without a profile, from its exit status (negative: the signal that ended it)."""
+    if code is not None and code < 0:
+        number = -code
+        name = signal.Signals(number).name if number in signal.valid_signals() else f"signal {number}"
+        return f"the learning's process was ended by {name} ({signal.strsignal(number) or 'a signal'})"
+    return f"the learning's process ended with exit status {code} before it was done"
+
+
+def learn_apart(manifest: Path, steps: int | None, out: Connection) -> None:
+    """The learning's process: `vision.learn.checked` on `manifest`, each note and step sent on `out`, then `Learned`,
+    or `Failed` with why."""
+    from assistant.vision import pytorch
+    from assistant.vision.errors import ProfileError, VisionError
+    from assistant.vision.learn import checked, entries_of, examples
+
+    def progress(phase: int) -> Any:
+        return lambda share: out.send(Progress(phase, share))
+
+    try:
+        pytorch.check()  # PyTorch importable, before the views are read (as `dice learn`)
+        entries = entries_of(manifest, out.send)
+        found = examples(entries, out.send)
         if not found.faces:
             raise ProfileError("no view kept to learn from: show the camera each face first")
-        profile, check = checked(self.manifest, entries, found, self.steps, self.progress(0), self.progress(1),
-                                 self.note)
-        return Learned(profile, check)
-
-    def progress(self, phase: int) -> Any:
-        def done(share: float) -> None:
-            if self.halt.is_set():
-                raise Cancelled
-            self.post(Progress(phase, share))
-
-        return done
-
-    def note(self, words: str) -> None:
-        if self.halt.is_set():
-            raise Cancelled
-        self.post(words)
+        profile, check = checked(manifest, entries, found, steps, progress(0), progress(1), out.send)
+        out.send(Learned(profile, check))
+    except (VisionError, OSError) as problem:  # the views, the folder: said on the screen
+        out.send(Failed(str(problem)))
+    except Exception as error:  # a fault of ours or of PyTorch: said, and where it lies for the journal
+        out.send(Failed(f"{type(error).__name__}: {error}", traceback.format_exc()))
+    finally:
+        out.close()

@@ -369,16 +369,57 @@ def test_a_camera_that_cannot_open_is_said_and_back_leaves(data: Path, tmp_path:
 
 
 def test_learning_with_pytorch_broken_ends_saying_how_to_add_it(shown: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """PyTorch found on the path but not importable (the screen's first look is passed): the learning checks it as
-    `dice learn` does, before the views are read, and ends saying so, no traceback for the journal."""
-    from assistant.ui.calibrate_work import Ended, Learning
+    """PyTorch found on the path but not importable (the screen's first look is passed): the learning's process
+    checks it as `dice learn` does, before the views are read, and ends saying so, no traceback for the journal."""
+    from assistant.ui.calibrate_work import Failed, learn_apart
     from assistant.vision.pytorch import ADD
 
     monkeypatch.setitem(sys.modules, "torch", None)
     monkeypatch.setattr("assistant.vision.learn.entries_of", lambda *_a: pytest.fail("the views were read first"))
-    posted: list[object] = []
-    work = Learning(shown / "manifest.jsonl", 1)
-    monkeypatch.setattr(work, "post", posted.append)
-    work._run()
-    assert posted == [Ended(why="learning the dice needs PyTorch (torch cannot be imported: import of torch halted; "
-                                f"None in sys.modules): add it with {ADD}")]
+
+    class Out:
+        said: list[object] = []
+
+        def send(self, message: object) -> None:
+            self.said.append(message)
+
+        def close(self) -> None:
+            pass
+
+    out = Out()
+    learn_apart(shown / "manifest.jsonl", 1, out)  # type: ignore[arg-type]  # what the process runs, here
+    assert out.said == [Failed("learning the dice needs PyTorch (torch cannot be imported: import of torch halted; "
+                               f"None in sys.modules): add it with {ADD}")]
+
+
+@pytest.mark.parametrize(("crash", "said"), [
+    ("illegal_instruction", "the learning's process was ended by SIGILL (Illegal instruction)."),
+    ("raising", "RuntimeError: could not create a primitive descriptor for a convolution forward propagation primitive."),
+])
+def test_a_crash_of_the_learning_is_said_and_the_game_goes_on(crash: str, said: str, data: Path, shown: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learning runs in a process of its own: PyTorch crashing it (a SIGILL on a CPU it was not built for, an
+    error) ends that process; the screen says why, and the table, its game and its camera go on."""
+    from assistant.ui import calibrate_work
+    from tests.ui import crashing
+
+    monkeypatch.setattr(calibrate_work, "learn_apart", getattr(crashing, crash))
+    shutil.copytree(shown, data / "dice-views")
+    app = make_app((800, 480))
+    before = app.game.events()
+    camera_at(app, 6)
+    screen_of(app).views = 1
+    screen = to_calibration(app)
+    logged: list[str] = []
+    monkeypatch.setattr(app, "log", logged.append)
+    post(app, key("return"), key("left"), key("return"), key("return"))  # Views: go on; Start: it learns at once
+    pump_until(app, lambda: screen.page not in ("show", "learn"))
+    assert (screen.page, screen.title) == ("message", "Learning stopped")
+    assert screen.message.startswith(said) and screen.work is None
+    assert any("Traceback" in line for line in logged) == (crash == "raising")  # where it lay, for the journal
+    back = next(hit for hit in app.hits if hit.target == ("item", 0))
+    post(app, click(back.rect.center))
+    assert app.machine.current.name == "table" and app.game.events() == before
+    assert app.act({"type": "threat", "hero": app.game.state.heroes[0].id, "delta": 1})  # the game goes on
+    pump_until(app, lambda: app.fresh_dice() is not None)  # and the camera reads again
+    app.close()
