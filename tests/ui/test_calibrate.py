@@ -272,8 +272,7 @@ def test_without_pytorch_it_says_how_to_add_it(size: tuple[int, int], shots: Pat
     app.camera = TableCamera("render:1", False, "auto", None, lambda: None)
     screen = to_calibration(app)
     assert screen.page == "message" and screen.title == "Learning needs PyTorch"
-    assert screen.message.endswith("A maker adds it with: .venv/bin/pip install torch==2.13.0 "
-                                   "efficientnet-lite-pytorch==0.1.0")
+    assert screen.message.endswith("A maker adds it with: .venv/bin/pip install -e '.[learn]' in Nova Table's folder")
     saved(app, shots, "no-pytorch")
     assert find_text(app.surface, app.layout.panel, "Learning needs PyTorch", app.layout.px(30), DANGER)
     back = next(hit for hit in app.hits if hit.target == ("item", 0))
