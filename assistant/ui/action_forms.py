@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.rules.edition import term
+from assistant.rules.enemy_skills import ForcedReroll, attack_rerolls
 from assistant.rules.equipment import equipment_word
 from assistant.rules.fights import attacks_of
 from assistant.rules.names import name_of
 from assistant.rules.state import GameState
 from assistant.rules.stealth import stealth_active
-from assistant.ui.ai_forms import MAX_DICE
+from assistant.ui.ai_forms import MAX_DICE, attack_forced
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
 from assistant.ui.mission_forms import can_draft, manual_draft_event, manual_draft_fields
 from assistant.ui.rule_forms import RULE_FIXES, rule_fix_event, rule_fix_fields, rule_fix_update, rule_fixes
@@ -96,7 +97,18 @@ def hero_attack_form(state: GameState) -> Form:
             event["effect_wounds"] = form.value("effect_wounds")
         return event
 
-    return Form("hero_attack", f"{spec.name} attacks", fields, build, update, apply_label="Attack")
+    def forced(form: Form) -> list[tuple[ForcedReroll, int]]:  # Dodge, Iron will: the target's
+        target = form.value("target")
+        if target is None:
+            return []
+        enemy = state.scenario.enemy(target[0])
+        defense = enemy.physical_defense if form.value("kind") == "physical" else enemy.psychic_defense
+        return [(reroll, defense) for reroll in attack_rerolls(state.edition, enemy, form.value("kind"))]
+
+    form = Form("hero_attack", f"{spec.name} attacks", fields, build, update, apply_label="Attack")
+    form.forced = forced
+    return form
+
 
 
 def enemy_attack_form(state: GameState) -> Form:
@@ -149,7 +161,16 @@ def enemy_attack_form(state: GameState) -> Form:
         group_id, name = picked
         return {"type": "enemy_attack", "group": group_id, "attack": name, "hero": hero_id, "dice": form.value("dice")}
 
-    return Form("enemy_attack", "Enemy attack", fields, build, update, apply_label="Resolve")
+    def forced(form: Form) -> list[tuple[ForcedReroll, int]]:
+        picked = form.value("attack")
+        if picked is None:
+            return []
+        attack = next(a for a in attacks_of(state, picked[0]) if a.name == picked[1])
+        return attack_forced(state, picked[0], attack.kind, attack.threshold)
+
+    form = Form("enemy_attack", "Enemy attack", fields, build, update, apply_label="Resolve")
+    form.forced = forced
+    return form
 
 
 def injury_form(state: GameState) -> Form:

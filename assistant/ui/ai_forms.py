@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.rules.edition import term
+from assistant.rules.enemy_skills import ForcedReroll, defence_rerolls
 from assistant.rules.instructions import AttackOrder
 from assistant.rules.names import choice_words, model_name, option_words
 from assistant.rules.questions import Question, counted
@@ -29,8 +30,16 @@ def defence_form(state: GameState, order: AttackOrder, name: str = "ai_defence")
     effect = (f"{counted(order.hits or 0, 'hit')}, each success cancels one" if order.kind == "physical"
               else f"{counted(order.contrast or 0, 'success', 'successes')} {'resists' if order.contrast == 1 else 'resist'}")
     note = f"{'Reaction Attack: ' if order.reaction else ''}{model_name(state, f'{order.group}/{order.model}')}, {order.attack}: {effect}."
-    return Form(name, title, fields, lambda form: dict(order.event(form.value("dice"))),
+    form = Form(name, title, fields, lambda form: dict(order.event(form.value("dice"))),
                 lambda form: link_dice_count(form), apply_label="Resolve", start="dice", note=note)  # fmt: skip
+    form.forced = lambda form: attack_forced(state, order.group, order.kind, order.threshold)
+    return form
+
+
+def attack_forced(state: GameState, group_id: str, kind: str, threshold: int) -> list[tuple[ForcedReroll, int]]:
+    """The Enemy's Skills that force a re-roll of a Hero's Defense Test against an attack of `group_id` (Inspire)."""
+    standing = [state.scenario.enemy(g.id) for g in state.groups if g.standing]
+    return [(reroll, threshold) for reroll in defence_rerolls(state.edition, state.scenario.enemy(group_id), kind, standing)]
 
 
 def several_form(state: GameState, question: Question, name: str = "ai_several") -> Form:

@@ -1,6 +1,7 @@
 """A die's face picker: tap a die, then its face (1 to 6, or 1 to 8); the picker goes on to the next die.
 
-Before it, each tap raised a die by one from "?": a 6 took six taps, four d8 up to 32.
+Before it, each tap raised a die by one from "?": a 6 took six taps, four d8 up to 32. A die that shows a face
+is offered a Re-roll too, by whose Effect (a Token, a Skill, an Enemy's Skill): then its new face is tapped.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from assistant.rules.state import GameState
 from assistant.ui import theme
 from assistant.ui.form import Dice, Form, Incomplete, Stop
 from assistant.ui.layout import Layout
-from assistant.ui.panel import Hit, _text, label_size, read_size
+from assistant.ui.panel import Hit, _button, _text, label_size, read_size
+from assistant.ui.rerolls import EFFECTS
 from assistant.ui.theme import Fonts
 
 
@@ -37,25 +39,58 @@ def choose(form: Form, stop: Stop, face: int) -> Stop | None:
     return form.focus if picked(form, form.focus) is not None else None
 
 
+def offers_reroll(dice: Dice, die: int) -> bool:
+    """Whether the picker offers die `die` a Re-roll: it shows a face and is not being re-rolled now."""
+    return dice.values[die] is not None and dice.pending is None
+
+
+def picker_height(lay: Layout, dice: Dice, die: int) -> int:
+    """The least height the picker needs below or above the die: the faces, and the Re-roll row where offered."""
+    return lay.px(170) if offers_reroll(dice, die) else lay.px(90)
+
+
+def title_of(dice: Dice, die: int) -> str:
+    """The picker's first line: the die and its roll, or the die being re-rolled and by whose Effect."""
+    if dice.pending is not None:
+        by = "Enemy" if dice.pending[1].value == "enemy" else "Hero"
+        return f"Re-roll die {dice.pending[0] + 1} ({by}):"
+    return f"{dice.label}: die {die + 1} of {len(dice.values)}" + (" · Re-roll by:" if offers_reroll(dice, die) else "")
+
+
 def draw_picker(surface: pygame.Surface, area: pygame.Rect, lay: Layout, fonts: Fonts, dice: Dice, die: int) -> list[Hit]:
-    """The faces as big buttons in `area` (one row, or two for a d8 in a narrow area), the die's number above them."""
+    """The faces as big buttons in `area` (one row, or two for a d8 in a narrow area), the die's number above them;
+    under them, for a die that shows a face, whose Effect re-rolls it (Token, Skill, Enemy's Skill)."""
     pygame.draw.rect(surface, theme.BAND, area, border_radius=lay.px(10))
     pygame.draw.rect(surface, theme.ACTIVE, area, max(2, lay.px(3)), border_radius=lay.px(10))
     inner = area.inflate(-2 * lay.gap, -2 * lay.gap)
     title = pygame.Rect(inner.left, inner.top, inner.width, fonts.get(read_size(lay, fonts)).get_linesize())
-    _text(surface, fonts, f"{dice.label}: die {die + 1} of {len(dice.values)}", read_size(lay, fonts), theme.TEXT, title)
+    _text(surface, fonts, title_of(dice, die), read_size(lay, fonts), theme.ACTIVE if dice.pending else theme.TEXT, title)
     faces = list(range(1, dice.sides + 1))
     rows = 1 if inner.width // len(faces) >= lay.px(44) else 2
     columns = (len(faces) + rows - 1) // rows
     gap = lay.px(6)
     top = title.bottom + gap
-    height = (inner.bottom - top - (rows - 1) * gap) // rows
-    width = (inner.width - (columns - 1) * gap) // columns
     hits: list[Hit] = []
+    bottom = inner.bottom
+    if offers_reroll(dice, die):  # the Re-roll row: as tall as a row of faces, at most a button's height
+        row_h = min(lay.px(50), (inner.bottom - top - rows * gap) // (rows + 1))
+        strip = pygame.Rect(inner.left, inner.bottom - row_h, inner.width, row_h)
+        font = fonts.get(label_size(lay, fonts))  # each button as wide as its words, the rest shared alike
+        words_w = [font.size(words)[0] + lay.px(18) for words, _ in EFFECTS]
+        spare = max(0, strip.width - sum(words_w) - (len(EFFECTS) - 1) * gap) // len(EFFECTS)
+        left = strip.left
+        for (words, source), width in zip(EFFECTS, words_w):
+            box = pygame.Rect(left, strip.top, width + spare, row_h)
+            _button(surface, box, lay, fonts, words, theme.BUTTON_EVENT if source.value == "enemy" else theme.BUTTON, False)
+            hits.append(Hit(box, ("reroll", source, words)))
+            left = box.right + gap
+        bottom = strip.top - gap
+    height = (bottom - top - (rows - 1) * gap) // rows
+    width = (inner.width - (columns - 1) * gap) // columns
     for n, face in enumerate(faces):
         row, column = divmod(n, columns)
         box = pygame.Rect(inner.left + column * (width + gap), top + row * (height + gap), width, height)
-        current = dice.values[die] == face
+        current = dice.faces[die] == face and dice.pending is None
         pygame.draw.rect(surface, theme.ACTIVE if current else theme.TEXT, box, border_radius=lay.px(8))
         _text(surface, fonts, str(face), max(label_size(lay, fonts), min(height, width) * 3 // 5), theme.BACKGROUND, box, "center")
         hits.append(Hit(box, ("face", face)))
