@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.rules.edition import term
-from assistant.rules.enemy_skills import ForcedReroll, defence_rerolls
 from assistant.rules.instructions import AttackOrder
 from assistant.rules.names import choice_words, model_name, option_words
 from assistant.rules.questions import Question, counted
@@ -17,6 +16,7 @@ from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
 from assistant.ui.reactions import declare_event
+from assistant.ui.rerolls import by_attacker
 
 
 MAX_DICE = 12
@@ -25,21 +25,16 @@ MAX_DICE = 12
 def defence_form(state: GameState, order: AttackOrder, name: str = "ai_defence") -> Form:
     """The Hero's Defense Test against an attack the AI ordered: only the dice to read or type."""
     hero = state.scenario.hero(order.hero)
-    fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
+    fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die, test=True)]
     title = f"{hero.name}: {term(state.edition, order.defended_with.capitalize())} {order.threshold}+"
     effect = (f"{counted(order.hits or 0, 'hit')}, each success cancels one" if order.kind == "physical"
               else f"{counted(order.contrast or 0, 'success', 'successes')} {'resists' if order.contrast == 1 else 'resist'}")
     note = f"{'Reaction Attack: ' if order.reaction else ''}{model_name(state, f'{order.group}/{order.model}')}, {order.attack}: {effect}."
     form = Form(name, title, fields, lambda form: dict(order.event(form.value("dice"))),
                 lambda form: link_dice_count(form), apply_label="Resolve", start="dice", note=note)  # fmt: skip
-    form.forced = lambda form: attack_forced(state, order.group, order.kind, order.threshold)
+    form.forced = lambda form: by_attacker(state, order.group, order.kind, order.threshold)  # Inspire
     return form
 
-
-def attack_forced(state: GameState, group_id: str, kind: str, threshold: int) -> list[tuple[ForcedReroll, int]]:
-    """The Enemy's Skills that force a re-roll of a Hero's Defense Test against an attack of `group_id` (Inspire)."""
-    standing = [state.scenario.enemy(g.id) for g in state.groups if g.standing]
-    return [(reroll, threshold) for reroll in defence_rerolls(state.edition, state.scenario.enemy(group_id), kind, standing)]
 
 
 def several_form(state: GameState, question: Question, name: str = "ai_several") -> Form:

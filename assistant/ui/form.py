@@ -82,7 +82,8 @@ class Number:
 class Dice:
     """Die results, one stop a die; `None` is a die not yet read or typed ("?"). `values` are the dice as first
     rolled, `rerolls` the Test's re-rolls in the order made (Renaissance "Dice Re-roll"), `pending` the die being
-    re-rolled now and whose Effect it is (its new face still to tap, type or read)."""
+    re-rolled now and whose Effect it is (its new face still to tap, type or read). Renaissance "Dice Roll": "A Dice
+    Roll is not a Test; it cannot be modified by Status Tokens, Skill effects": the Stealth roll's dice, say."""
 
     key: str
     label: str
@@ -93,6 +94,7 @@ class Dice:
     hand: set[int] = field(default_factory=set)  # the dice set by hand since (a tap, the encoder, a key)
     rerolls: list[Reroll] = field(default_factory=list)
     pending: tuple[int, RerollSource] | None = None
+    test: bool = False  # a Test's roll (an attack, a defence): its dice may be re-rolled; a Dice Roll's may not
 
     @property
     def faces(self) -> list[int | None]:

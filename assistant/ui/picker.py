@@ -40,8 +40,8 @@ def choose(form: Form, stop: Stop, face: int) -> Stop | None:
 
 
 def offers_reroll(dice: Dice, die: int) -> bool:
-    """Whether the picker offers die `die` a Re-roll: it shows a face and is not being re-rolled now."""
-    return dice.values[die] is not None and dice.pending is None
+    """Whether the picker offers die `die` a Re-roll: a Test's die that shows a face, not being re-rolled now."""
+    return dice.test and dice.values[die] is not None and dice.pending is None
 
 
 def picker_height(lay: Layout, dice: Dice, die: int) -> int:

@@ -9,14 +9,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from typing import Any
+
 from assistant.rules.dice import RerollSource, rerolled
-from assistant.rules.enemy_skills import ForcedReroll, rerollable
+from assistant.rules.enemy_skills import ForcedReroll, attack_rerolls, defence_rerolls, rerollable
 from assistant.rules.errors import RuleError
 from assistant.rules.state import GameState
 from assistant.ui.form import Dice, Form
 
 # whose Effect causes a re-roll, as the picker offers it: a Token, a Skill (the Hero's own), an Enemy's Skill
 EFFECTS = (("Token", RerollSource.HERO), ("Skill", RerollSource.HERO), ("Enemy's Skill", RerollSource.ENEMY))
+
+
+def by_target(state: GameState) -> Any:
+    """A Hero's attack form's Enemy's Skills (Dodge, Iron will: its target's), each with the Defense its dice beat."""
+    def forced(form: Form) -> list[tuple[ForcedReroll, int]]:
+        target = form.value("target")
+        if target is None:
+            return []
+        enemy = state.scenario.enemy(target[0])
+        defense = enemy.physical_defense if form.value("kind") == "physical" else enemy.psychic_defense
+        return [(reroll, defense) for reroll in attack_rerolls(state.edition, enemy, form.value("kind"))]
+
+    return forced
+
+
+def by_attacker(state: GameState, group_id: str, kind: str, threshold: int) -> list[tuple[ForcedReroll, int]]:
+    """The Enemy's Skills that force a re-roll of a Hero's Defense Test against an attack of `group_id` (Inspire)."""
+    standing = [state.scenario.enemy(g.id) for g in state.groups if g.standing]
+    return [(reroll, threshold) for reroll in defence_rerolls(state.edition, state.scenario.enemy(group_id), kind, standing)]
 
 
 @dataclass(frozen=True)
@@ -57,6 +78,8 @@ def asked(state: GameState, form: Form) -> list[Asked]:
 def refusal(state: GameState, form: Form, dice: Dice, die: int, by: RerollSource) -> str:
     """Why die `die` may not be re-rolled by `by` now, in the players' words ("" if it may): the rules' "Dice
     Re-roll", and an Enemy's Skill's own dice (Dodge: a die that obtained a Success)."""
+    if not dice.test:
+        return "This is a Dice Roll, not a Test: its dice are not re-rolled (Renaissance \"Dice Roll\")."
     if dice.values[die] is None:
         return f"Die {die + 1} has no face yet: set it, then re-roll it."
     try:

@@ -9,14 +9,20 @@ from typing import Any
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from assistant.rules import game as rules
 from assistant.rules import instructions
 from assistant.rules.scenario import Scenario
-from assistant.ui.form import Reading, Stop
+from assistant.ui.action_forms import hero_attack_form
+from assistant.ui.form import Number, Reading, Stop
 from assistant.ui.inputs import post_dice
+from assistant.ui.rerolls import EFFECTS, numbered, start
 from assistant.ui.table import MemoryGame
 from tests.ui.conftest import click, key, make_app, play
 from tests.ui.demo import demo_scenario
+from tests.ui.missions import mission
 from tests.ui.test_dice_entry import drawn_words
 
 DODGE = "Dodge (Slingers): re-roll one die that obtained a Success"
@@ -48,7 +54,9 @@ def sofia_attacks(scenario: Scenario, size: tuple[int, int] = (800, 480)) -> Any
 
 def stop_at(app: Any, stop: Stop, side: int | None = None) -> pygame.Rect:
     app.draw()
-    return next(h.rect for h in app.hits if h.target[0] == "stop" and h.target[1] == stop and (side is None or h.target[2] == side))
+    rect: pygame.Rect = next(h.rect for h in app.hits if h.target[0] == "stop" and h.target[1] == stop
+                             and (side is None or h.target[2] == side))  # fmt: skip
+    return rect
 
 
 def tap(app: Any, rect: pygame.Rect) -> None:
@@ -61,11 +69,14 @@ def die(app: Any, n: int) -> pygame.Rect:
 
 
 def face(app: Any, value: int) -> pygame.Rect:
-    return next(h.rect for h in app.hits if h.target[0] == "face" and h.target[1] == value)
+    rect: pygame.Rect = next(h.rect for h in app.hits if h.target[0] == "face" and h.target[1] == value)
+    return rect
 
 
 def effect(app: Any, words: str) -> pygame.Rect:
-    return next(h.rect for h in app.hits if h.target[0] == "reroll" and h.target[2] == words)
+    """Whose Effect re-rolls the die the picker shows: "Token", "Skill" or "Enemy's Skill"."""
+    rect: pygame.Rect = next(h.rect for h in app.hits if h.target[0] == "reroll" and h.target[2] == words)
+    return rect
 
 
 def roll(app: Any, *values: int) -> None:
@@ -302,3 +313,97 @@ def test_the_alchemists_poisoned_on_eleonora_from_the_screen() -> None:
     assert hero.wounds == order.effect_wounds
     app.draw()
     assert "Poisoned" in app.game.state.notes[-1]
+
+
+def classic_guards(skill: str) -> Scenario:
+    """The first-edition test skirmish, its Guards with `skill` on their card."""
+    scenario = mission("classic")
+    return replace(scenario, enemies=tuple(replace(e, generic_skills=(skill,)) for e in scenario.enemies))
+
+
+def test_inspire_is_asked_where_the_defence_roll_is_entered() -> None:
+    """First edition, Inspire: "All enemies within 6 squares (including their own) force the heroes to re-roll a die
+    when they defend themselves against their physical attacks": the Guards' own attack, any die, by the keys."""
+    game = MemoryGame(classic_guards("Inspire"))
+    game.apply({"type": "spend_ap", "action": "move", "ap": 3})  # Ada's token overtakes the Guards': they react
+    for _ in range(6):
+        made = instructions.plan(game.state)
+        if made.question is None:
+            break
+        game.apply({"type": "ai_answer", "question": made.question.key, "answer": "yes" if made.question.kind == "in_area" else "0"})
+    order = instructions.plan(game.state).attack
+    assert order is not None and order.group == "guards" and order.kind == "physical"
+    app = make_app(game=game)
+    rolled = [4, 1, 6, 2][: order.dice]
+    play(app, key("d"), *[key(str(v)) for v in rolled])
+    dice = numbered(range(order.dice))
+    assert any(text.startswith(f"Inspire (Guards): re-roll one die ({dice}) before the result") for text in said(app))
+    play(app, key("return"))
+    assert app.game.events()[-1]["type"] == "ai_answer" and app.error.endswith("Apply again to go on without it.")
+    play(app, key("backspace"), key("r"), key("3"), key("return"))  # the last die, by the Guards' Inspire
+    event = app.game.events()[-1]
+    assert event["type"] == "enemy_attack" and event["dice"] == rolled
+    assert event["rerolls"] == [{"die": order.dice - 1, "value": 3, "by": "enemy"}]
+
+
+def test_iron_will_is_asked_when_the_heros_spell_targets_it() -> None:
+    """First edition, Iron will: "If the character is the target of a spell, the hero is obliged to re-roll a
+    successful die"; not on a physical attack."""
+    app = make_app(game=MemoryGame(classic_guards("Iron will")))
+    play(app, key("a"))
+    play(app, key("4"), key("5"))
+    assert not any("Iron will" in text for text in said(app))  # a physical attack: nothing asked
+    tap(app, stop_at(app, Stop(1), 1))
+    assert app.form is not None and app.form.value("kind") == "psychic" and len(app.form.value("dice")) == 2  # Ada's Mind
+    play(app, key("4"), key("2"))
+    assert any(text.startswith("Iron will (Guards): re-roll one die that obtained a Success (die 1) before the result")
+               for text in said(app))
+    reroll(app, 0, "Enemy's Skill", 1)
+    assert not any("Iron will" in text for text in said(app))
+    tap(app, stop_at(app, Stop(-1)))
+    event = app.game.events()[-1]
+    assert event["type"] == "hero_attack" and event["rerolls"] == [{"die": 0, "value": 1, "by": "enemy"}]
+
+
+def test_a_dice_roll_is_no_test_and_offers_no_reroll() -> None:
+    """Renaissance "Dice Roll": "A Dice Roll is not a Test; it cannot be modified by Status Tokens, Skill effects":
+    the Stealth roll's die is set by its faces, with no Re-roll, and R does nothing but say so."""
+    app = make_app(game=MemoryGame(mission("stealth")))
+    play(app, key("s"), key("4"))
+    assert app.form is not None and app.form.name == "stealth"
+    tap(app, die(app, 0))
+    assert any(h.target[0] == "face" for h in app.hits) and not any(h.target[0] == "reroll" for h in app.hits)
+    play(app, key("r"))
+    dice = app.form.dice()
+    assert dice is not None and dice.pending is None and "not a Test" in app.error
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 8), min_size=1, max_size=5),
+       st.lists(st.tuples(st.integers(0, 4), st.sampled_from(EFFECTS), st.integers(1, 8)), max_size=6))
+def test_what_the_screen_lets_through_the_rules_accept_on_the_dice_shown(
+        rolled: list[int], steps: list[tuple[int, Any, int]]) -> None:
+    """Any re-rolls tried on the form: those the screen refuses are not made, and the event of those it makes is
+    applied by the rules on the faces the dice show (no die re-rolled more often than "Dice Re-roll" allows)."""
+    state = MemoryGame(book_slingers()).state
+    form = hero_attack_form(state)
+    count = form.get("dice_count")
+    assert isinstance(count, Number)
+    count.set(len(rolled))
+    form.refresh()
+    dice = form.dice()
+    assert dice is not None
+    dice.values = list(rolled)
+    for die, (_, by), value in steps:
+        if die >= len(rolled):
+            continue
+        made = len(dice.rerolls)
+        if start(state, form, dice, die, by):
+            assert dice.pending is None and len(dice.rerolls) == made
+            continue
+        dice.reroll(value)
+    assert all(dice.times(n) <= 2 for n in range(len(rolled)))
+    event = form.event()
+    after = rules.apply(state, event)
+    again = rules.apply(state, {k: v for k, v in event.items() if k != "rerolls"} | {"dice": dice.faces})
+    assert after.notes == again.notes and after.groups == again.groups
