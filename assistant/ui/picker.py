@@ -77,7 +77,10 @@ def draw_picker(surface: pygame.Surface, area: pygame.Rect, lay: Layout, fonts: 
         strip = pygame.Rect(inner.left, inner.bottom - row_h, inner.width, row_h)
         font = fonts.get(label_size(lay, fonts))  # each button as wide as its words, the rest shared alike
         words_w = [font.size(words)[0] + lay.px(18) for words, _ in EFFECTS]
-        spare = max(0, strip.width - sum(words_w) - (len(EFFECTS) - 1) * gap) // len(EFFECTS)
+        room = strip.width - (len(EFFECTS) - 1) * gap
+        if sum(words_w) > room:  # a narrow screen: narrower alike (the labels shrink to fit)
+            words_w = [w * room // sum(words_w) for w in words_w]
+        spare = (room - sum(words_w)) // len(EFFECTS)
         left = strip.left
         for (words, source), width in zip(EFFECTS, words_w):
             box = pygame.Rect(left, strip.top, width + spare, row_h)
@@ -108,4 +111,4 @@ def preview(state: GameState, form: Form) -> str:
         after = rules_apply(state, event)
     except (Incomplete, ValueError, Exception):  # a form the rules refuse says so on Apply, not before
         return ""
-    return after.notes[0] if after.notes else ""
+    return "; ".join(after.notes)  # all of it: a Status Token the attack gives ("Eleonora gains Poisoned")

@@ -85,6 +85,8 @@ class TableScreen:
         self.drafted: set[str] = set()  # due events whose Enemy Draft is journaled
         self._drafted_for: object = None
         self._moment: object = None  # the activation and the AI's question the focus was set for
+        self._attacks: tuple[object, ...] = ()  # the activation and its Enemy attacks made, at the state before
+        self.attacked = False  # the last change was an Enemy attack: what it did is shown (a Critical, a Status)
         self.scroll = 0  # pages of the log back from its newest
         self.picked: list[str] = []  # the answers tapped to a question that takes several, before Answer
         self._picked_for: str | None = None
@@ -103,6 +105,11 @@ class TableScreen:
         previous = [i.label for i in self.items]
         state = app.game.state
         adjacency = app.adjacency()
+        if self._advised is not state:
+            turn = state.turn
+            attacks = (turn.token, turn.start, len(turn.attacks)) if turn is not None else ()
+            self.attacked = bool(attacks) and attacks[:2] == self._attacks[:2] and attacks[2] > self._attacks[2]
+            self._attacks = attacks
         if self._advised is not state or self._adjacency != adjacency:
             self.advice = advice_for(state, adjacency)
             self._advised, self._adjacency = state, adjacency
@@ -210,13 +217,16 @@ class TableScreen:
         return "form"
 
     def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
-        """What just happened, under the plan: in a Hero's activation, after an event's Draft, after a Reaction Attack."""
+        """What just happened, under the plan: in a Hero's activation, after an event's Draft, after a Reaction Attack,
+        after an Enemy's attack."""
         state = app.game.state
         drafted = advice.side == "event" and bool(self.drafted & set(state.due))  # what the Draft placed
         move = state.turn.move if state.turn is not None else None
         rolled = advice.side == "reaction" and move is not None and move.owed != move.adjacent  # what the last attack did
         if advice.side == "hero" or drafted or rolled:
             return state.notes[-1:]
+        if advice.side == "enemy" and self.attacked:  # the rules' words: its Critical, the Status Token it gave
+            return state.notes
         return ()
 
     @staticmethod

@@ -97,6 +97,12 @@ def said(app: Any) -> list[str]:
     return [text for text, _ in drawn_words(app)]
 
 
+def shown(app: Any) -> list[str]:
+    """The table's log as drawn, oldest first."""
+    app.draw()
+    return [line.text for line in app.machine.current.told[0]]
+
+
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_the_books_dice_reroll_example_by_touch(size: tuple[int, int], shots: Path) -> None:
     """Sofia attacks a Slinger (Defense 5) with 3 dice: Star 5, Sun 6, 3; Dodge re-rolls the 6 to a 2; the Lucky Token
@@ -295,7 +301,8 @@ def test_the_halberds_critical_1_on_sofia_from_the_screen() -> None:
     assert set(said(app)) == {"Halberd on Sofia: 3 hits, 0 saved, 3 wounds; Critical 1: 1 extra wound"}
     play(app, key("return"))
     assert app.game.state.hero("sofia").wounds == 4 and app.form is None
-    assert app.game.state.notes[-1] == "Halberd on Sofia: 3 hits, 0 saved, 3 wounds; Critical 1: 1 extra wound"
+    assert app.game.state.notes == ("Halberd on Sofia: 3 hits, 0 saved, 3 wounds; Critical 1: 1 extra wound",)
+    assert shown(app)[-1] == "Halberd on Sofia: 3 hits, 0 saved, 3 wounds; Critical 1: 1 extra wound"  # the log's newest
 
 
 def test_the_alchemists_poisoned_on_eleonora_from_the_screen() -> None:
@@ -307,12 +314,12 @@ def test_the_alchemists_poisoned_on_eleonora_from_the_screen() -> None:
     app = make_app(game=game)
     play(app, key("d"))
     assert app.form is not None and app.form.name == "ai_defence"
-    play(app, *[key("1")] * order.dice, key("return"))
+    play(app, *[key("1")] * order.dice)
+    assert set(said(app)) == {"Quicksilver Mist on Eleonora: 0 of 2 needed, 2 wounds; Eleonora gains Poisoned"}
+    play(app, key("return"))
     hero = app.game.state.hero(order.hero)
-    assert "Poisoned" in [str(getattr(s, "token", s)) for s in hero.statuses] or "Poisoned" in str(hero.statuses)
-    assert hero.wounds == order.effect_wounds
-    app.draw()
-    assert "Poisoned" in app.game.state.notes[-1]
+    assert hero.id == "eleonora" and hero.statuses == ("Poisoned",) and hero.wounds == order.effect_wounds == 2
+    assert shown(app)[-2:] == ["Quicksilver Mist on Eleonora: 0 of 2 needed, 2 wounds", "Eleonora gains Poisoned"]
 
 
 def classic_guards(skill: str) -> Scenario:
