@@ -85,7 +85,7 @@ class TableScreen:
         self.drafted: set[str] = set()  # due events whose Enemy Draft is journaled
         self._drafted_for: object = None
         self._moment: object = None  # the activation and the AI's question the focus was set for
-        self._attacks: tuple[object, ...] = ()  # the activation and its Enemy attacks made, at the state before
+        self._attacks: tuple[str, int, int] | None = None  # the activation and its Enemy attacks made, the state before
         self.attacked = False  # the last change was an Enemy attack: what it did is shown (a Critical, a Status)
         self.scroll = 0  # pages of the log back from its newest
         self.picked: list[str] = []  # the answers tapped to a question that takes several, before Answer
@@ -107,8 +107,9 @@ class TableScreen:
         adjacency = app.adjacency()
         if self._advised is not state:
             turn = state.turn
-            attacks = (turn.token, turn.start, len(turn.attacks)) if turn is not None else ()
-            self.attacked = bool(attacks) and attacks[:2] == self._attacks[:2] and attacks[2] > self._attacks[2]
+            attacks = (turn.token, turn.start, len(turn.attacks)) if turn is not None else None
+            before = self._attacks
+            self.attacked = attacks is not None and before is not None and attacks[:2] == before[:2] and attacks[2] > before[2]
             self._attacks = attacks
         if self._advised is not state or self._adjacency != adjacency:
             self.advice = advice_for(state, adjacency)
