@@ -137,6 +137,11 @@ class Dice:
         self.values[die] = value
         self.hand.add(die)
 
+    def take_back(self, die: int) -> None:
+        """Die `die`'s last re-roll was none (a tap too many): it shows its face before it again."""
+        last = max(n for n, step in enumerate(self.rerolls) if step.die == die)
+        del self.rerolls[last]
+
     def reroll(self, value: int) -> None:
         """The pending re-roll's new face."""
         assert self.pending is not None

@@ -10,6 +10,7 @@ from typing import Any
 
 import pygame
 
+from assistant.rules.dice import RerollSource
 from assistant.rules.game import apply as rules_apply
 from assistant.rules.state import GameState
 from assistant.ui import theme
@@ -39,6 +40,9 @@ def choose(form: Form, stop: Stop, face: int) -> Stop | None:
     return form.focus if picked(form, form.focus) is not None else None
 
 
+TAKE_BACK = "Take back its last re-roll"
+
+
 def offers_reroll(dice: Dice, die: int) -> bool:
     """Whether the picker offers die `die` a Re-roll: a Test's die that shows a face, not being re-rolled now."""
     return dice.test and dice.values[die] is not None and dice.pending is None
@@ -46,7 +50,7 @@ def offers_reroll(dice: Dice, die: int) -> bool:
 
 def picker_height(lay: Layout, dice: Dice, die: int) -> int:
     """The least height the picker needs below or above the die: the faces, and the Re-roll row where offered."""
-    return lay.px(170) if offers_reroll(dice, die) else lay.px(90)
+    return lay.px(170 + (50 if dice.times(die) else 0)) if offers_reroll(dice, die) else lay.px(90)
 
 
 def title_of(dice: Dice, die: int) -> str:
@@ -59,7 +63,8 @@ def title_of(dice: Dice, die: int) -> str:
 
 def draw_picker(surface: pygame.Surface, area: pygame.Rect, lay: Layout, fonts: Fonts, dice: Dice, die: int) -> list[Hit]:
     """The faces as big buttons in `area` (one row, or two for a d8 in a narrow area), the die's number above them;
-    under them, for a die that shows a face, whose Effect re-rolls it (Token, Skill, Enemy's Skill)."""
+    under them, for a die that shows a face, whose Effect re-rolls it (Token, Skill, Enemy's Skill), and for a die
+    re-rolled, Take back (its last re-roll was none)."""
     pygame.draw.rect(surface, theme.BAND, area, border_radius=lay.px(10))
     pygame.draw.rect(surface, theme.ACTIVE, area, max(2, lay.px(3)), border_radius=lay.px(10))
     inner = area.inflate(-2 * lay.gap, -2 * lay.gap)
@@ -72,22 +77,15 @@ def draw_picker(surface: pygame.Surface, area: pygame.Rect, lay: Layout, fonts: 
     top = title.bottom + gap
     hits: list[Hit] = []
     bottom = inner.bottom
-    if offers_reroll(dice, die):  # the Re-roll row: as tall as a row of faces, at most a button's height
-        row_h = min(lay.px(50), (inner.bottom - top - rows * gap) // (rows + 1))
-        strip = pygame.Rect(inner.left, inner.bottom - row_h, inner.width, row_h)
-        font = fonts.get(label_size(lay, fonts))  # each button as wide as its words, the rest shared alike
-        words_w = [font.size(words)[0] + lay.px(18) for words, _ in EFFECTS]
-        room = strip.width - (len(EFFECTS) - 1) * gap
-        if sum(words_w) > room:  # a narrow screen: narrower alike (the labels shrink to fit)
-            words_w = [w * room // sum(words_w) for w in words_w]
-        spare = (room - sum(words_w)) // len(EFFECTS)
-        left = strip.left
-        for (words, source), width in zip(EFFECTS, words_w):
-            box = pygame.Rect(left, strip.top, width + spare, row_h)
-            _button(surface, box, lay, fonts, words, theme.BUTTON_EVENT if source.value == "enemy" else theme.BUTTON, False)
-            hits.append(Hit(box, ("reroll", source, words)))
-            left = box.right + gap
-        bottom = strip.top - gap
+    if offers_reroll(dice, die):  # the Re-roll rows: as tall as a row of faces, at most a button's height
+        strips: list[list[tuple[str, RerollSource | None]]] = [list(EFFECTS)]
+        if dice.times(die):  # a re-roll entered by mistake
+            strips.append([(TAKE_BACK, None)])
+        row_h = min(lay.px(50), (inner.bottom - top - (rows + len(strips) - 1) * gap) // (rows + len(strips)))
+        for number, buttons in enumerate(strips):
+            strip = pygame.Rect(inner.left, inner.bottom - (len(strips) - number) * (row_h + gap) + gap, inner.width, row_h)
+            hits += _row(surface, strip, lay, fonts, buttons, gap)
+        bottom = inner.bottom - len(strips) * (row_h + gap)
     height = (bottom - top - (rows - 1) * gap) // rows
     width = (inner.width - (columns - 1) * gap) // columns
     for n, face in enumerate(faces):
@@ -97,6 +95,27 @@ def draw_picker(surface: pygame.Surface, area: pygame.Rect, lay: Layout, fonts: 
         pygame.draw.rect(surface, theme.ACTIVE if current else theme.TEXT, box, border_radius=lay.px(8))
         _text(surface, fonts, str(face), max(label_size(lay, fonts), min(height, width) * 3 // 5), theme.BACKGROUND, box, "center")
         hits.append(Hit(box, ("face", face)))
+    return hits
+
+
+def _row(surface: pygame.Surface, strip: pygame.Rect, lay: Layout, fonts: Fonts,
+         buttons: list[tuple[str, RerollSource | None]], gap: int) -> list[Hit]:  # fmt: skip
+    """Buttons across `strip`, each as wide as its words and the rest shared alike (narrower alike where they do not
+    fit: the labels shrink)."""
+    font = fonts.get(label_size(lay, fonts))
+    words_w = [font.size(words)[0] + lay.px(18) for words, _ in buttons]
+    room = strip.width - (len(buttons) - 1) * gap
+    if sum(words_w) > room:
+        words_w = [w * room // sum(words_w) for w in words_w]
+    spare = (room - sum(words_w)) // len(buttons)
+    hits: list[Hit] = []
+    left = strip.left
+    for (words, source), width in zip(buttons, words_w):
+        box = pygame.Rect(left, strip.top, width + spare, strip.height)
+        fill = theme.BUTTON_COMMAND if source is None else theme.BUTTON_EVENT if source is RerollSource.ENEMY else theme.BUTTON
+        _button(surface, box, lay, fonts, words, fill, False)
+        hits.append(Hit(box, ("reroll", source, words)))
+        left = box.right + gap
     return hits
 
 

@@ -61,17 +61,21 @@ def asked(state: GameState, form: Form) -> list[Asked]:
     dice = form.dice()
     if dice is None or form.forced is None or not dice.values or not dice.complete:
         return []
-    made = sum(1 for step in dice.rerolls if step.by is RerollSource.ENEMY)
-    faces = [value for value in dice.faces if value is not None]
+    enemy = [step for step in dice.rerolls if step.by is RerollSource.ENEMY]
+    faces = [value or 0 for value in dice.values]  # as the Enemy's re-rolls left them: they come first
+    for step in enemy:
+        faces[step.die] = step.value
+    late = len(enemy) < len(dice.rerolls)  # the Hero has re-rolled already
     out: list[Asked] = []
-    for reroll, threshold in form.forced(form)[made:]:
+    for reroll, threshold in form.forced(form)[len(enemy):]:
         which = rerollable(state.edition, reroll, faces, threshold)
         if not which:
             continue
         kind = "one die that obtained a Success" if reroll.successes else "one die"
         when = "" if reroll.sure else f"if the attacker is within 6 squares of {reroll.enemy}, "
-        out.append(Asked(reroll, which, f"{reroll.skill} ({reroll.enemy}): {when}re-roll {kind} ({numbered(which)}) "
-                                        "before the result: tap it, then Enemy's Skill."))  # fmt: skip
+        then = ("before the Hero's own re-rolls: take back the Hero's, then tap it, then Enemy's Skill." if late
+                else "before the result: tap it, then Enemy's Skill.")  # fmt: skip
+        out.append(Asked(reroll, which, f"{reroll.skill} ({reroll.enemy}): {when}re-roll {kind} ({numbered(which)}) {then}"))
     return out
 
 

@@ -440,6 +440,9 @@ class FormScreen:
                 return None
             if chosen is None or chosen[0] == "face" and dice.pending is not None and dice.pending[0] != stop.die:
                 dice.pending = None
+            elif chosen[0] == "reroll" and chosen[1] is None:  # Take back: the die's last re-roll was none
+                dice.take_back(stop.die)
+                form.refresh()
             elif chosen[0] == "reroll":
                 app.error = start(app.game.state, form, dice, stop.die, chosen[1])
                 self.picking = stop if not app.error else None

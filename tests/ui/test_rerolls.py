@@ -134,6 +134,48 @@ def test_the_books_dice_reroll_example_by_touch(size: tuple[int, int], shots: Pa
     slinger = next(g for g in app.game.state.groups if g.id == "slingers").models[0]
     assert slinger.wounds == 2 and app.form is None
     assert app.game.state.notes[-1].startswith("Sofia attacks Slingers 1: 2 successes, 2 wounds")
+    play(app, key("u"))  # undo takes the whole Test back, its re-rolls with it
+    assert app.game.events()[-1]["type"] == "end_activation"
+    assert next(g for g in app.game.state.groups if g.id == "slingers").models[0].wounds == 0
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_a_reroll_entered_by_mistake_is_taken_back(size: tuple[int, int], shots: Path) -> None:
+    """A re-rolled die's faces offer Take back: its last re-roll goes, and what it answered is asked again."""
+    app = sofia_attacks(book_slingers(), size)
+    roll(app, 5, 6, 3)
+    reroll(app, 1, "Enemy's Skill", 2)
+    reroll(app, 1, "Token", 7)
+    tap(app, die(app, 1))
+    pygame.image.save(app.surface, shots / f"reroll-takeback-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    tap(app, effect(app, "Take back its last re-roll"))
+    dice = app.form.dice()
+    assert dice.faces == [5, 2, 3] and dice.times(1) == 1 and not any(h.target[0] == "face" for h in app.hits)
+    tap(app, die(app, 1))
+    tap(app, effect(app, "Take back its last re-roll"))
+    assert dice.faces == [5, 6, 3] and dice.rerolls == []
+    assert any(text.startswith(DODGE) for text in said(app))  # Dodge's re-roll is owed again
+    tap(app, die(app, 2))
+    assert not any(h.target[0] == "reroll" and h.target[2] == "Take back its last re-roll" for h in app.hits)  # never re-rolled
+
+
+def test_a_heros_reroll_made_before_dodge_is_said_to_be_taken_back_first() -> None:
+    """Renaissance "Heroes Attacks": the target's Generic Skills first, then the Hero's own Skills and Tokens."""
+    app = sofia_attacks(book_slingers())
+    roll(app, 5, 6, 3)
+    reroll(app, 2, "Token", 4)  # the Lucky Token on the 3, before Dodge
+    assert any(text.endswith(f"{DODGE} (die 1 or 2) before the Hero's own re-rolls: take back the Hero's, then tap "
+                             "it, then Enemy's Skill.") for text in said(app))
+    tap(app, die(app, 1))
+    tap(app, effect(app, "Enemy's Skill"))
+    assert app.error.startswith("Die 2 may not be re-rolled: an Enemy's Skill re-rolls before the Hero's own re-rolls")
+    tap(app, die(app, 2))
+    tap(app, effect(app, "Take back its last re-roll"))
+    reroll(app, 1, "Enemy's Skill", 2)
+    reroll(app, 2, "Token", 4)
+    dice = app.form.dice()
+    assert dice.faces == [5, 2, 4] and not any("Dodge" in text for text in said(app))
 
 
 def test_the_slingers_dodge_is_asked_before_sofias_attack_is_applied() -> None:
@@ -249,7 +291,7 @@ def test_the_rendered_camera_throws_and_reads_the_rerolled_die_alone() -> None:
     watch.watch("render:2", tray=False, kind="d8", profile_path=None, max_frames=8,
                 emit=lambda reading: seen.extend(d["value"] for d in reading["dice"][:1]) if reading["dice"] else None,
                 rolling=lambda: ("d8", 1))  # what the reader reads of these rendered throws, asked directly
-    if not seen or seen[-1] is None:
+    if not seen or seen[0] is None:
         pytest.skip("no die settled and read in the first frames of this source")
     pygame.event.clear()
     attach_camera(app, "render:2", kind="d8", max_frames=8).join(60)
