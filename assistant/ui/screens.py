@@ -501,6 +501,7 @@ class FormScreen:
         """Open the next form at once (the table stays in the form screen)."""
         app.form = form
         self.picking = None
+        self.warned = ""
         app.error = ""
         return None
 
