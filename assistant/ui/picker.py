@@ -50,6 +50,8 @@ def offers_reroll(dice: Dice, die: int) -> bool:
 
 def picker_height(lay: Layout, dice: Dice, die: int) -> int:
     """The least height the picker needs below or above the die: the faces, and the Re-roll row where offered."""
+    if dice.pending is not None:  # where the Re-roll row was: above the dice, the words under them left in view
+        return lay.px(170)
     return lay.px(170 + (50 if dice.times(die) else 0)) if offers_reroll(dice, die) else lay.px(90)
 
 
