@@ -138,10 +138,12 @@ class Roll:
         values = check_dice(dice, faces)
         return cls(values, tuple(() for _ in values), edition, faces)
 
-    def refusal(self, index: int, source: RerollSource) -> str | None:
-        """Why die `index` may not be re-rolled by `source` now, in the players' words; None if it may."""
+    def refusal(self, index: int, source: RerollSource, count_from: int = 0) -> str | None:
+        """Why die `index` may not be re-rolled by `source` now, in the players' words; None if it may.
+        `count_from`: the number the words give the first die (the screen counts from 1, as players do)."""
         if not 0 <= index < len(self.dice):
             return f"there is no die {index} in a roll of {len(self.dice)} dice (the first is 0)"
+        shown = index + count_from
         if self.edition is Edition.CLASSIC:
             return None
         history = self.rerolls[index]
@@ -149,9 +151,9 @@ class Roll:
             return (f"an Enemy's Skill re-rolls before the Hero's own re-rolls (Renaissance \"Heroes Attacks\": the "
                     f"target's Generic Skills apply first), and the Hero has re-rolled a die in this Test")
         if len(history) >= 2:
-            return f"die {index} has been re-rolled twice in this Test, the most {RENAISSANCE_REROLLS} allows"
+            return f"die {shown} has been re-rolled twice in this Test, the most {RENAISSANCE_REROLLS} allows"
         if history == (RerollSource.HERO,):
-            return (f"die {index} was re-rolled by the Hero's own Token, Skill or Equipment: it may not be re-rolled "
+            return (f"die {shown} was re-rolled by the Hero's own Token, Skill or Equipment: it may not be re-rolled "
                     f"again in the same Test ({RENAISSANCE_REROLLS})")
         return None
 

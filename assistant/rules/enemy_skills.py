@@ -1,7 +1,12 @@
-"""First-edition Enemy Skills ("Enemy Skills") and the phases of an enemy's activation, as the plan says them."""
+"""Enemy Skills: first edition's ("Enemy Skills") and the phases of an enemy's activation, as the plan says them;
+the Skills that force a Hero to re-roll a die of a Test, in both editions."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assistant.rules.dice import is_success
 from assistant.rules.edition import Edition
 from assistant.rules.scenario import EnemyGroupSpec
 
@@ -53,3 +58,47 @@ def activation_phases(spec: EnemyGroupSpec) -> tuple[tuple[str, str], ...]:
         phases.append(("Skill phase: " + "; ".join(zero) + ".", "Activation of enemies: Skill phase"))
     phases += [(text.format(name=name) + ".", "Enemy Skills") for skill, text in PASSIVE_SKILLS.items() if has_skill(spec, skill)]
     return tuple(phases)
+
+
+@dataclass(frozen=True)
+class ForcedReroll:
+    """An Enemy's Skill that forces the Hero to re-roll one die of a Test (a re-roll `by: enemy`), before its result
+    is applied. `successes`: only a die that obtained a Success; `sure`: False where the table judges whether it
+    applies (Inspire: a model within 6 squares of one with the Skill)."""
+
+    skill: str
+    enemy: str  # the group whose Skill it is
+    successes: bool
+    sure: bool
+    rule: str
+
+
+def attack_rerolls(edition: Edition, target: EnemyGroupSpec, kind: str) -> tuple[ForcedReroll, ...]:
+    """A Hero's Attack Test of `kind` on a model of `target`. Renaissance "Dice Re-roll" (its example): the Slinger's
+    Dodge "forces Sofia to re-roll one of her dice that obtained a Success", on a Physical Attack (the example's, the
+    book words no other). First edition "Enemy Skills": Iron will, "If the character is the target of a spell, the
+    hero is obliged to re-roll a successful die"."""
+    if edition is Edition.RENAISSANCE and kind == "physical" and has_skill(target, "dodge"):
+        return (ForcedReroll("Dodge", target.name, True, True, 'Renaissance "Dice Re-roll"'),)
+    if edition is Edition.CLASSIC and kind == "psychic" and has_skill(target, "iron will"):
+        return (ForcedReroll("Iron will", target.name, True, True, "Enemy Skills: Iron will"),)
+    return ()
+
+
+def defence_rerolls(edition: Edition, attacker: EnemyGroupSpec, kind: str,
+                    standing: Sequence[EnemyGroupSpec] = ()) -> tuple[ForcedReroll, ...]:  # fmt: skip
+    """A Hero's Defense Test against `attacker`'s attack of `kind`. First edition "Enemy Skills": Inspire, "All enemies
+    within 6 squares (including their own) force the heroes to re-roll a die when they defend themselves against their
+    physical attacks": sure for the attacker's own, the table's to judge for another group's on the battlefield
+    (`standing`). Any die: the book does not say a successful one."""
+    if edition is not Edition.CLASSIC or kind != "physical":
+        return ()
+    if has_skill(attacker, "inspire"):
+        return (ForcedReroll("Inspire", attacker.name, False, True, "Enemy Skills: Inspire"),)
+    return tuple(ForcedReroll("Inspire", spec.name, False, False, "Enemy Skills: Inspire")
+                 for spec in standing if spec.id != attacker.id and has_skill(spec, "inspire"))  # fmt: skip
+
+
+def rerollable(edition: Edition, reroll: ForcedReroll, dice: Sequence[int], threshold: int) -> tuple[int, ...]:
+    """The dice (indices from 0) `reroll` may re-roll: those that obtained a Success against `threshold`, or any."""
+    return tuple(n for n, value in enumerate(dice) if not reroll.successes or is_success(edition, value, threshold))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.rules.edition import term
+from assistant.rules.enemy_skills import ForcedReroll
 from assistant.rules.equipment import equipment_word
 from assistant.rules.fights import attacks_of
 from assistant.rules.names import name_of
@@ -15,6 +16,7 @@ from assistant.rules.state import GameState
 from assistant.rules.stealth import stealth_active
 from assistant.ui.ai_forms import MAX_DICE
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
+from assistant.ui.rerolls import by_attacker, by_target
 from assistant.ui.mission_forms import can_draft, manual_draft_event, manual_draft_fields
 from assistant.ui.rule_forms import RULE_FIXES, rule_fix_event, rule_fix_fields, rule_fix_update, rule_fixes
 
@@ -72,7 +74,7 @@ def hero_attack_form(state: GameState) -> Form:
         Number("required", "Needs", 1, 8, 1, show=psychic),
         Number("effect_wounds", "Wounds", 0, 10, 1, show=psychic),
         Number("dice_count", "Dice", 0, MAX_DICE, spec.physique),
-        Dice("dice", "Roll", spec.die),
+        Dice("dice", "Roll", spec.die, test=True),
     ]
 
     def update(form: Form) -> None:
@@ -96,7 +98,10 @@ def hero_attack_form(state: GameState) -> Form:
             event["effect_wounds"] = form.value("effect_wounds")
         return event
 
-    return Form("hero_attack", f"{spec.name} attacks", fields, build, update, apply_label="Attack")
+    form = Form("hero_attack", f"{spec.name} attacks", fields, build, update, apply_label="Attack")
+    form.forced = by_target(state)  # Dodge, Iron will: the target's
+    return form
+
 
 
 def enemy_attack_form(state: GameState) -> Form:
@@ -117,7 +122,7 @@ def enemy_attack_form(state: GameState) -> Form:
         Choice("attack", "Attack", attacks or [(None, "none")]),
         Choice("hero", "On", hero_options or [(None, "nobody")]),
         Number("dice_count", "Dice", 0, MAX_DICE, 1),
-        Dice("dice", "Roll", first_die),
+        Dice("dice", "Roll", first_die, test=True),
     ]
     attack_field = fields[0]
     if state.active is not None:
@@ -149,7 +154,16 @@ def enemy_attack_form(state: GameState) -> Form:
         group_id, name = picked
         return {"type": "enemy_attack", "group": group_id, "attack": name, "hero": hero_id, "dice": form.value("dice")}
 
-    return Form("enemy_attack", "Enemy attack", fields, build, update, apply_label="Resolve")
+    def forced(form: Form) -> list[tuple[ForcedReroll, int]]:
+        picked = form.value("attack")
+        if picked is None:
+            return []
+        attack = next(a for a in attacks_of(state, picked[0]) if a.name == picked[1])
+        return by_attacker(state, picked[0], attack.kind, attack.threshold)
+
+    form = Form("enemy_attack", "Enemy attack", fields, build, update, apply_label="Resolve")
+    form.forced = forced
+    return form
 
 
 def injury_form(state: GameState) -> Form:

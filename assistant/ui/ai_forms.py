@@ -16,6 +16,7 @@ from assistant.rules.reactions import NOBODY
 from assistant.rules.state import GameState
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
 from assistant.ui.reactions import declare_event
+from assistant.ui.rerolls import by_attacker
 
 
 MAX_DICE = 12
@@ -24,13 +25,16 @@ MAX_DICE = 12
 def defence_form(state: GameState, order: AttackOrder, name: str = "ai_defence") -> Form:
     """The Hero's Defense Test against an attack the AI ordered: only the dice to read or type."""
     hero = state.scenario.hero(order.hero)
-    fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die)]
+    fields: list[Field] = [Number("dice_count", "Dice", 0, MAX_DICE, order.dice), Dice("dice", "Roll", hero.die, test=True)]
     title = f"{hero.name}: {term(state.edition, order.defended_with.capitalize())} {order.threshold}+"
     effect = (f"{counted(order.hits or 0, 'hit')}, each success cancels one" if order.kind == "physical"
               else f"{counted(order.contrast or 0, 'success', 'successes')} {'resists' if order.contrast == 1 else 'resist'}")
     note = f"{'Reaction Attack: ' if order.reaction else ''}{model_name(state, f'{order.group}/{order.model}')}, {order.attack}: {effect}."
-    return Form(name, title, fields, lambda form: dict(order.event(form.value("dice"))),
+    form = Form(name, title, fields, lambda form: dict(order.event(form.value("dice"))),
                 lambda form: link_dice_count(form), apply_label="Resolve", start="dice", note=note)  # fmt: skip
+    form.forced = lambda form: by_attacker(state, order.group, order.kind, order.threshold)  # Inspire
+    return form
+
 
 
 def several_form(state: GameState, question: Question, name: str = "ai_several") -> Form:

@@ -155,9 +155,12 @@ class App:
         return self.act(declare_event(adjacent)) and move_ready(self.game.state)
 
     def rolling(self) -> tuple[str, int] | None:
-        """The open form's roll: the kind of its dice ("d6", "d8") and how many; None without one (read from any thread)."""
+        """The open form's roll: the kind of its dice ("d6", "d8") and how many (one while a die is re-rolled); None
+        without one (read from any thread)."""
         form = self.form
         dice = form.dice() if form is not None else None
+        if dice is not None and dice.pending is not None:
+            return (f"d{dice.sides}", 1)  # a die re-rolled: that die alone
         return (f"d{dice.sides}", len(dice.values)) if dice is not None else None
 
     def tray(self, on: bool) -> None:

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
+from assistant.rules.dice import Reroll, RerollSource
 from assistant.rules.questions import counted
+
+if TYPE_CHECKING:
+    from assistant.rules.enemy_skills import ForcedReroll
 
 
 @dataclass
@@ -76,7 +80,10 @@ class Number:
 
 @dataclass
 class Dice:
-    """Die results, one stop a die; `None` is a die not yet read or typed ("?")."""
+    """Die results, one stop a die; `None` is a die not yet read or typed ("?"). `values` are the dice as first
+    rolled, `rerolls` the Test's re-rolls in the order made (Renaissance "Dice Re-roll"), `pending` the die being
+    re-rolled now and whose Effect it is (its new face still to tap, type or read). Renaissance "Dice Roll": "A Dice
+    Roll is not a Test; it cannot be modified by Status Tokens, Skill effects": the Stealth roll's dice, say."""
 
     key: str
     label: str
@@ -85,13 +92,30 @@ class Dice:
     source: str = ""  # "camera" once the dice reader has filled the values
     show: Callable[[Form], bool] | None = None
     hand: set[int] = field(default_factory=set)  # the dice set by hand since (a tap, the encoder, a key)
+    rerolls: list[Reroll] = field(default_factory=list)
+    pending: tuple[int, RerollSource] | None = None
+    test: bool = False  # a Test's roll (an attack, a defence): its dice may be re-rolled; a Dice Roll's may not
+
+    @property
+    def faces(self) -> list[int | None]:
+        """Each die's face now: its last re-roll's, else as rolled."""
+        out = list(self.values)
+        for step in self.rerolls:
+            out[step.die] = step.value
+        return out
+
+    def times(self, die: int) -> int:
+        """How often die `die` has been re-rolled in this Test."""
+        return sum(1 for step in self.rerolls if step.die == die)
 
     def resize(self, count: int) -> None:
         self.values = (self.values + [None] * count)[:count]
         self.hand = {die for die in self.hand if die < count}
+        self.rerolls = [step for step in self.rerolls if step.die < count]
+        self.pending = None if self.pending is None or self.pending[0] >= count else self.pending
 
     def turn(self, die: int, delta: int) -> None:
-        current = self.values[die]
+        current = self.faces[die]
         start = current if current is not None else 0 if delta > 0 else self.sides + 1  # "?" up: 1, down: the top face
         self.set(die, (start - 1 + delta) % self.sides + 1)
 
@@ -102,11 +126,28 @@ class Dice:
             if value is not None and value > sides:
                 self.values[die] = None
                 self.hand.discard(die)
+        self.rerolls = [step for step in self.rerolls if step.value <= sides and self.values[step.die] is not None]
 
     def set(self, die: int, value: int) -> None:
-        """A die set by hand."""
+        """A die set by hand: the face it shows (a re-rolled die's last re-roll, corrected)."""
+        last = max((n for n, step in enumerate(self.rerolls) if step.die == die), default=None)
+        if last is not None:
+            self.rerolls[last] = Reroll(die, value, self.rerolls[last].by)
+            return
         self.values[die] = value
         self.hand.add(die)
+
+    def take_back(self, die: int) -> None:
+        """Die `die`'s last re-roll was none (a tap too many): it shows its face before it again."""
+        last = max(n for n, step in enumerate(self.rerolls) if step.die == die)
+        del self.rerolls[last]
+
+    def reroll(self, value: int) -> None:
+        """The pending re-roll's new face."""
+        assert self.pending is not None
+        die, by = self.pending
+        self.rerolls.append(Reroll(die, value, by))
+        self.pending = None
 
     @property
     def complete(self) -> bool:
@@ -180,6 +221,8 @@ class Form:
         self._update = update
         self.apply_label = apply_label
         self.told = ""  # what the camera said of the dice it filled last (`fill`): an edit by hand answers it
+        # the Enemy's Skills that force a re-roll of this roll, each with the threshold its dice succeed at (`ui/rerolls.py`)
+        self.forced: Callable[[Form], Sequence[tuple[ForcedReroll, int]]] | None = None
         self.refresh()
         stops = self.stops()
         keyed = [stop for stop in stops if stop.field >= 0 and self.fields[stop.field].key == start]
@@ -234,7 +277,12 @@ class Form:
         for _, item in self.visible():
             if isinstance(item, Text) and not item.value and not item.optional:
                 raise Incomplete(f"{item.label}: still to type (tap it for the keyboard)")
-        return self._build(self)
+        if dice is not None and dice.pending is not None:
+            raise Incomplete(f"{dice.label}: die {dice.pending[0] + 1} is being re-rolled: its new face still to tap")
+        event = self._build(self)
+        if dice is not None and dice.rerolls and "dice" in event:  # the Test's re-rolls, in the order made
+            event["rerolls"] = [{"die": s.die, "value": s.value, "by": s.by.value} for s in dice.rerolls]
+        return event
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -282,6 +330,13 @@ class Form:
         first), then the focus goes to the die after it; a key a die has no face for does nothing. In a form
         without dice, the focused number's value, or the focused choice's option by its place."""
         dice = self.dice()
+        if dice is not None and dice.pending is not None:  # the re-rolled die's new face; on to the next stop
+            if 1 <= digit <= dice.sides:
+                self.focus = Stop(self.fields.index(dice), dice.pending[0])
+                dice.reroll(digit)
+                self.next()
+                self.refresh()
+            return
         if dice is not None:
             at = self.fields.index(dice)
             die = self.focus.die if self.focus.field == at else next(
@@ -317,6 +372,12 @@ class Form:
         dice = self.dice()
         if dice is None:
             return f"Camera: dice read ({shown(values)}); this form takes none."
+        if dice.pending is not None:
+            return self._reread(dice, reading)
+        if dice.rerolls:
+            if values == dice.faces:  # the re-rolled dice at rest, as the form shows them: nothing new
+                return ""
+            dice.rerolls = []  # another roll: its re-rolls are to make anew
         count = self.dice_count()
         told: list[str] = []
         if count is not None:
@@ -353,6 +414,30 @@ class Form:
         if not told:
             return ""
         return f"Camera: {'; '.join(told)}." + (" Tap a die to set it." if not dice.complete else "")
+
+
+    def _reread(self, dice: Dice, reading: Reading) -> str:
+        """The die being re-rolled, read again (only it: the other dice stay as they were): the one die of the
+        reading, or the one die of several not lying where it lay, read the same (`Reading.same`; without it, the
+        one die whose face changed). Where the reading does not tell which it is, the table is asked to tap it."""
+        die = dice.pending[0] + 1 if dice.pending is not None else 0
+        values = list(reading.values)
+        if len(values) == 1:
+            new = [0]
+        elif reading.same:
+            new = [n for n in range(len(values)) if _at(reading.same, n) is None]
+        else:
+            faces = dice.faces
+            new = [n for n, value in enumerate(values) if n >= len(faces) or value != faces[n]]
+        if len(new) != 1:
+            return (f"Camera: {counted(len(new), 'die', 'dice')} rolled anew, and only die {die} is being re-rolled: "
+                    f"roll only it again, or tap its new face.")
+        value = values[new[0]]
+        if value is None or not 1 <= value <= dice.sides:
+            return f"Camera: the re-rolled die {die} could not be read: tap its new face."
+        dice.reroll(value)
+        self.refresh()
+        return ""
 
 
 @dataclass(frozen=True)

@@ -380,15 +380,19 @@ def _draw_dice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Fo
         _text(surface, fonts, "no dice", read_size(lay, fonts), theme.DIM, area)
         return hits
     size = die_side(area, lay, count)
-    for die, value in enumerate(dice.values):
+    for die, value in enumerate(dice.faces):  # the face each die shows now, after its re-rolls
         rect = pygame.Rect(area.left + die * (size + lay.px(4)), area.centery - size // 2, size, size)
         stop = Stop(index, die)
-        fill = theme.TEXT if value is not None else theme.BUTTON
+        times = dice.times(die)  # a re-rolled die is gold, "R" (twice: "R2") in its corner
+        fill = theme.BUTTON if value is None else theme.ACTIVE if times else theme.TEXT
         pygame.draw.rect(surface, fill, rect, border_radius=max(3, size // 6))
         if form.focus == stop:
             pygame.draw.rect(surface, theme.ACTIVE, rect.inflate(lay.px(4), lay.px(4)), max(3, lay.px(4)), border_radius=max(3, size // 5))
         words = "?" if value is None else str(value)
         _text(surface, fonts, words, round(size * 0.7), theme.BACKGROUND if value is not None else theme.MUTED, rect, "center")
+        if times:
+            mark = fonts.render("R2" if times > 1 else "R", max(lay.px(11), size // 4), theme.BACKGROUND)
+            surface.blit(mark, mark.get_rect(topright=(rect.right - max(2, size // 12), rect.top + max(1, size // 20))))
         hits.append(Hit(rect, ("stop", stop, 1)))
     return hits
 

@@ -25,6 +25,7 @@ from assistant.rules.state import UNDECIDED, GameState, HeroState
 from assistant.rules.statuses import CLASSIC_EFFECTS
 from assistant.ui.ai_forms import MAX_DICE
 from assistant.ui.form import Choice, Dice, Field, Form, Number, link_dice_count
+from assistant.ui.rerolls import by_target
 
 # Renaissance: the Status Tokens the rulebook names (the Handbook, which the table has, describes them all)
 TOKENS = ("Stunned", "Burned", "Bleeding", "Unloaded", "Reaction 1")
@@ -160,7 +161,7 @@ def reaction_attack_form(state: GameState) -> Form:
         Number("required", "Needs", 1, 8, 1, show=psychic),
         Number("effect_wounds", "Wounds", 0, 10, 1, show=psychic),
         Number("dice_count", "Dice", 0, MAX_DICE, first.physique if first else 1),
-        Dice("dice", "Roll", first.die if first else 8),
+        Dice("dice", "Roll", first.die if first else 8, test=True),
     ]
 
     def update(form: Form) -> None:
@@ -184,7 +185,9 @@ def reaction_attack_form(state: GameState) -> Form:
             event["effect_wounds"] = form.value("effect_wounds")
         return event
 
-    return Form("reaction_attack", "Reaction skill", fields, build, update, apply_label="Attack", note="No AP spent.")
+    form = Form("reaction_attack", "Reaction skill", fields, build, update, apply_label="Attack", note="No AP spent.")
+    form.forced = by_target(state)  # Dodge, Iron will: the target's
+    return form
 
 
 def _loot_choice(state: GameState, result: str, show: Callable[[Form], bool] | None = None) -> Choice:

@@ -14,6 +14,7 @@ import pygame
 
 from assistant.ui import theme
 from assistant.ui.dial import draw_dial
+from assistant.rules.dice import RerollSource
 from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
 from assistant.ui.advice import Advice, advice_for
@@ -35,7 +36,8 @@ from assistant.ui.panel import (
     least_height,
     read_size,
 )
-from assistant.ui.picker import choose, draw_picker, picked, preview
+from assistant.ui.picker import choose, draw_picker, picked, picker_height, preview
+from assistant.ui.rerolls import asked, effect_for, history, start
 from assistant.ui.reactions import move_ready
 from assistant.ui.roster import draw_roster, fighting, roster_height
 from assistant.ui.rule_forms import rule_items
@@ -83,6 +85,8 @@ class TableScreen:
         self.drafted: set[str] = set()  # due events whose Enemy Draft is journaled
         self._drafted_for: object = None
         self._moment: object = None  # the activation and the AI's question the focus was set for
+        self._attacks: tuple[str, int, int] | None = None  # the activation and its Enemy attacks made, the state before
+        self.attacked = False  # the last change was an Enemy attack: what it did is shown (a Critical, a Status)
         self.scroll = 0  # pages of the log back from its newest
         self.picked: list[str] = []  # the answers tapped to a question that takes several, before Answer
         self._picked_for: str | None = None
@@ -101,6 +105,12 @@ class TableScreen:
         previous = [i.label for i in self.items]
         state = app.game.state
         adjacency = app.adjacency()
+        if self._advised is not state:
+            turn = state.turn
+            attacks = (turn.token, turn.start, len(turn.attacks)) if turn is not None else None
+            before = self._attacks
+            self.attacked = attacks is not None and before is not None and attacks[:2] == before[:2] and attacks[2] > before[2]
+            self._attacks = attacks
         if self._advised is not state or self._adjacency != adjacency:
             self.advice = advice_for(state, adjacency)
             self._advised, self._adjacency = state, adjacency
@@ -208,13 +218,16 @@ class TableScreen:
         return "form"
 
     def _notes(self, app: App, advice: Advice) -> tuple[str, ...]:
-        """What just happened, under the plan: in a Hero's activation, after an event's Draft, after a Reaction Attack."""
+        """What just happened, under the plan: in a Hero's activation, after an event's Draft, after a Reaction Attack,
+        after an Enemy's attack."""
         state = app.game.state
         drafted = advice.side == "event" and bool(self.drafted & set(state.due))  # what the Draft placed
         move = state.turn.move if state.turn is not None else None
         rolled = advice.side == "reaction" and move is not None and move.owed != move.adjacent  # what the last attack did
         if advice.side == "hero" or drafted or rolled:
             return state.notes[-1:]
+        if advice.side == "enemy" and self.attacked:  # the rules' words: its Critical, the Status Token it gave
+            return state.notes
         return ()
 
     @staticmethod
@@ -346,9 +359,11 @@ class FormScreen:
 
     name = "form"
     picking: Stop | None = None  # the die whose faces are shown (`picker`), after a tap on it
+    warned = ""  # an Enemy's Skill's re-roll said on Apply: Apply again goes on without it
 
     def enter(self, app: App) -> None:
         self.picking = None
+        self.warned = ""
         app.tray(True)
 
     def handle(self, app: App, action: Action) -> str | None:
@@ -375,10 +390,18 @@ class FormScreen:
             if form.back():
                 return self.leave(app)
         elif kind == "digit":
+            dice = form.dice()
+            rerolling = dice is not None and dice.pending is not None
             form.type_digit(int(action.value))
-            self.picking = form.focus if self.picking is not None and picked(form, form.focus) else None
+            self.picking = form.focus if self.picking is not None and picked(form, form.focus) and not rerolling else None
         elif kind == "dice":
+            dice = form.dice()
+            rerolling = dice is not None and dice.pending is not None
             fill(app, form, action.value)
+            if rerolling and dice is not None and dice.pending is None:  # the camera read the re-rolled die
+                self.picking = None
+        elif kind == "key" and action.value == "r":  # R: re-roll the focused die; again: the other side's Effect
+            self.key_reroll(app, form)
         elif kind == "tap":
             return self.tap(app, form, action.value)
         return None
@@ -394,12 +417,40 @@ class FormScreen:
         if after[0] != before[0] and fresh is not None:
             fill(app, form, fresh)
 
+    def key_reroll(self, app: App, form: Form) -> None:
+        dice = picked(form, form.focus)
+        if dice is None:
+            return
+        die = form.focus.die
+        if dice.pending is not None and dice.pending[0] == die:
+            by = RerollSource.HERO if dice.pending[1] is RerollSource.ENEMY else RerollSource.ENEMY
+            dice.pending = None
+        else:
+            by = effect_for(app.game.state, form, die)
+        app.error = start(app.game.state, form, dice, die, by)
+        self.picking = form.focus if not app.error else None
+
     def tap(self, app: App, form: Form, pos: tuple[int, int]) -> str | None:
-        if self.picking is not None:  # a face: that die set, the next one's faces shown; elsewhere: the picker closes
-            face = next((hit.target[1] for hit in app.hits if hit.target[0] == "face" and hit.rect.collidepoint(pos)), None)
+        if self.picking is not None:  # a face: that die set, the next one's faces shown; Re-roll: whose Effect, then
+            # the new face; elsewhere: the picker closes (a re-roll not given its face is not made)
+            chosen = next((hit.target for hit in app.hits if hit.target[0] in ("face", "reroll") and hit.rect.collidepoint(pos)), None)
             stop, self.picking = self.picking, None
-            if face is not None and picked(form, stop) is not None:
-                self.picking = choose(form, stop, int(face))
+            dice = picked(form, stop)
+            if dice is None:
+                return None
+            if chosen is None or chosen[0] == "face" and dice.pending is not None and dice.pending[0] != stop.die:
+                dice.pending = None
+            elif chosen[0] == "reroll" and chosen[1] is None:  # Take back: the die's last re-roll was none
+                dice.take_back(stop.die)
+                form.refresh()
+            elif chosen[0] == "reroll":
+                app.error = start(app.game.state, form, dice, stop.die, chosen[1])
+                self.picking = stop if not app.error else None
+            elif dice.pending is not None:
+                dice.reroll(int(chosen[1]))
+                form.refresh()
+            else:
+                self.picking = choose(form, stop, int(chosen[1]))
             return None
         for hit in app.hits:
             if not hit.rect.collidepoint(pos) or hit.target[0] == "face":
@@ -425,6 +476,10 @@ class FormScreen:
         except (Incomplete, ValueError) as problem:
             app.error = str(problem)
             return None
+        owed = " ".join(ask.words for ask in asked(app.game.state, form) if ask.reroll.sure)
+        if owed and owed != self.warned:  # "Dice must be re-rolled before applying the result of the Test": asked once
+            self.warned, app.error = owed, f"{owed} Apply again to go on without it."
+            return None
         if "screen" in event:  # not an event of the game: a screen of the app's own (Fix: Calibrate dice)
             self.leave(app)
             return str(event["screen"])
@@ -446,6 +501,7 @@ class FormScreen:
         """Open the next form at once (the table stays in the form screen)."""
         app.form = form
         self.picking = None
+        self.warned = ""
         app.error = ""
         return None
 
@@ -463,7 +519,10 @@ class FormScreen:
         pygame.draw.rect(surface, theme.PANEL, lay.panel, border_radius=lay.px(10))
         inner = lay.panel.inflate(-2 * lay.gap, -2 * lay.gap)
         state = app.game.state
-        said = " ".join([*app.said[-1:], preview(state, app.form)]).strip()  # a tap not taken, what Apply would do
+        owed = " ".join(ask.words for ask in asked(state, app.form))  # an Enemy's Skill's re-roll, before the result
+        dice = app.form.dice()
+        made = history(dice) if dice is not None else ""  # the re-rolls made, and what Apply would do, or a tap not taken
+        said = " ".join([*app.said[-1:], made, owed or preview(state, app.form)]).strip()
         # the enemies' wounds (whom to attack, whom to fix), shown, not tapped: under the dial, or in portrait above
         # the form, as many groups as the room its rows leave at their tallest
         roster = lay.log
@@ -483,7 +542,8 @@ class FormScreen:
         die = next(hit.rect for hit in hits if hit.target[0] == "stop" and hit.target[1] == self.picking)
         bottom = min(hit.rect.top for hit in hits if hit.target[0] == "back") - lay.gap
         below = pygame.Rect(inner.left, die.bottom + lay.gap, inner.width, bottom - die.bottom - lay.gap)
-        area = below if below.height >= lay.px(90) else pygame.Rect(inner.left, inner.top, inner.width, die.top - lay.gap - inner.top)
+        area = below if below.height >= picker_height(lay, dice, self.picking.die) else pygame.Rect(
+            inner.left, inner.top, inner.width, die.top - lay.gap - inner.top)
         return draw_picker(surface, area, lay, fonts, dice, self.picking.die) + hits  # its faces first
 
 

@@ -106,8 +106,12 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
             step = log.pop()
             head, dot, _ = step.text.rpartition(". ")  # its last sentence, the roll, is the act line
             log += [Line(head + dot.strip(), step.color, mark=step.mark)] if dot else []
-        log += [Line(note, theme.MUTED) for note in notes] if advice.side != "hero" else []
         waiting = waiting_words(advice)
+        after = [Line(note, theme.MUTED) for note in notes] if advice.side != "hero" else []
+        if advice.side == "enemy" and not waiting and log:  # what an attack did, above the AI's last sentence
+            log[-1:-1] = after
+        else:
+            log += after
         up = up_now(state, advice) if state is not None else ""
         act += [Line(up, theme.TEXT)] if up and waiting else []
         if waiting:
