@@ -206,8 +206,12 @@ class References:
         except KeyError:
             known = [entry[1] for entry in self.library.entries() if entry[0] == kind]
             hint = difflib.get_close_matches(ident, known, n=1)
-            r.problem(at, f'no {kind} card "{ident}" in the library ({self.library.where()})'
-                          + (f"; did you mean '{hint[0]}'?" if hint else ""))  # fmt: skip
+            other = next(other for other in FOLDERS if other != kind)
+            said = (f"; did you mean '{hint[0]}'?" if hint else
+                    f'; "{ident}" is a{"n" if other == "enemy" else ""} {other} card: name it in '
+                    + ("[[enemies]] or [[reserves]]" if other == "enemy" else "[[heroes]]")
+                    if self.library.find(other, ident) else "")  # fmt: skip
+            r.problem(at, f'no {kind} card "{ident}" in the library ({self.library.where()}){said}')
             return spare
         except CardFileError as error:
             r.problem(at, f'the card "{ident}" cannot be used: {error.path} has mistakes, each said at its line')
