@@ -111,7 +111,7 @@ def _check(args: argparse.Namespace, state: str) -> int:
 
 def _import(args: argparse.Namespace, state: str) -> int:
     from assistant.files import CARD, read_file, state_files, write_file
-    from assistant.session.card_library import FOLDERS, CardFileError, library_for, read_card
+    from assistant.session.card_library import FOLDERS, CardFileError, a, library_for, read_card
 
     own = library_for(state).own
     refused = 0
@@ -134,7 +134,7 @@ def _import(args: argparse.Namespace, state: str) -> int:
         if target in taken:
             why = f'the {card.kind} card "{card.id}" is imported from {taken[target]} already'
         elif target.exists() and not args.replace:
-            why = f'the library has a {card.kind} card "{card.id}" already ({target}): --replace to replace it'
+            why = f'the library has {a(card.kind)} card "{card.id}" already ({target}): --replace to replace it'
         replaced = target.exists()
         if why is None:
             try:

@@ -30,6 +30,11 @@ EDITIONS: dict[str, str] = {"renaissance": "Renaissance", "classic": "first edit
 EXAMPLES = Path(__file__).resolve().parent.parent / "demo" / "cards"
 
 
+def a(kind: str) -> str:
+    """ "a hero", "an enemy": a kind of card in a sentence."""
+    return f"an {kind}" if kind == "enemy" else f"a {kind}"
+
+
 class CardFileError(ScenarioError):
     """A card file that cannot be used: every problem listed with its line, as a scenario file's."""
 
@@ -69,8 +74,7 @@ def parse_card(text: str, source: str, file_id: str | None = None, kind: str | N
     if len(kinds) > 1:
         r.problem((found,), "a card file holds one card: a [hero] or an [enemy] table, not both")
     if kind is not None and found != kind:
-        r.problem((found,), f"a{'n' if found == 'enemy' else ''} {found} card in the {FOLDERS[kind]} folder: "
-                            f"move it to {FOLDERS[found]}/")  # fmt: skip
+        r.problem((found,), f"{a(found)} card in the {FOLDERS[kind]} folder: move it to {FOLDERS[found]}/")
     table = r.get(data, (), found, dict) or {}
     path: KeyPath = (found,)
     mission = [key for key in MISSION_FIELDS[found] if key in table]
@@ -208,7 +212,7 @@ class References:
             hint = difflib.get_close_matches(ident, known, n=1)
             other = next(other for other in FOLDERS if other != kind)
             said = (f"; did you mean '{hint[0]}'?" if hint else
-                    f'; "{ident}" is a{"n" if other == "enemy" else ""} {other} card: name it in '
+                    f'; "{ident}" is {a(other)} card: name it in '
                     + ("[[enemies]] or [[reserves]]" if other == "enemy" else "[[heroes]]")
                     if self.library.find(other, ident) else "")  # fmt: skip
             r.problem(at, f'no {kind} card "{ident}" in the library ({self.library.where()}){said}')
