@@ -20,7 +20,7 @@ from assistant.rules.scenario import Edition
 from assistant.session.errors import Problem, ScenarioError
 from assistant.session.scenario_cards import read_enemy, read_hero
 from assistant.session.toml_lines import Path as KeyPath
-from assistant.session.toml_reader import ID_PATTERN, TomlReader, load_toml
+from assistant.session.toml_reader import ID_PATTERN, TomlReader, dotted, load_toml
 
 FORMAT = 1
 FOLDERS: dict[str, str] = {"hero": "heroes", "enemy": "enemies"}  # a card's table -> its folder in the library
@@ -187,7 +187,18 @@ class References:
     edition: Edition
     library: CardLibrary | None
     used: list[Card] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    """The ids named that no card of the library has."""
     _said: set[str] = field(default_factory=set)
+    _spares: list[tuple[TomlReader, list[str]]] = field(default_factory=list)
+
+    def settle(self) -> None:
+        """Once the tables are read: the problems of the fields given beside a card that could not be used, said
+        (not those of the fields the card would have given)."""
+        for spare, fields in self._spares:
+            self.reader.problems += [problem for problem in spare.problems
+                                     if any(problem.field == f or problem.field.startswith((f + ".", f + "[")) for f in fields)]  # fmt: skip
+        self._spares.clear()
 
     def table(self, section: str, path: KeyPath, table: Mapping[str, Any]) -> tuple[TomlReader, Mapping[str, Any]]:
         """What the table at `path` stands for: itself, or the card it names with the fields beside `card` over the
@@ -197,7 +208,10 @@ class References:
         r, at = self.reader, path + ("card",)
         ident = r.identifier(table, path, "card")
         given = {key: value for key, value in table.items() if key != "card"}
-        spare = TomlReader(""), {"id": ident} | given  # the id the tokens name, for the scenario's other checks
+        spare_reader = TomlReader("")
+        spare_reader.lines = r.lines
+        self._spares.append((spare_reader, [dotted(path + (key,)) for key in given]))
+        spare = spare_reader, {"id": ident} | given  # the id the tokens name, for the scenario's other checks
         if not ID_PATTERN.match(ident):
             return spare
         kind = SECTIONS[section]
@@ -208,6 +222,7 @@ class References:
         try:
             card = self.library.card(kind, ident)
         except KeyError:
+            self.unknown.append(ident)
             known = [entry[1] for entry in self.library.entries() if entry[0] == kind]
             hint = difflib.get_close_matches(ident, known, n=1)
             other = next(other for other in FOLDERS if other != kind)

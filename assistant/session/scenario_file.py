@@ -57,9 +57,10 @@ def _sector(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and 1 <= value <= 12
 
 
-def _horologium(r: TomlReader, data: Mapping[str, Any], heroes: Sequence[HeroSpec],
-                enemies: Sequence[EnemyGroupSpec], reserves: Sequence[str]) -> HorologiumSetup:  # fmt: skip
-    """The `[horologium]` table: the hands, and a sector for every hero's and enemy group's token."""
+def _horologium(r: TomlReader, data: Mapping[str, Any], heroes: Sequence[HeroSpec], enemies: Sequence[EnemyGroupSpec],
+                reserves: Sequence[str], unsure: Sequence[str] = ()) -> HorologiumSetup:  # fmt: skip
+    """The `[horologium]` table: the hands, and a sector for every hero's and enemy group's token. `unsure`: the
+    cards named that the library has not (said at their `card`): a token like one of them is taken for its own."""
     path: KeyPath = ("horologium",)
     table = r.get(data, (), "horologium", dict)
     if table is None:
@@ -73,7 +74,8 @@ def _horologium(r: TomlReader, data: Mapping[str, Any], heroes: Sequence[HeroSpe
         if token in reserves:
             r.problem(token_path, "a reserve enters through an Enemy Draft: its token is placed then, not at the start")
         elif token not in sides:
-            r.problem(token_path, "no hero or enemy group has this id" + _suggest(token, list(sides)))
+            if not difflib.get_close_matches(token, unsure, n=1):
+                r.problem(token_path, "no hero or enemy group has this id" + _suggest(token, list(sides)))
         elif not _sector(sector):
             r.problem(token_path, f"expected a sector from 1 to 12, got {show(sector)}")
         else:
@@ -210,6 +212,7 @@ def _parse(text: str, source: str, library: CardLibrary | None) -> tuple[Scenari
     heroes = tuple(read_hero(reader, edition, path, item) for path, (reader, item) in hero_read)
     enemies = tuple(read_enemy(reader, edition, path, item) for path, (reader, item) in enemy_read)
     reserves = tuple(read_enemy(reader, edition, path, item) for path, (reader, item) in reserve_read)
+    named.settle()
     if not heroes:
         r.missing((), "heroes", "[[heroes]] tables: a scenario needs at least one hero")
     seen: dict[str, KeyPath] = {}
@@ -223,7 +226,7 @@ def _parse(text: str, source: str, library: CardLibrary | None) -> tuple[Scenari
         title=r.text(data, (), "title"),
         heroes=heroes,
         enemies=enemies,
-        horologium=_horologium(r, data, heroes, enemies, [e.id for e in reserves]),
+        horologium=_horologium(r, data, heroes, enemies, [e.id for e in reserves], named.unknown),
         goals=_goals(r, data, enemy_paths),
         events=_events(r, data, cards, seen),
         end=_end(r, data),

@@ -209,7 +209,7 @@ def test_a_wrong_card_or_reference_is_said_at_its_file_and_line_and_nothing_star
     assert any(line.removeprefix("nova-table session new: ").startswith(said) for line in err.splitlines()), err
     if where[0] == "card":  # and the reference that names it, at its own line
         assert f"{scenario_file}:{line_of(scenario, REF)}: enemies[4].card: the card \"captain\" cannot be used" in err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "horologium" not in err  # its tokens are right: no echo of the card's mistake
 
 
 def test_every_problem_is_said_at_once_the_scenarios_first_then_its_cards(tmp_path: Path) -> None:
@@ -238,3 +238,12 @@ def test_the_example_cards_are_marked_and_make_a_scenario_that_names_them_an_exa
     plain = demo_text().replace("example_values = true\n", "")
     assert not parse_scenario(with_enemy(plain, CAPTAIN_NAMED), "x.toml", library).example_values  # captain is no example
     assert parse_scenario(plain.replace('id = "sofia"', 'card = "sofia"'), "x.toml", library).example_values
+
+
+def test_a_field_given_beside_a_card_the_library_has_not_is_still_checked(tmp_path: Path) -> None:
+    library = library_for(table(tmp_path))
+    scenario = CARDS_DEMO.read_text(encoding="utf-8").replace('card = "slingers"', 'card = "slinger"\nhealth = 80')
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario(scenario, "typo.toml", library)
+    assert [line.split(": ", 2)[1] for line in str(raised.value).splitlines()] == ["enemies[2].card", "enemies[2].health"]
+    assert str(raised.value).endswith(f"typo.toml:{line_of(scenario, 'health = 80')}: enemies[2].health: expected a number from 1 to 50, got 80")
