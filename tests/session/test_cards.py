@@ -247,3 +247,18 @@ def test_a_field_given_beside_a_card_the_library_has_not_is_still_checked(tmp_pa
         parse_scenario(scenario, "typo.toml", library)
     assert [line.split(": ", 2)[1] for line in str(raised.value).splitlines()] == ["enemies[2].card", "enemies[2].health"]
     assert str(raised.value).endswith(f"typo.toml:{line_of(scenario, 'health = 80')}: enemies[2].health: expected a number from 1 to 50, got 80")
+
+
+def test_play_starts_a_scenario_that_names_cards_from_the_library_beside_its_state_file(nova: Nova, tmp_path: Path) -> None:
+    from assistant.ui.table import open_saved_game
+
+    state = table(tmp_path / "pi", {"enemies/captain": CAPTAIN})  # a card of this table's own, not an example
+    scenario = write_scenario(tmp_path / "named.toml", with_enemy(demo_text(), CAPTAIN_NAMED))
+    open_saved_game(state, scenario, new=True).close()
+    header = json.loads(nova("session", "export", "--state", state)[1].splitlines()[0])
+    assert parse_scenario(header["scenario_text"]) == parse_scenario(with_enemy(demo_text(), CAPTAIN_INLINE))
+
+
+def write_scenario(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
