@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from assistant.session.toml_writer import toml_text
 
-TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)  # any character but a lone surrogate
+TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)  # any character but a lone surrogate
 KEYS = st.one_of(st.from_regex(r"[a-z_][a-z0-9_-]{0,8}", fullmatch=True), TEXT)
 SCALARS = st.one_of(
     TEXT, st.booleans(), st.integers(-(2**63), 2**63 - 1), st.floats(allow_nan=False),
