@@ -110,7 +110,7 @@ def _check(args: argparse.Namespace, state: str) -> int:
 
 
 def _import(args: argparse.Namespace, state: str) -> int:
-    from assistant.files import CARD, read_file, state_files, write_file
+    from assistant.files import state_files, write_file
     from assistant.session.card_library import FOLDERS, CardFileError, a, library_for, read_card
 
     own = library_for(state).own
@@ -119,15 +119,10 @@ def _import(args: argparse.Namespace, state: str) -> int:
     for path in _named(args.files):
         try:
             card = read_card(path)
-            raw = read_file(path, CARD)  # the file as written, its comments kept
         except CardFileError as error:
             refused += 1
             _said(error)
             sys.stderr.write(f"{PROG} import: {path}: not imported\n")
-            continue
-        except OSError as error:  # gone between its check and its copy
-            refused += 1
-            sys.stderr.write(f"{PROG} import: {path}: cannot read the file ({error.strerror or error}); not imported\n")
             continue
         target = own / FOLDERS[card.kind] / f"{card.id}.toml"
         why = None
@@ -139,7 +134,7 @@ def _import(args: argparse.Namespace, state: str) -> int:
         if why is None:
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                write_file(target, raw, "the card", state_files(state))
+                write_file(target, card.text.encode("utf-8"), "the card", state_files(state))  # as typed, comments kept
             except OSError as error:
                 why = f"cannot write {target} ({error.strerror or error})"
         if why is not None:
@@ -152,7 +147,7 @@ def _import(args: argparse.Namespace, state: str) -> int:
 
 
 def _export(args: argparse.Namespace, state: str) -> int:
-    from assistant.files import CARD, read_file, state_files, write_file
+    from assistant.files import state_files, write_file
     from assistant.session.card_library import FOLDERS, CardFileError, library_for, read_card
     from assistant.session.errors import SessionError
 
@@ -169,15 +164,12 @@ def _export(args: argparse.Namespace, state: str) -> int:
     copies: list[tuple[Path, bytes, dict[str, Any]]] = []
     for kind, ident, path, origin, _ in chosen:
         try:
-            read_card(path, kind)
-            raw = read_file(path, CARD)
+            card = read_card(path, kind)
         except CardFileError as error:
             _said(error)
             raise SessionError(f"{path}: a card with mistakes is not copied out; nothing was exported") from None
-        except OSError as error:
-            raise SessionError(f"{path}: cannot read the file ({error.strerror or error}); nothing was exported") from None
         target = Path(args.out) / FOLDERS[kind] / f"{ident}.toml"
-        copies.append((target, raw, {"exported": ident, "kind": kind, "from": origin, "to": str(target)}))
+        copies.append((target, card.text.encode("utf-8"), {"exported": ident, "kind": kind, "from": origin, "to": str(target)}))
     for target, raw, said in copies:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -41,7 +41,7 @@ class CardFileError(ScenarioError):
 
 @dataclass(frozen=True)
 class Card:
-    """A card file read and checked: its kind ("hero" or "enemy"), id, edition and table as written."""
+    """A card file read and checked: its kind ("hero" or "enemy"), id, edition and table, and its text as written."""
 
     kind: str
     id: str
@@ -50,6 +50,7 @@ class Card:
     example_values: bool
     table: Mapping[str, Any]
     file: str
+    text: str
 
 
 def parse_card(text: str, source: str, file_id: str | None = None, kind: str | None = None) -> Card:
@@ -87,7 +88,8 @@ def parse_card(text: str, source: str, file_id: str | None = None, kind: str | N
                                   f"after its card's id ({spec.id}.toml)")  # fmt: skip
     if r.problems:
         raise CardFileError(source, r.problems)
-    return Card(kind=found, id=spec.id, name=spec.name, edition=edition, example_values=example, table=table, file=source)
+    return Card(kind=found, id=spec.id, name=spec.name, edition=edition, example_values=example, table=table,
+                file=source, text=text)  # fmt: skip
 
 
 def read_card(path: Path, kind: str | None = None) -> Card:

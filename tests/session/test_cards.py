@@ -262,3 +262,40 @@ def test_play_starts_a_scenario_that_names_cards_from_the_library_beside_its_sta
 def write_scenario(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_a_reserve_and_a_first_edition_scenario_name_cards_as_their_tables_do(tmp_path: Path) -> None:
+    from tests.session.test_scenario_file import CLASSIC
+
+    guard = CLASSIC[CLASSIC.index("[[enemies]]"): CLASSIC.index("[[goals]]")]
+    card = 'format = 1\nedition = "classic"\n\n' + guard.replace("[[enemies]]", "[enemy]").replace("enemies.attacks", "enemy.attacks")
+    library = library_for(table(tmp_path, {"enemies/swiss_guard": card.replace('goal = "gate"\n', "")}))
+    named = CLASSIC.replace(guard, '[[enemies]]\ncard = "swiss_guard"\ngoal = "gate"\n\n')
+    assert parse_scenario(named, "classic.toml", library) == parse_scenario(CLASSIC, "classic.toml")
+    reserve = '\n[[reserves]]\ncard = "slingers"\nid = "militia"\nmodels = 2\n'
+    inline = """
+[[reserves]]
+id = "militia"
+name = "Slingers"
+rank = "troop"
+faction = "Rome"
+swiftness = 5
+control_area = 6
+physical_defense = 4
+psychic_defense = 4
+health = 2
+models = 2
+target_priority = ["closest", "standard"]
+loot = ["Elementum"]
+generic_skills = ["Dodge"]
+
+[[reserves.attacks]]
+name = "Sling"
+kind = "physical"
+ap = 2
+range = [2, 6]
+hits = 1
+threshold = 5
+"""
+    by_card = parse_scenario(demo_text() + reserve, "r.toml", library)
+    assert by_card == parse_scenario(demo_text() + inline, "r.toml") and by_card.reserves[0].id == "militia"
