@@ -58,8 +58,8 @@ def _sector(value: object) -> bool:
 
 
 def _horologium(r: TomlReader, data: Mapping[str, Any], heroes: Sequence[HeroSpec], enemies: Sequence[EnemyGroupSpec],
-                reserves: Sequence[str], unsure: Sequence[str] = ()) -> HorologiumSetup:  # fmt: skip
-    """The `[horologium]` table: the hands, and a sector for every hero's and enemy group's token. `unsure`: the
+                reserves: Sequence[str], unknown: Sequence[str] = ()) -> HorologiumSetup:  # fmt: skip
+    """The `[horologium]` table: the hands, and a sector for every hero's and enemy group's token. `unknown`: the
     cards named that the library has not (said at their `card`): a token like one of them is taken for its own."""
     path: KeyPath = ("horologium",)
     table = r.get(data, (), "horologium", dict)
@@ -74,7 +74,7 @@ def _horologium(r: TomlReader, data: Mapping[str, Any], heroes: Sequence[HeroSpe
         if token in reserves:
             r.problem(token_path, "a reserve enters through an Enemy Draft: its token is placed then, not at the start")
         elif token not in sides:
-            if not difflib.get_close_matches(token, unsure, n=1):
+            if not difflib.get_close_matches(token, unknown, n=1):
                 r.problem(token_path, "no hero or enemy group has this id" + _suggest(token, list(sides)))
         elif not _sector(sector):
             r.problem(token_path, f"expected a sector from 1 to 12, got {show(sector)}")
@@ -252,11 +252,6 @@ def _parse(text: str, source: str, library: CardLibrary | None) -> tuple[Scenari
     return scenario, data | written | ({"example_values": True} if scenario.example_values else {})
 
 
-def names_cards(data: Mapping[str, Any]) -> bool:
-    """Whether a parsed scenario names a card of the library in a `[[heroes]]`, `[[enemies]]` or `[[reserves]]` table."""
-    return bool(_cards_named(data))
-
-
 def with_cards(text: str, source: str, cards: CardLibrary) -> str:
     """The scenario text a game keeps: `text` itself where it names no card (or cannot be read: its reading says
     why), else the scenario with each card it names written in whole; ScenarioError (every problem, the scenario's
@@ -265,7 +260,7 @@ def with_cards(text: str, source: str, cards: CardLibrary) -> str:
         data = load_toml(text, source)
     except ScenarioError:
         return text
-    if not names_cards(data):
+    if not _cards_named(data):
         return text
     _, written = _parse(text, source, cards)
     named = sorted({f"{kind} {ident}" for kind, ident in _cards_named(data)})  # ids: no line end can hide in them
@@ -274,6 +269,7 @@ def with_cards(text: str, source: str, cards: CardLibrary) -> str:
 
 
 def _cards_named(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The cards of the library a parsed scenario names: (kind, id) of each `card` of its tables."""
     return [(SECTIONS[section], str(table["card"])) for section in SECTIONS if isinstance(data.get(section), list)
             for table in data[section] if isinstance(table, dict) and "card" in table]  # fmt: skip
 
