@@ -25,6 +25,7 @@ from assistant.session.toml_reader import ID_PATTERN, TomlReader, dotted, load_t
 FORMAT = 1
 FOLDERS: dict[str, str] = {"hero": "heroes", "enemy": "enemies"}  # a card's table -> its folder in the library
 SECTIONS: dict[str, str] = {"heroes": "hero", "enemies": "enemy", "reserves": "enemy"}  # a scenario's tables -> the card
+TABLES: dict[str, str] = {"hero": "[[heroes]]", "enemy": "[[enemies]] or [[reserves]]"}  # where a scenario names each kind
 MISSION_FIELDS: dict[str, tuple[str, ...]] = {"hero": ("threat",), "enemy": ("models", "goal")}  # beside `card`, never on it
 EDITIONS: dict[str, str] = {"renaissance": "Renaissance", "classic": "first edition"}
 EXAMPLES = Path(__file__).resolve().parent.parent / "demo" / "cards"
@@ -210,40 +211,46 @@ class References:
         r, at = self.reader, path + ("card",)
         ident = r.identifier(table, path, "card")
         given = {key: value for key, value in table.items() if key != "card"}
-        spare_reader = TomlReader("")
-        spare_reader.lines = r.lines
-        self._spares.append((spare_reader, [dotted(path + (key,)) for key in given]))
-        spare = spare_reader, {"id": ident} | given  # the id the tokens name, for the scenario's other checks
+
+        def spare() -> tuple[TomlReader, Mapping[str, Any]]:
+            """A reader of which only the problems of the fields given beside `card` are said (`settle`), and the id
+            the tokens name, for the scenario's other checks."""
+            reader = TomlReader("")
+            reader.lines = r.lines
+            self._spares.append((reader, [dotted(path + (key,)) for key in given]))
+            return reader, {"id": ident} | given
+
         if not ID_PATTERN.match(ident):
-            return spare
+            return spare()
         kind = SECTIONS[section]
         if self.library is None:
             r.problem(at, "names a card of the library, in a scenario saved with a game: a game's scenario holds "
                           "its cards whole (written in when it was started)")  # fmt: skip
-            return spare
+            return spare()
         try:
             card = self.library.card(kind, ident)
         except KeyError:
             self.unknown.append(ident)
             known = [entry[1] for entry in self.library.entries() if entry[0] == kind]
             hint = difflib.get_close_matches(ident, known, n=1)
-            other = next(other for other in FOLDERS if other != kind)
-            said = (f"; did you mean '{hint[0]}'?" if hint else
-                    f'; "{ident}" is {a(other)} card: name it in '
-                    + ("[[enemies]] or [[reserves]]" if other == "enemy" else "[[heroes]]")
-                    if self.library.find(other, ident) else "")  # fmt: skip
+            other = "enemy" if kind == "hero" else "hero"
+            said = ""
+            if hint:
+                said = f"; did you mean '{hint[0]}'?"
+            elif self.library.find(other, ident):
+                said = f'; "{ident}" is {a(other)} card: name it in {TABLES[other]}'
             r.problem(at, f'no {kind} card "{ident}" in the library ({self.library.where()}){said}')
-            return spare
+            return spare()
         except CardFileError as error:
             r.problem(at, f'the card "{ident}" cannot be used: {error.path} has mistakes, each said at its line')
             if error.path not in self._said:
                 self._said.add(error.path)
                 r.problems.extend(replace(problem, file=error.path) for problem in error.problems)
-            return spare
+            return spare()
         if card.edition != self.edition:
             r.problem(at, f'"{ident}" is a card of the {EDITIONS[card.edition]} (edition = "{card.edition}"), '
                           f'this scenario is of the {EDITIONS[self.edition]}')  # fmt: skip
-            return spare
+            return spare()
         self.used.append(card)
         r.written_at(path, card.table, at)
         return r, {**card.table, **given}
