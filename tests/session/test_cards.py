@@ -299,3 +299,11 @@ threshold = 5
 """
     by_card = parse_scenario(demo_text() + reserve, "r.toml", library)
     assert by_card == parse_scenario(demo_text() + inline, "r.toml") and by_card.reserves[0].id == "militia"
+
+
+def test_attacks_given_beside_a_card_replace_all_of_its_attacks(tmp_path: Path) -> None:
+    library = library_for(table(tmp_path))
+    mace = '[[enemies.attacks]]\nname = "Mace"\nkind = "physical"\nap = 2\nrange = 1\nhits = 4\nthreshold = 4\n\n'
+    scenario = CARDS_DEMO.read_text(encoding="utf-8").replace('goal = "relic"\n', 'goal = "relic"\n\n' + mace)
+    guard = parse_scenario(scenario, "mace.toml", library).enemies[0]
+    assert (guard.id, guard.health, [(a.name, a.hits) for a in guard.attacks]) == ("papal_guard", 6, [("Mace", 4)])
