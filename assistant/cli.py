@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "play": "assistant.ui.command",
     "resolve": "assistant.machine",
     "session": "assistant.session.command",
+    "cards": "assistant.session.card_command",
     "dice": "assistant.vision.command",
     "board": "assistant.hardware.command",
 }

@@ -35,6 +35,7 @@ class Kind:
 
 
 SCENARIO = Kind("a scenario file", 1 * MiB)  # the demo skirmish is 3 KB
+CARD = Kind("a card file", 1 * MiB)  # a hero sheet or an enemy card: under 1 KB
 HARDWARE = Kind("a hardware file", 1 * MiB)  # a few lines
 EXPORT = Kind("a game export", 64 * MiB)  # a long game is thousands of events of a few hundred bytes
 MANIFEST = Kind("a manifest", 64 * MiB)  # a line of a few hundred bytes a picture

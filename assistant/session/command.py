@@ -85,6 +85,7 @@ def _game_ref(args: argparse.Namespace) -> int | str | None:
 
 
 def _new(args: argparse.Namespace, state: str) -> int:
+    from assistant.session.card_library import library_for
     from assistant.session.fold import default_folds
     from assistant.session.games import StateFile
     from assistant.session.scenario_file import read_scenario_text
@@ -100,7 +101,7 @@ def _new(args: argparse.Namespace, state: str) -> int:
         text = setup_text(args.status.split(","), args.priority)
     else:
         kind, source = "mission", args.scenario
-        text = read_scenario_text(args.scenario)
+        text = read_scenario_text(args.scenario, library_for(state))  # the cards it names written in: the game's whole
     default_folds(kind, text, source)  # the scenario is checked whole before the file is made
     with StateFile(state, create=True) as games:
         info = games.new_game(text, source, kind)

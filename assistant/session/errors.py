@@ -37,21 +37,23 @@ class ExchangeError(SessionError):
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong in a scenario file: where and what."""
+    """One thing wrong in a scenario file: where and what; `file` where it is in another file (a card it names)."""
 
     line: int | None
     field: str
     message: str
+    file: str | None = None
 
     def render(self, path: str) -> str:
+        path = self.file or path
         where = f"{path}:{self.line}" if self.line is not None else path
         return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
 
 
 class ScenarioError(SessionError):
-    """A scenario file that cannot be played; every problem found is listed with its line."""
+    """A scenario file (or a card file) that cannot be played; every problem found is listed with its line."""
 
     def __init__(self, path: str, problems: Sequence[Problem]) -> None:
         self.path = path
-        self.problems = tuple(sorted(problems, key=lambda p: (p.line or 0, p.field)))
+        self.problems = tuple(sorted(problems, key=lambda p: (p.file or "", p.line or 0, p.field)))  # its own first
         super().__init__("\n".join(p.render(path) for p in self.problems))

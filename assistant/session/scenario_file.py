@@ -9,14 +9,11 @@ around them: the Horologium, goals, timed events and their Enemy Drafts, the end
 from __future__ import annotations
 
 import difflib
-import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from assistant.files import SCENARIO, Refused, read_file
-from assistant.reading import beyond_python
 from assistant.rules.bounds import GROUPS, HEROES
 from assistant.rules.draft import deck_of
 from assistant.rules.errors import RuleError
@@ -35,10 +32,12 @@ from assistant.rules.scenario import (
     TimedEvent,
     TokenPlacement,
 )
+from assistant.session.card_library import SECTIONS, CardLibrary, References, library_for
 from assistant.session.errors import Problem, ScenarioError
 from assistant.session.scenario_cards import read_enemy, read_hero, read_prey
 from assistant.session.toml_lines import Path as KeyPath
-from assistant.session.toml_reader import TomlReader, dotted, show
+from assistant.session.toml_reader import TomlReader, dotted, load_toml, show
+from assistant.session.toml_writer import toml_text
 
 FORMAT = 1
 """The scenario format this reader understands (the optional top-level `format` key)."""
@@ -58,9 +57,10 @@ def _sector(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and 1 <= value <= 12
 
 
-def _horologium(r: TomlReader, data: Mapping[str, Any], heroes: Sequence[HeroSpec],
-                enemies: Sequence[EnemyGroupSpec], reserves: Sequence[str]) -> HorologiumSetup:  # fmt: skip
-    """The `[horologium]` table: the hands, and a sector for every hero's and enemy group's token."""
+def _horologium(r: TomlReader, data: Mapping[str, Any], heroes: Sequence[HeroSpec], enemies: Sequence[EnemyGroupSpec],
+                reserves: Sequence[str], unknown: Sequence[str] = ()) -> HorologiumSetup:  # fmt: skip
+    """The `[horologium]` table: the hands, and a sector for every hero's and enemy group's token. `unknown`: the
+    cards named that the library has not (said at their `card`): a token like one of them is taken for its own."""
     path: KeyPath = ("horologium",)
     table = r.get(data, (), "horologium", dict)
     if table is None:
@@ -74,7 +74,8 @@ def _horologium(r: TomlReader, data: Mapping[str, Any], heroes: Sequence[HeroSpe
         if token in reserves:
             r.problem(token_path, "a reserve enters through an Enemy Draft: its token is placed then, not at the start")
         elif token not in sides:
-            r.problem(token_path, "no hero or enemy group has this id" + _suggest(token, list(sides)))
+            if not difflib.get_close_matches(token, unknown, n=1):
+                r.problem(token_path, "no hero or enemy group has this id" + _suggest(token, list(sides)))
         elif not _sector(sector):
             r.problem(token_path, f"expected a sector from 1 to 12, got {show(sector)}")
         else:
@@ -185,19 +186,15 @@ def _at_most(r: TomlReader, tables: list[tuple[KeyPath, Mapping[str, Any]]], mos
     return tables[:most]
 
 
-def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
-    """Parse scenario TOML text; raise ScenarioError listing every problem with its line."""
-    try:
-        data = tomllib.loads(text.removeprefix("\ufeff"))  # a byte-order mark, as some editors save UTF-8: not TOML's, passed over
-    except tomllib.TOMLDecodeError as error:
-        message = str(error)
-        found = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        line = int(found.group(1)) if found else None
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) if found else message
-        column = f" (column {found.group(2)})" if found else ""
-        raise ScenarioError(source, [Problem(line, "", f"not valid TOML: {message}{column}")]) from None
-    except (ValueError, RecursionError) as error:  # a number of over 4300 digits, arrays nested thousands deep
-        raise ScenarioError(source, [Problem(None, "", f"not valid TOML: {beyond_python(error)}")]) from None
+def parse_scenario(text: str, source: str = "<scenario>", cards: CardLibrary | None = None) -> Scenario:
+    """Parse scenario TOML text; raise ScenarioError listing every problem with its line. `cards`: the library its
+    `card = ...` references are read from (None: a scenario saved with a game, which names none)."""
+    return _parse(text, source, cards)[0]
+
+
+def _parse(text: str, source: str, library: CardLibrary | None) -> tuple[Scenario, dict[str, Any]]:
+    """The Scenario, and the parsed TOML with each card a table names written in (`with_cards`)."""
+    data = load_toml(text, source)
     r = TomlReader(text)
     r.table(data, (), TOP_KEYS)
     version = r.integer(data, (), "format", 1, 1_000_000, default=FORMAT)
@@ -208,9 +205,14 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     hero_tables = _at_most(r, r.tables(data, "heroes"), HEROES, "heroes (both editions are played with 4)")
     enemy_tables = _at_most(r, r.tables(data, "enemies"), GROUPS, "enemy groups (Renaissance has 18 Enemy Cards)")
     reserve_tables = _at_most(r, r.tables(data, "reserves"), GROUPS, "reserves (Renaissance has 18 Enemy Cards)")
-    heroes = tuple(read_hero(r, edition, path, item) for path, item in hero_tables)
-    enemies = tuple(read_enemy(r, edition, path, item) for path, item in enemy_tables)
-    reserves = tuple(read_enemy(r, edition, path, item) for path, item in reserve_tables)
+    named = References(r, edition, library)
+    hero_read = [(path, named.table("heroes", path, item)) for path, item in hero_tables]
+    enemy_read = [(path, named.table("enemies", path, item)) for path, item in enemy_tables]
+    reserve_read = [(path, named.table("reserves", path, item)) for path, item in reserve_tables]
+    heroes = tuple(read_hero(reader, edition, path, item) for path, (reader, item) in hero_read)
+    enemies = tuple(read_enemy(reader, edition, path, item) for path, (reader, item) in enemy_read)
+    reserves = tuple(read_enemy(reader, edition, path, item) for path, (reader, item) in reserve_read)
+    named.settle()
     if not heroes:
         r.missing((), "heroes", "[[heroes]] tables: a scenario needs at least one hero")
     seen: dict[str, KeyPath] = {}
@@ -224,13 +226,13 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         title=r.text(data, (), "title"),
         heroes=heroes,
         enemies=enemies,
-        horologium=_horologium(r, data, heroes, enemies, [e.id for e in reserves]),
+        horologium=_horologium(r, data, heroes, enemies, [e.id for e in reserves], named.unknown),
         goals=_goals(r, data, enemy_paths),
         events=_events(r, data, cards, seen),
         end=_end(r, data),
         victory=r.texts(data, (), "victory"),
         defeat=r.texts(data, (), "defeat"),
-        example_values=bool(r.get(data, (), "example_values", bool, False)),
+        example_values=bool(r.get(data, (), "example_values", bool, False)) or any(c.example_values for c in named.used),
         description=r.text(data, (), "description", default=""),
         reserves=reserves,
         stealth=_stealth(r, data),
@@ -245,7 +247,31 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
             r.problem((), f"the rules cannot set up this scenario: {error}")
     if r.problems:
         raise ScenarioError(source, r.problems)
-    return scenario
+    written = {section: [item for _, (_, item) in tables] for section, tables in
+               (("heroes", hero_read), ("enemies", enemy_read), ("reserves", reserve_read)) if section in data}  # fmt: skip
+    return scenario, data | written | ({"example_values": True} if scenario.example_values else {})
+
+
+def with_cards(text: str, source: str, cards: CardLibrary) -> str:
+    """The scenario text a game keeps: `text` itself where it names no card (or cannot be read: its reading says
+    why), else the scenario with each card it names written in whole; ScenarioError (every problem, the scenario's
+    and its cards') where it is wrong."""
+    try:
+        data = load_toml(text, source)
+    except ScenarioError:
+        return text
+    if not _cards_named(data):
+        return text
+    _, written = _parse(text, source, cards)
+    named = sorted({f"{kind} {ident}" for kind, ident in _cards_named(data)})  # ids: no line end can hide in them
+    return (f"# The scenario with the library's cards it names written in: {', '.join(named)}.\n"
+            "# A game keeps this text, and replays the same whatever becomes of the library.\n\n" + toml_text(written))
+
+
+def _cards_named(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The cards of the library a parsed scenario names: (kind, id) of each `card` of its tables."""
+    return [(SECTIONS[section], str(table["card"])) for section in SECTIONS if isinstance(data.get(section), list)
+            for table in data[section] if isinstance(table, dict) and "card" in table]  # fmt: skip
 
 
 def _check_times(r: TomlReader, scenario: Scenario) -> None:
@@ -269,8 +295,10 @@ def _check_times(r: TomlReader, scenario: Scenario) -> None:
                                                   f'and rank "{order.rank}" (less those excluded): the Draft would have no card')
 
 
-def read_scenario_text(path: str | Path) -> str:
-    """The text of a scenario file; ScenarioError if it cannot be read or is not UTF-8."""
+def read_scenario_text(path: str | Path, cards: CardLibrary | None = None) -> str:
+    """The text of a scenario file, the cards it names written in from `cards` (by default the library of the
+    default state file, `card_library.library_for`); ScenarioError if it cannot be read, is not UTF-8, or names
+    a card wrongly."""
     source = str(path)
     if not source:
         raise ScenarioError("''", [Problem(None, "", "no file named (the path is empty)")])
@@ -281,13 +309,15 @@ def read_scenario_text(path: str | Path) -> str:
     except OSError as error:
         raise ScenarioError(source, [Problem(None, "", f"cannot read the file: {error.strerror}")]) from None
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise ScenarioError(source, [Problem(line, "", "not UTF-8 text (a TOML file must be UTF-8)")]) from None
+    return with_cards(text, source, cards if cards is not None else library_for())
 
 
-def load_scenario(path: str | Path) -> tuple[Scenario, str]:
-    """Read and check a scenario file: the Scenario and the exact text it was read from."""
-    text = read_scenario_text(path)
+def load_scenario(path: str | Path, cards: CardLibrary | None = None) -> tuple[Scenario, str]:
+    """Read and check a scenario file: the Scenario and the text a game keeps (the file's exact text, the cards it
+    names written in from `cards` if it names any: `read_scenario_text`)."""
+    text = read_scenario_text(path, cards)
     return parse_scenario(text, str(path)), text

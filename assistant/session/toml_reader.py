@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from assistant.reading import beyond_python
 from assistant.rules.errors import short
-from assistant.session.errors import Problem
+from assistant.session.errors import Problem, ScenarioError
 from assistant.session.toml_lines import Path as KeyPath
 from assistant.session.toml_lines import key_lines, line_of
 
@@ -16,6 +18,21 @@ ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
 MYSTERY_ID = re.compile(r"^mystery-[0-9]+$")  # the ids the reader gives the Mystery tokens ("mystery-1", ...)
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # no screen can draw them (a NUL stops pygame); tab and line ends pass
 T = TypeVar("T")
+
+
+def load_toml(text: str, source: str) -> dict[str, Any]:
+    """The parsed TOML of a scenario or card file; ScenarioError at the line of a syntax error, as `tomllib` says it."""
+    try:
+        return tomllib.loads(text.removeprefix("\ufeff"))  # a byte-order mark, as some editors save UTF-8: not TOML's, passed over
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        found = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        line = int(found.group(1)) if found else None
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) if found else message
+        column = f" (column {found.group(2)})" if found else ""
+        raise ScenarioError(source, [Problem(line, "", f"not valid TOML: {message}{column}")]) from None
+    except (ValueError, RecursionError) as error:  # a number of over 4300 digits, arrays nested thousands deep
+        raise ScenarioError(source, [Problem(None, "", f"not valid TOML: {beyond_python(error)}")]) from None
 
 
 class TomlReader:
@@ -28,6 +45,13 @@ class TomlReader:
     def problem(self, path: KeyPath, message: str) -> None:
         """A problem at `path`, said at its line: its own, its table's header's, or line 1 (the top level)."""
         self.problems.append(Problem(line_of(self.lines, path) or 1, dotted(path), message))
+
+    def written_at(self, path: KeyPath, keys: Iterable[str], at: KeyPath) -> None:
+        """The keys of the table at `path` written elsewhere (a card's, named by `card`): said at the line of `at`."""
+        line = line_of(self.lines, at)
+        if line is not None:
+            for key in keys:
+                self.lines.setdefault(path + (key,), line)
 
     def missing(self, path: KeyPath, key: str, expected: str) -> None:
         """`key` is missing from the table at `path`: said at that table's line, naming the field."""

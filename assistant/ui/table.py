@@ -209,9 +209,10 @@ def open_saved_game(state_path: Path, scenario_path: Path | None, new: bool, sta
     """
     from assistant.session.errors import NoSuchGame
     from assistant.session.games import StateFile
+    from assistant.session.card_library import library_for
     from assistant.session.scenario_file import parse_scenario, read_scenario_text
 
-    named = None if scenario_path is None else read_scenario_text(scenario_path)
+    named = None if scenario_path is None else read_scenario_text(scenario_path, library_for(state_path))
     if named is not None:
         parse_scenario(named, str(scenario_path))  # a wrong file is said before the state file is made
     state_file = StateFile(state_path, create=True)
