@@ -411,19 +411,11 @@ def main() -> int:
     parser.add_argument("--only", default="play,apply,disk,resolve,scenario,flood")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    parts = args.only.split(",")
-    if "play" in parts:
-        play_kills(args.kills, rng)
-    if "apply" in parts:
-        apply_kills(args.kills, rng)
-    if "disk" in parts:
-        disk_full()
-    if "resolve" in parts:
-        resolve_fuzz(args.fuzz, rng)
-    if "scenario" in parts:
-        scenario_mutations(args.mutations, rng)
-    if "flood" in parts:
-        flood()
+    parts = {"play": lambda: play_kills(args.kills, rng), "apply": lambda: apply_kills(args.kills, rng),
+             "disk": disk_full, "resolve": lambda: resolve_fuzz(args.fuzz, rng),
+             "scenario": lambda: scenario_mutations(args.mutations, rng), "flood": flood}
+    for name in args.only.split(","):
+        parts[name]()
     return 0
 
 

@@ -172,6 +172,12 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             print(f"nova-table: {error}", file=sys.stderr)
             return 1
+    try:  # the hardware and the dice profile checked before any game is opened or made: nothing starts on a bad one
+        config = load_config(args.hardware)
+        camera, tray, profile = camera_settings(args, config)
+    except (ConfigError, ValueError) as error:
+        print(f"nova-table: {error}", file=sys.stderr)
+        return 1
     unread: Exception | None = None  # the saved game that could not be resumed: said on the screen too
     game: object | None = None
     named = args.scenario is not None or args.status is not None or args.memory or args.screenshot
@@ -191,14 +197,6 @@ def run(args: argparse.Namespace) -> int:
             unread = error
         else:
             raise
-    try:
-        config = load_config(args.hardware)
-        camera, tray, profile = camera_settings(args, config)
-    except (ConfigError, ValueError) as error:
-        print(f"nova-table: {error}", file=sys.stderr)
-        if game is not None:
-            game.close()  # type: ignore[attr-defined]
-        return 1
 
     import pygame
 

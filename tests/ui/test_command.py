@@ -242,6 +242,7 @@ def test_a_dice_profile_whose_networks_are_swapped_is_named_and_nothing_starts(t
     assert err.startswith(f"nova-table: --dice-profile: {bad}: the face network does not fit the reader (fed "), err
     assert "; the finder network does not fit the reader (fed " in err and err.rstrip().endswith(": learn it again")
     assert not (tmp_path / "x.png").exists()
+    assert not (tmp_path / "table.db").exists()  # no game made before the refusal
 
 
 def test_a_dice_profile_or_camera_that_is_not_one_is_named_and_nothing_starts(tmp_path: Path) -> None:

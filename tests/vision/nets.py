@@ -11,15 +11,16 @@ from assistant.vision.find import STRIDE
 from assistant.vision.read import CLASSES, SYMBOLS
 
 
-def _model(nodes: list[onnx.NodeProto], weights: dict[str, np.ndarray], fed: list[object], gives: list[object],
-           name: str) -> bytes:
+def _model(nodes: list[onnx.NodeProto], weights: dict[str, np.ndarray], fed: list[str | int | None],
+           gives: list[str | int | None], name: str) -> bytes:
     graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, fed)],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, gives)],
                               [numpy_helper.from_array(v.astype(np.float32), k) for k, v in weights.items()])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 7  # what onnxruntime and OpenCV of these years read
     onnx.checker.check_model(model)
-    return model.SerializeToString()
+    written: bytes = model.SerializeToString()
+    return written
 
 
 def finder(seed: int = 0) -> bytes:
