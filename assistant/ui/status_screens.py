@@ -15,7 +15,7 @@ from assistant.ui.intents import Item, turned
 from assistant.ui.panel import Hit, _text, draw_form, draw_lines, draw_menu
 from assistant.ui.screens import FormScreen
 from assistant.ui.status_board import FACTION_COLORS, draw_board, fitting, regions
-from assistant.ui.status_forms import SHORT, final_form, fix_form, resolve_form, send_form
+from assistant.ui.status_forms import SHORT, final_form, fix_form, preview, resolve_form, send_form
 from assistant.ui.status_intents import asks, status_menu
 
 if TYPE_CHECKING:
@@ -189,4 +189,4 @@ class StatusFormScreen(FormScreen):
         assert app.form is not None
         pygame.draw.rect(surface, theme.PANEL, panel, border_radius=lay.px(10))
         inner = panel.inflate(-2 * lay.gap, -2 * lay.gap)
-        return draw_form(surface, inner, lay, app.form, fonts, app.error)
+        return draw_form(surface, inner, lay, app.form, fonts, app.error, preview(app.status, app.form))
