@@ -154,8 +154,16 @@ def _reaction_items(state: GameState, advice: Advice) -> list[Item]:
 
 
 def _override_item(state: GameState, advice: Advice) -> Item:
-    """Change one of the AI's open choices; the detail says the latest one in force."""
+    """Change one of the AI's open choices; the detail says the latest one in force. Who acts next is said as the
+    order of the group's models ("Slingers 1, 2, 3"): its latest answer alone ("Slingers 2") read as who acts now
+    while Slingers 3, the last left, acted."""
     latest = advice.choices[-1]
+    if latest.kind == "next":
+        group = latest.model.partition("/")[0]
+        asked = [c for c in advice.choices if c.kind == "next" and c.model.partition("/")[0] == group]
+        order = [current_answer(state, c) for c in asked]
+        order += [option for option in asked[-1].options if option not in order]
+        return Item("Change choice", "c", form="ai_choice", detail=f"order: {name_of(state, group)} {', '.join(order)}")
     return Item("Change choice", "c", form="ai_choice", detail=choice_words(state, latest, current_answer(state, latest)))
 
 

@@ -16,7 +16,7 @@ from assistant.ui.form import APPLY, BACK, Dice, Form, Number, Stop, Text
 from assistant.ui.intents import Item
 from assistant.ui.layout import Layout
 from assistant.ui.theme import Color, Fonts
-from assistant.ui.words import headline, over_is_good, over_words, roman, token_label, up_next
+from assistant.ui.words import headline, over_is_good, over_words, roman, next_ids, token_label, up_next
 
 
 @dataclass(frozen=True)
@@ -79,8 +79,9 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     if after and state.over is None:
         rest = pygame.Rect(done.right + lay.px(12), y, row.right - done.right - lay.px(12), row.height)
         size = read_size(lay, fonts)
-        words = _next_words(after, fonts, size, rest.width) or _next_words(
-            [token_label(state, i) for i in state.queue if i != state.active], fonts, size, rest.width)
+        words = (_next_words(after, fonts, size, rest.width)
+                 or _next_words([name.split()[0] for name in after], fonts, size, rest.width)  # "next: Venetian"
+                 or _next_words([token_label(state, i) for i in next_ids(state)], fonts, size, rest.width))
         if words:
             _text(surface, fonts, words, size, theme.MUTED, rest)
     return y + row.height + lay.px(4)
@@ -88,7 +89,8 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
 
 def _next_words(after: Sequence[str], fonts: Fonts, size: int, width: int) -> str:
     """"next: A, B, C", or as many names as fit whole and how many more ("next: A +2"); "" where not one does
-    (the header then names them by their tokens' letters, "next: Vi +3", or not at all)."""
+    (the header then names them by their first words, "next: Venetian", then by their tokens' letters, "next: Vi
+    +3", or not at all: "next: VE" was all it said of the Venetian Alchemist at 800x480)."""
     smallest = fonts.get(fonts.smallest(size))
     for shown in range(len(after), 0, -1):
         words = "next: " + ", ".join(after[:shown]) + (f" +{len(after) - shown}" if shown < len(after) else "")

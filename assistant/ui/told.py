@@ -49,15 +49,16 @@ LESS = (0, 2, 4, theme.ACT_CAPS - theme.READ_CAPS)  # how far the act lines may 
 # for an instruction too long for that (a Draft's), the least the table reads
 
 
-def waiting_words(advice: Advice | None) -> str:
-    """What the game waits for from the table: the AI's question, or the defence to roll ("" for nothing)."""
+def waiting_words(advice: Advice | None, camera: bool = False) -> str:
+    """What the game waits for from the table: the AI's question, or the defence to roll ("" for nothing); the
+    camera offered only where there is one."""
     if advice is None:
         return ""
     if advice.question is not None:
         return str(advice.question.text)
     if advice.attack is not None:  # the roll as the AI words it ("Valerio rolls 4 dice on Physique, 5+..."), and how
         roll = advice.steps[-1].rpartition(". ")[2] if advice.steps else "Roll the defence."
-        return f"{roll} (tap Defence roll, or let the camera read the dice)"
+        return f"{roll} (tap Defence roll{', or let the camera read the dice' if camera else ''})"
     return ""
 
 
@@ -89,11 +90,12 @@ def up_now(state: GameState, advice: Advice | None) -> str:
 
 
 def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence[str],
-         state: GameState | None = None, before: Sequence[str] = ()) -> tuple[list[Line], list[Line]]:  # fmt: skip
+         state: GameState | None = None, before: Sequence[str] = (), camera: bool = False) -> tuple[list[Line], list[Line]]:  # fmt: skip
     """(the log, the act lines). With the AI talking: its sentences (a choice it made in blue) and `notes` (what
     just happened) in the log, and what it waits for big; with the AI done, its last sentence big. Without it,
     `notes` (the newest white) in the log; `before`, what began the AI's turn, first. `said`, neutral words (the
-    camera's, what Undo took back), are the log's newest; a refusal (`error`) is an act line, in red."""
+    camera's, what Undo took back), are the log's newest; a refusal (`error`) is an act line, in red. `camera`: the
+    table has one (a roll says it may read the dice)."""
     log: list[Line] = [Line(note, theme.MUTED) for note in before]  # what the change before the AI's turn did
     act: list[Line] = [Line(error, theme.DANGER)] if error else []
     if advice is not None:
@@ -107,7 +109,7 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
             head, dot, _ = step.text.rpartition(". ")  # its last sentence, the roll, is the act line
             log += [Line(head + dot.strip(), step.color, mark=step.mark)] if dot else []
         log += [Line(note, theme.MUTED) for note in notes] if advice.side != "hero" else []
-        waiting = waiting_words(advice)
+        waiting = waiting_words(advice, camera)
         up = up_now(state, advice) if state is not None else ""
         act += [Line(up, theme.TEXT)] if up and waiting else []
         if waiting:
