@@ -88,7 +88,6 @@ class TableScreen:
         self._picked_for: str | None = None
         self.views = 1  # the log's views at the last draw (a tap on the log shows the next, then the first again)
         self.logged: list[int] = []  # the log's entries shown at the last draw
-        self.acted: list[str] = []  # the act lines' words at the last draw (what the table acts on, big)
         self.told: tuple[list[Line], list[Line]] = ([], [])  # the log and the act lines drawn last
 
     def enter(self, app: App) -> None:
@@ -243,7 +242,6 @@ class TableScreen:
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
         notes = self._notes(app, advice) if advice is not None else state.notes
         log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice), app.camera is not None)
-        self.acted = [line.text for line in act]
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
         columns = 2

@@ -114,8 +114,11 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
         act += [Line(up, theme.TEXT)] if up and waiting else []
         if waiting:
             act += _question(waiting)
-        elif log and advice.side in ("enemy", "event", "stop"):  # what the table does now: the AI's last sentence
-            last = log.pop()
+        elif log and advice.side in ("enemy", "event", "stop"):  # what the table does now: the AI's last sentence,
+            # or at a stop the token its buttons resolve (a tie after it was said big over Resolve and Keep it)
+            now = advice.steps[advice.kinds.index("event")] if advice.side == "stop" and "event" in advice.kinds else None
+            at = next((n for n in range(len(log) - 1, -1, -1) if log[n].text == now), len(log) - 1)
+            last = log.pop(at)
             act.append(Line(last.text, last.color, True, last.mark))
         elif advice.side == "hero":  # a Status Token reminder is acted on now: above the buttons, whole, at reading
             # size (5 lines in the 4 under the dial at 800x480 took a tap to read)

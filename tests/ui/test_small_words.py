@@ -3,6 +3,7 @@ named as if it acted, a token's letters for a name, a plural of one."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -22,31 +23,36 @@ from tests.ui.test_enemy_turn import to_attack_order
 from tests.ui.test_reactions import labels
 
 
-def step(game: MemoryGame, index: int) -> None:
-    """The demo one event on: every question answered with its first option, a roll of ones, a KO's Injury drawn."""
+def step(game: MemoryGame, index: int, rng: random.Random | None = None) -> None:
+    """The demo one event on: every question answered with its first option (or one `rng` picks), a roll of ones
+    (or of faces `rng` picks), a tie ordered as it stands (or shuffled), a KO's Injury drawn."""
     state = game.state
     made = instructions.plan(state)
     if made.question is not None:
-        game.apply({"type": "ai_answer", "question": made.question.key, "answer": made.question.options[0]})
+        answer = rng.choice(made.question.options) if rng else made.question.options[0]
+        game.apply({"type": "ai_answer", "question": made.question.key, "answer": answer})
     elif state.due:
         game.apply({"type": "resolve_event", "event": state.due[0]})
     elif state.turn is None and state.ties:
-        game.apply({"type": "order", "ids": list(state.ties[0])})
+        ids = list(state.ties[0])
+        if rng:
+            rng.shuffle(ids)
+        game.apply({"type": "order", "ids": ids})
     elif state.turn is None and state.queue:
         game.apply({"type": "resolve_event", "event": state.queue[0]})
     elif made.attack is not None:
-        game.apply(made.attack.event([1] * made.attack.dice))
+        game.apply(made.attack.event([rng.randint(1, 8) if rng else 1 for _ in range(made.attack.dice)]))
     elif state.turn is not None and state.side_of(state.turn.token) is Side.HERO and state.hero(state.turn.token).ko:
         game.apply({"type": "injury", "card": f"injury {index}"})
     else:
         game.apply({"type": "end_activation"})
 
 
-def played_to(game: MemoryGame, when: Any) -> None:
+def played_to(game: MemoryGame, when: Any, rng: random.Random | None = None) -> None:
     for index in range(120):
         if when(game.state):
             return
-        step(game, index)
+        step(game, index, rng)
     pytest.fail("the demo never came to it")
 
 
@@ -55,7 +61,7 @@ def test_a_defence_roll_without_a_camera_does_not_offer_the_camera() -> None:
     to_attack_order(game)
     app = make_app(game=game)
     play(app)
-    acted = app.machine.current.acted  # type: ignore[attr-defined]
+    acted = [line.text for line in app.machine.current.told[1]]  # type: ignore[attr-defined]  # the act lines
     assert any("tap Defence roll" in line for line in acted), acted
     assert not any("camera" in line for line in acted), acted  # "or let the camera read the dice": there is none
 
@@ -110,3 +116,20 @@ def test_the_status_monitor_counts_one_card_in_the_singular(tmp_path: Path) -> N
     assert app.status.monitor == (1,)
     assert drawn(app, regions(app.layout)[0], "Monitor: 1 card, deck 12", theme.MUTED)
     app.close()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_a_mystery_token_with_a_tie_after_it_says_the_token_over_its_buttons(size: tuple[int, int], shots: Path) -> None:
+    """The hand on IX: the Mystery token to resolve (Resolve, Keep it), then Valerio and Eleonora tied. The big line
+    over Resolve and Keep it was the tie's sentence; the token's was in the log. (The random play of seed 3 gets there.)"""
+    game = MemoryGame(demo_scenario())
+    played_to(game, lambda s: bool(s.ties) and s.turn is None and s.up_next == "mystery-1", random.Random(3))
+    app = make_app(size, game)
+    play(app)
+    pygame.image.save(app.surface, shots / f"mystery-and-tie-{size[0]}x{size[1]}.png")
+    assert labels(app)[:2] == ["Resolve", "Keep it"]
+    log, act = app.machine.current.told  # type: ignore[attr-defined]
+    assert [line.text for line in act if line.big] == ["Resolve the Mystery 1 token in sector IX as the mission says."]
+    assert "Valerio and Eleonora tie on Swiftness: the players order them." in [line.text for line in log]
+    play(app, key("r"))  # the button under it resolves the token, as it said
+    assert "mystery-1" not in app.game.state.queue and app.game.state.ties == (("valerio", "eleonora"),)
