@@ -56,7 +56,8 @@ def resolve_form(state: StatusGame) -> Form:
         return {"type": "resolve_card", "card": card, "officials": resolve_values(state, form), "reward": form.value("reward")}
 
     asked = [f.key for f in fields if isinstance(f, Choice) and len(f.options) > 1]
-    note = "Set the face-down Officials." if len(fields) > 1 else "Every Official here is face up."
+    note = ("Set the face-down Officials." if asked else "Each face-down value follows from those shown face up."
+            if len(fields) > 1 else "Every Official here is face up.")  # fmt: skip
     return Form("resolve", f"Card {card}", fields, build, apply_label="Resolve", start=asked[0] if asked else "reward",
                 note=note)  # fmt: skip
 

@@ -106,10 +106,13 @@ def test_three_heroes_ko_in_the_demo_offer_defeat_first_and_one_press_records_it
     for place in (2, 3, 4):  # Sofia, Vincenzo, Eleonora: each wounded to her or his Health through Fix
         play(app, *wound_by_fix(place, scenario.heroes[place - 1].health))
     assert app.game.state.over == "ko"
+    app.draw()  # (the loop closed on the QUIT before its frame)
     pygame.image.save(app.surface, shots / f"mission-over-ko-asked-{size[0]}x{size[1]}.png")
     play(app, key("return"))  # one press: Defeat, offered and focused first
     assert app.game.state.over == "defeat: heroes KO"
     assert over_words(app.game.state) == ("Defeat", "3 Heroes are KO")
+    app.draw()
+    assert shows(app, "Defeat", 36, theme.DANGER)
     pygame.image.save(app.surface, shots / f"mission-over-defeat-{size[0]}x{size[1]}.png")
 
 

@@ -37,11 +37,13 @@ TIE = [  # round 1, Phase II: the Mano and the Ragione each put a 1 on card 1 (M
 ] + [{"type": "advance"}]
 
 
-def started(tmp_path: Path, events: list[dict[str, Any]], size: tuple[int, int] = (800, 480)) -> StatusApp:
-    """The app on a saved game of Status (the script's table) after `events`, on a real surface of `size`."""
+def started(tmp_path: Path, events: list[dict[str, Any]], size: tuple[int, int] = (800, 480),
+            factions: tuple[str, ...] = FACTIONS) -> StatusApp:  # fmt: skip
+    """The app on a saved game of Status (the script's table, or `factions`) after `events`, on a real surface of
+    `size`."""
     path = tmp_path / "table.db"
     with StateFile(path, create=True) as games:
-        games.new_game(setup_text(FACTIONS, PRIORITY), "the table", "status")
+        games.new_game(setup_text(factions, PRIORITY), "the table", "status")
         journal = games.journal()
         for event in events:
             journal.append(event)
@@ -370,34 +372,33 @@ def drawn(app: StatusApp, area: pygame.Rect, words: str, color: theme.Color) -> 
     return False
 
 
-FULL = [{"type": "send_official", "faction": f, "card": 1, "value": None} for _ in range(4) for f in FACTIONS] + [
-    {"type": "advance"}]  # fmt: skip
-
-
+@pytest.mark.parametrize("factions", [FACTIONS, ("mano", "ragione", "milizia", "pugno")])
 @pytest.mark.parametrize("size", SIZES)
 def test_a_card_with_every_official_on_it_shows_them_all_lettered_and_its_form_fits(
-        tmp_path: Path, size: tuple[int, int], shots: Path) -> None:  # fmt: skip
+        tmp_path: Path, size: tuple[int, int], factions: tuple[str, ...], shots: Path) -> None:  # fmt: skip
     """Issue 62, 8: a card with 12 Officials drew 6 to 8 of them, and its form (a row a "?") ran under Back and
-    Resolve. Now a chip a Faction with its letters and its "?"s, and a row a Faction in the form."""
-    app = started(tmp_path, FULL, size)
+    Resolve. Now a chip a Faction with its letters and its "?"s, and a row a Faction in the form (16 with four)."""
+    full = [{"type": "send_official", "faction": f, "card": 1, "value": None} for _ in range(4) for f in factions]
+    app = started(tmp_path, [*full, {"type": "advance"}], size, factions)
     app.draw()
-    pygame.image.save(app.surface, shots / f"status-full-card-{size[0]}x{size[1]}.png")
+    pygame.image.save(app.surface, shots / f"status-full-card-{len(factions)}-{size[0]}x{size[1]}.png")
     board, panel = regions(app.layout)
-    for faction in FACTIONS:
+    for faction in factions:
         chip = f"{LETTERS[Faction(faction)]} ? ? ? ?"
         assert drawn(app, board, chip, theme.ink_for(FACTION_COLORS[Faction(faction)])), chip
     feed(app, key("r"))
     app.fonts.squeezed.clear()
     app.draw()
-    pygame.image.save(app.surface, shots / f"status-full-card-form-{size[0]}x{size[1]}.png")
+    pygame.image.save(app.surface, shots / f"status-full-card-form-{len(factions)}-{size[0]}x{size[1]}.png")
     assert app.fonts.squeezed == []
-    assert app.form is not None and [f.label for _, f in app.form.visible()] == ["Mano 4 ?", "Ragione 4 ?", "Milizia 4 ?", "Reward"]
+    assert app.form is not None
+    assert [f.label for _, f in app.form.visible()] == [f"{SHORT[Faction(f)]} 4 ?" for f in factions] + ["Reward"]
     back = next(hit.rect for hit in app.hits if hit.target == ("back",))
     rows = [hit.rect for hit in app.hits if hit.target[0] == "stop" and hit.target[1] != APPLY]
     assert rows and all(panel.contains(r) and r.bottom <= back.top for r in rows)
     assert app.form.focus == Stop(app.form.fields.index(app.form.get("reward")))  # nothing else to set
     feed(app, key("return"), key("return"))  # Reward 0; Resolve
-    assert app.form is None and app.status.notes[0].startswith("Card 1: ") and app.status.notes[0].count(" 10") == 3
+    assert app.form is None and app.status.notes[0].startswith("Card 1: ") and app.status.notes[0].count(" 10") == len(factions)
     app.close()
 
 
