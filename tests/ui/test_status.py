@@ -344,11 +344,21 @@ def test_a_face_down_official_is_offered_only_the_values_its_faction_does_not_sh
     app.close()
 
 
+FOUR = ("mano", "ragione", "milizia", "pugno")
+PLACED_FOUR = [  # each of four a ? on card 1, its 1 and 3 on card 2, a ? on card 3: each ? on card 1 is a 2 or a 4
+    {"type": "send_official", "faction": f, "card": c, "value": v}
+    for c, v in ((1, None), (2, 1), (2, 3), (3, None)) for f in FOUR
+] + [{"type": "advance"}]  # fmt: skip
+
+
+@pytest.mark.parametrize(("events", "factions"), [(PLACED, FACTIONS), (PLACED_FOUR, FOUR)])
 @pytest.mark.parametrize("size", SIZES)
-def test_the_reward_row_keeps_its_place_as_who_takes_the_card_changes(tmp_path: Path, size: tuple[int, int]) -> None:
+def test_the_reward_row_keeps_its_place_as_who_takes_the_card_changes(
+        tmp_path: Path, size: tuple[int, int], events: list[dict[str, Any]], factions: tuple[str, ...]) -> None:  # fmt: skip
     """Issue 62, 5: the form's rows dropped as its note grew with who takes the card ("a tie, ... moves back"), and a
-    tap on Reward missed. The ? set from the tie (2) to a 4, then a tap where Reward's > was: it takes it."""
-    app = started(tmp_path, PLACED, size)
+    tap on Reward missed. The Mano's ? set from a tie (its 2) to its 4, then a tap where Reward's > was: it takes it.
+    With four Factions, five rows: the words under them kept their room, the rows gave it up before."""
+    app = started(tmp_path, events, size, factions)
     feed(app, key("r"))
     assert app.form is not None and "a tie" in preview(app.status, app.form)
     reward = app.form.fields.index(app.form.get("reward"))
