@@ -1,5 +1,6 @@
 """Issue 62, 9: the small words that said the wrong thing: the camera offered with no camera, the latest choice
-named as if it acted, a token's letters for a name, a plural of one."""
+named as if it acted, a token's letters for a name, an event its own next, a plural of one, a tie said big over the
+Mystery token's buttons."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import pytest
 
 from assistant.rules import instructions
 from assistant.rules.horologium import Side
-from assistant.ui.app import App
+from assistant.ui import theme
+from assistant.ui.panel import read_size
+from assistant.ui.status_board import regions
 from assistant.ui.table import MemoryGame
-from assistant.ui.told import read_size
+from assistant.ui.theme import Fonts
 from assistant.ui.words import up_next
 from tests.ui.conftest import key, make_app, play
 from tests.ui.demo import demo_scenario
@@ -88,9 +91,6 @@ def test_the_header_names_who_is_next_by_name_not_by_the_tokens_letters(size: tu
     pygame.image.save(app.surface, shots / f"next-by-name-{size[0]}x{size[1]}.png")
     header = app.layout.panel.copy()
     header.height = app.layout.px(80)
-    from assistant.ui import theme
-    from assistant.ui.theme import Fonts
-
     fonts = Fonts()
     fonts.least = read_size(app.layout, app.fonts)
     assert find_text(app.surface, header, "next: Venetian", fonts.least, theme.MUTED, fonts) is not None
@@ -110,9 +110,6 @@ def test_the_status_monitor_counts_one_card_in_the_singular(tmp_path: Path) -> N
               for f in ("mano", "ragione", "milizia")] + [{"type": "advance"}]  # fmt: skip
     app = started(tmp_path, events)
     app.draw()
-    from assistant.ui import theme
-    from assistant.ui.status_board import regions
-
     assert app.status.monitor == (1,)
     assert drawn(app, regions(app.layout)[0], "Monitor: 1 card, deck 12", theme.MUTED)
     app.close()
