@@ -117,8 +117,7 @@ def test_three_heroes_ko_in_the_demo_offer_defeat_first_and_one_press_records_it
 
 
 def test_heroes_ko_that_a_mission_lists_as_its_victory_offer_victory_first() -> None:
-    """Where the mission's Victory conditions name the Heroes KO (and its Defeat ones do not), Victory comes first;
-    a time up that no condition names is asked as before, Victory and Defeat."""
+    """Where the mission's Victory conditions name the Heroes KO (and its Defeat ones do not), Victory comes first."""
     from tests.ui.test_reactions import labels
 
     scenario = replace(demo_scenario(), victory=("At least 3 Heroes are KO: the decoy worked.",), defeat=())
@@ -128,3 +127,17 @@ def test_heroes_ko_that_a_mission_lists_as_its_victory_offer_victory_first() -> 
     assert app.game.state.over == "ko" and labels(app)[:2] == ["Victory", "Defeat"]
     play(app, key("return"))
     assert app.game.state.over == "victory: heroes KO"
+
+
+def test_a_time_up_that_only_the_paragraph_settles_pre_selects_neither_outcome() -> None:
+    """The time up: victory or defeat as the mission's paragraph says. Victory was focused: a press recorded it. The
+    focus is on Undo (a press takes back the last stop, Redo gives it again); Victory and Defeat are asked."""
+    from tests.ui.test_reactions import labels
+
+    app = make_app(game=MemoryGame(replace(demo_scenario(), end=EndTime(1, 2))))
+    play(app, key("e"))
+    assert app.game.state.over == "time" and labels(app)[:2] == ["Victory", "Defeat"]
+    play(app, key("return"))
+    assert app.game.state.over is None  # undone, not a victory recorded
+    play(app, key("y"), key("d"))
+    assert app.game.state.over == "defeat: time is up"
