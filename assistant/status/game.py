@@ -136,6 +136,12 @@ class StatusGame:
     def officials_on(self, card: int) -> tuple[Official, ...]:
         return tuple(o for o in self.officials if o.card == card)
 
+    def free_values(self, faction: Faction) -> tuple[int, ...]:
+        """The values `faction`'s Officials not yet known may have: Personal Components, "4 Official pawns ...
+        numbered 1 to 4": one of each, so never a value it shows face up this round (or showed on a card resolved)."""
+        shown = {o.value for o in self.officials if o.faction is faction and o.value is not None}
+        return tuple(v for v in range(1, OFFICIALS + 1) if v not in shown)
+
     def with_track(self, track: Mapping[Faction, int]) -> StatusGame:
         return replace(self, seats=tuple(replace(s, military=track[s.faction]) for s in self.seats))
 

@@ -49,6 +49,7 @@ class PlacedToken:
     center: tuple[int, int]
     radius: int
     color: Color
+    badge_at: float = 45  # where its order badge goes, degrees clockwise from twelve o'clock
 
 
 def token_colors(state: GameState) -> dict[str, Color]:
@@ -61,37 +62,77 @@ def token_colors(state: GameState) -> dict[str, Color]:
     return colors
 
 
+BADGE = 0.045  # an order badge's radius, of R (`_draw_order_badges`: 0.042 R, at least 7 px), with a margin
+BADGE_AT = 45  # the direction of a badge from its token's centre, in degrees clockwise from twelve o'clock
+FOOTPRINT = 1.3  # of a token's radius: an enemy's square's corners, a ring (active, tied) round a disc
+
+
+Slot = tuple[float, float, float, float]  # (radius, angle offset, token radius: of R; the badge's direction)
+
+
 @cache  # the same few counts every frame
-def _slots(count: int) -> tuple[tuple[float, float, float], ...]:
-    """(radius, angle offset, token radius) for `count` tokens in one sector, as fractions of R."""
+def _slots(count: int, sector: int = 12, badge: float = BADGE) -> tuple[Slot, ...]:
+    """Where `count` tokens in `sector` go, and their order badges (`Slot`) of `badge` R."""
     if count <= 1:
-        return ((0.60, 0.0, 0.095),)
+        return ((0.60, 0.0, 0.095, BADGE_AT),)
     if count == 2:
-        return ((0.66, 0.0, 0.09), (0.45, 0.0, 0.09))
+        return ((0.66, 0.0, 0.09, BADGE_AT), (0.45, 0.0, 0.09, BADGE_AT))
     if count == 3:
-        return ((0.68, 0.0, 0.085), (0.50, 0.0, 0.085), (0.32, 0.0, 0.075))
-    if count <= 5:
-        rows = [(0.71, -7.5), (0.71, 7.5), (0.53, -9.5), (0.53, 9.5), (0.36, 0.0)]
-        return tuple((r, a, 0.074) for r, a in rows[:count])
-    return tuple(_packed(count))
+        return ((0.68, 0.0, 0.085, BADGE_AT), (0.50, 0.0, 0.085, BADGE_AT), (0.32, 0.0, 0.075, BADGE_AT))
+    return tuple(_packed(count, sector, badge))
 
 
-def _packed(count: int) -> list[tuple[float, float, float]]:
+def _packed(count: int, sector: int, badge: float) -> list[Slot]:
     """Slots for many tokens in one sector: rows from the numeral band to the hub, as many a row as its arc holds
-    apart, the tokens as big as lets them all in (the 5th and 6th of six overlapped, and the 7th shared the 6th's spot)."""
-    for size in (0.066, 0.058, 0.05, 0.043, 0.037, 0.032):
-        step = 2.15 * size  # from one token's centre to the next
-        slots: list[tuple[float, float, float]] = []
-        r = BAND_INNER - 1.15 * size
-        while r - size >= HUB and len(slots) < count:
-            room = 2 * (r * math.sin(math.radians(15)) - 1.1 * size)  # across the row, between the sector lines
-            across = 1 + max(0, int(room / step)) if room >= 0 else 0
-            width = (across - 1) * step
-            slots += [(r, math.degrees((i * step - width / 2) / r), size) for i in range(across)]
-            r -= step
-        if len(slots) >= count:
-            return slots[:count]
-    return slots + [slots[-1]] * (count - len(slots))  # more than any table has: the last spot shared
+    apart, the tokens as big as lets them all in with their rings and order badges clear of one another, each badge
+    on the side of its token where there is room (five to seven in a sector drew badges and rings over their
+    neighbours)."""
+    fallback: list[Slot] = []
+    for size in (0.074, 0.07, 0.066, 0.062, 0.058, 0.054, 0.05, 0.046, 0.043, 0.04, 0.037, 0.034, 0.032):
+        for spread in (2.15, 2.35, 2.6, 2.9):  # from one token's centre to the next, in token radii
+            slots = _rows(size, spread * size)[:count]
+            if len(slots) < count:
+                continue
+            badges = _badges(slots, sector_angle(sector), badge)
+            if badges is not None:
+                return [(*slot, at) for slot, at in zip(slots, badges)]
+            fallback = [(*slot, BADGE_AT) for slot in slots]  # the smallest that holds them, if none is clear
+    last = fallback or [(*slot, BADGE_AT) for slot in _rows(0.032, 2.15 * 0.032)]
+    return (last + last[-1:] * count)[:count]  # more than any table has: the last spot shared
+
+
+def _rows(size: float, step: float) -> list[tuple[float, float, float]]:
+    slots: list[tuple[float, float, float]] = []
+    r = BAND_INNER - 1.15 * size
+    while r - size >= HUB:
+        room = 2 * (r * math.sin(math.radians(15)) - FOOTPRINT * size)  # across the row, between the sector lines
+        across = 1 + max(0, int(room / step)) if room >= 0 else 0
+        width = (across - 1) * step
+        slots += [(r, math.degrees((i * step - width / 2) / r), size) for i in range(across)]
+        r -= step
+    return slots
+
+
+def _badges(slots: list[tuple[float, float, float]], middle: float, badge: float) -> list[float] | None:
+    """A direction for each token's badge that keeps it off every other token and badge, the tokens' footprints
+    clear of one another (in R, the sector at `middle` degrees); None where there is none."""
+    centers = [point((0.0, 0.0), r, middle + offset) for r, offset, _ in slots]
+    for i, (a, (_, _, size)) in enumerate(zip(centers, slots)):
+        if any(math.dist(a, b) < FOOTPRINT * (size + other) for b, (_, _, other) in zip(centers[i + 1 :], slots[i + 1 :])):
+            return None
+    placed: list[tuple[float, float]] = []
+    angles: list[float] = []
+    for i, (center, (_, _, size)) in enumerate(zip(centers, slots)):
+        for at in (BADGE_AT, 315, 135, 225, 0, 90, 180, 270, 22.5, 67.5, 112.5, 157.5, 202.5, 247.5, 292.5, 337.5):
+            spot = point(center, size + 0.45 * badge, at)
+            if all(math.dist(spot, b) >= FOOTPRINT * other + badge for j, (b, (_, _, other)) in enumerate(zip(centers, slots)) if j != i) \
+                    and all(math.dist(spot, p) >= 2 * badge for p in placed):  # fmt: skip
+                placed.append(spot)
+                angles.append(at)
+                break
+        else:
+            return None
+    return angles
 
 
 def _sector_tokens(state: GameState, sector: int) -> list[Token]:
@@ -138,15 +179,16 @@ def draw_dial(surface: pygame.Surface, rect: pygame.Rect, state: GameState, font
     _draw_hands(surface, center, radius, state)
 
     placed: list[PlacedToken] = []
+    badge = round(max(BADGE, 7.5 / radius), 3)  # the badges' least 7 px, on a small dial
     for sector in range(1, 13):
         tokens = _sector_tokens(state, sector)
-        for index, (token, (r, offset, size)) in enumerate(zip(tokens, _slots(len(tokens)))):
+        for index, (token, (r, offset, size, badge_at)) in enumerate(zip(tokens, _slots(len(tokens), sector, badge))):
             x, y = point(center, radius * r, sector_angle(sector) + offset)
             token_radius = max(6, round(radius * size))
             color = theme.EVENT if token.side is Side.EVENT else colors.get(token.id, theme.MUTED)
             spot = (round(x), round(y))
             _draw_token(surface, spot, token_radius, token, color, state, fonts)
-            placed.append(PlacedToken(token.id, spot, token_radius, color))
+            placed.append(PlacedToken(token.id, spot, token_radius, color, badge_at))
     _draw_order_badges(surface, placed, state, fonts, radius)
     return placed
 
@@ -227,13 +269,13 @@ def _draw_order_badges(surface: pygame.Surface, placed: list[PlacedToken], state
     order = [i for i in state.queue]
     if state.active and state.active not in order:
         order.insert(0, state.active)
-    badge = max(7, round(radius * 0.042))
+    badge = max(7, round(radius * 0.042))  # (`BADGE` packs the sector for it)
     for token in placed:
         if token.id not in order:
             continue
         tied = any(token.id in group for group in state.ties)
         words = "=" if tied else str(order.index(token.id) + 1)
-        x, y = point(token.center, token.radius + badge * 0.45, 45)  # off the token's letters
+        x, y = point(token.center, token.radius + badge * 0.45, token.badge_at)  # off the token's letters
         spot = (round(x), round(y))
         pygame.draw.circle(surface, theme.TEXT, spot, badge)
         pygame.draw.circle(surface, theme.BACKGROUND, spot, badge, max(1, badge // 5))

@@ -9,13 +9,14 @@ Draft...: `action_forms`, `ai_forms`, `mission_forms`), or runs a command of the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
 from assistant.rules.draft import draft_deck
-from assistant.rules.edition import Edition
+from assistant.rules.edition import Edition, term
 from assistant.rules.horologium import Side
 from assistant.rules.names import choice_words, model_name, name_of, option_words
 from assistant.rules.questions import counted
@@ -78,12 +79,24 @@ def menu(state: GameState, can_undo: bool, can_redo: bool, advice: Advice | None
         items.append(Item("Fix", "f", form="fix", kind="command"))
     else:
         if state.over in UNDECIDED:  # the time is up (or no token is left): the mission card says which it is
-            items += [Item("Victory", "v", {"type": "end_mission", "result": "victory"}, kind="event"),
-                      Item("Defeat", "d", {"type": "end_mission", "result": "defeat"}, kind="event")]
+            ends = [Item("Victory", "v", {"type": "end_mission", "result": "victory"}, kind="event"),
+                    Item("Defeat", "d", {"type": "end_mission", "result": "defeat"}, kind="event")]
+            items += ends[::-1] if met_result(state) == "defeat" else ends  # the first is focused
         items.append(Item("Play again", "n", command="restart", detail="this mission anew"))
     items.append(Item("Undo", "u", command="undo", enabled=can_undo, kind="command"))
     items.append(Item("Redo", "y", command="redo", enabled=can_redo, kind="command"))
     return items
+
+
+def met_result(state: GameState) -> str | None:
+    """What the mission's conditions make of the end met: "defeat" for 3 Heroes KO (Renaissance "End of a Mission":
+    "At least 3 Heroes are KO", the demo's Defeat condition), unless only its Victory conditions name the KO;
+    None where the paragraph alone says (the time up, no token left): both are asked, neither is preferred."""
+    if state.over != "ko":
+        return None
+    ko = re.compile(rf"\b{re.escape(term(state.edition, 'KO'))}\b", re.IGNORECASE)
+    named = [any(ko.search(text) for text in conditions) for conditions in (state.scenario.victory, state.scenario.defeat)]
+    return "victory" if named == [True, False] else "defeat"
 
 
 def _intents(state: GameState, advice: Advice | None, drafted: Collection[str] = ()) -> list[Item]:
@@ -141,8 +154,16 @@ def _reaction_items(state: GameState, advice: Advice) -> list[Item]:
 
 
 def _override_item(state: GameState, advice: Advice) -> Item:
-    """Change one of the AI's open choices; the detail says the latest one in force."""
+    """Change one of the AI's open choices; the detail says the latest one in force. Who acts next is said as the
+    order of the group's models ("Slingers 1, 2, 3"): its latest answer alone ("Slingers 2") read as who acts now
+    while Slingers 3, the last left, acted."""
     latest = advice.choices[-1]
+    if latest.kind == "next":
+        group = latest.model.partition("/")[0]
+        asked = [c for c in advice.choices if c.kind == "next" and c.model.partition("/")[0] == group]
+        order = [current_answer(state, c) for c in asked]
+        order += [option for option in asked[-1].options if option not in order]
+        return Item("Change choice", "c", form="ai_choice", detail=f"order: {name_of(state, group)} {', '.join(order)}")
     return Item("Change choice", "c", form="ai_choice", detail=choice_words(state, latest, current_answer(state, latest)))
 
 

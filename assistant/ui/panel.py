@@ -16,7 +16,7 @@ from assistant.ui.form import APPLY, BACK, Dice, Form, Number, Stop, Text
 from assistant.ui.intents import Item
 from assistant.ui.layout import Layout
 from assistant.ui.theme import Color, Fonts
-from assistant.ui.words import headline, over_is_good, over_words, roman, token_label, up_next
+from assistant.ui.words import headline, over_is_good, over_words, roman, next_ids, token_label, up_next
 
 
 @dataclass(frozen=True)
@@ -79,8 +79,9 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
     if after and state.over is None:
         rest = pygame.Rect(done.right + lay.px(12), y, row.right - done.right - lay.px(12), row.height)
         size = read_size(lay, fonts)
-        words = _next_words(after, fonts, size, rest.width) or _next_words(
-            [token_label(state, i) for i in state.queue if i != state.active], fonts, size, rest.width)
+        words = (_next_words(after, fonts, size, rest.width)
+                 or _next_words([name.split()[0] for name in after], fonts, size, rest.width)  # "next: Venetian"
+                 or _next_words([token_label(state, i) for i in next_ids(state)], fonts, size, rest.width))
         if words:
             _text(surface, fonts, words, size, theme.MUTED, rest)
     return y + row.height + lay.px(4)
@@ -88,7 +89,8 @@ def draw_header(surface: pygame.Surface, area: pygame.Rect, lay: Layout, state: 
 
 def _next_words(after: Sequence[str], fonts: Fonts, size: int, width: int) -> str:
     """"next: A, B, C", or as many names as fit whole and how many more ("next: A +2"); "" where not one does
-    (the header then names them by their tokens' letters, "next: Vi +3", or not at all)."""
+    (the header then names them by their first words, "next: Venetian", then by their tokens' letters, "next: Vi
+    +3", or not at all: "next: VE" was all it said of the Venetian Alchemist at 800x480)."""
     smallest = fonts.get(fonts.smallest(size))
     for shown in range(len(after), 0, -1):
         words = "next: " + ", ".join(after[:shown]) + (f" +{len(after) - shown}" if shown < len(after) else "")
@@ -282,9 +284,11 @@ def draw_menu(surface: pygame.Surface, area: pygame.Rect, lay: Layout, items: Se
 
 
 def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Form, fonts: Fonts,
-              error: str = "", preview: str = "") -> list[Hit]:  # fmt: skip
+              error: str = "", preview: str = "", kept: int = 0) -> list[Hit]:  # fmt: skip
     """A form: its title, a row per field (◀ value ▶), dice as squares, then Back and Apply; under the rows a refusal
-    (red), or what Apply would do (`preview`, in gold: "3 successes, 2 wounds")."""
+    (red), or what Apply would do (`preview`, in gold: "3 successes, 2 wounds"). `kept`: the height kept under the
+    rows for those words whatever they are (their type gives way to fit it), so that the rows keep their places
+    as the words come, go and change; else the rows give up height to the words."""
     hits: list[Hit] = []
     y = area.top
     _text(surface, fonts, form.title, lay.px(34), theme.TEXT, pygame.Rect(area.left, y, area.width, lay.px(42)))
@@ -299,10 +303,15 @@ def draw_form(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: For
     apply = pygame.Rect(back.right + lay.gap, bottom.top, bottom.right - back.right - lay.gap, button_h)
     hits += [Hit(back, ("back",)), Hit(apply, ("stop", APPLY, 0))]  # first: a tap on them is theirs, whatever else is drawn
     rows = len(form.visible())
-    words = form_message(error or preview, area.width, bottom.top - lay.px(6) - y - rows * lay.px(30), lay, fonts,
-                         theme.DANGER if error else theme.ACTIVE)  # fmt: skip
-    reserved = words.get_height() + lay.px(2) if words is not None else 0
-    row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y - reserved) // max(1, rows)))  # all above the buttons
+    if kept:
+        row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y - kept) // max(1, rows)))
+        room = bottom.top - lay.px(6) - y - rows * row_h
+    else:
+        room = bottom.top - lay.px(6) - y - rows * lay.px(30)
+    words = form_message(error or preview, area.width, room, lay, fonts, theme.DANGER if error else theme.ACTIVE)
+    if not kept:
+        reserved = words.get_height() + lay.px(2) if words is not None else 0
+        row_h = max(lay.px(30), min(lay.px(46), (bottom.top - lay.px(4) - y - reserved) // max(1, rows)))  # all above the buttons
     longest = max((fonts.get(read_size(lay, fonts)).size(f.label)[0] for _, f in form.visible()), default=0)
     label_w = max(int(area.width * 0.2), min(int(area.width * 0.6), longest + lay.px(8)))  # as wide as its words
     for index, item in form.visible():

@@ -17,10 +17,11 @@ from assistant.ui.dial import draw_dial
 from assistant.rules.dice import RerollSource
 from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
+from assistant.rules.state import UNDECIDED
 from assistant.ui.advice import Advice, advice_for
 from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
 from assistant.ui.inputs import Action, Vertical
-from assistant.ui.intents import Item, make_form, menu, turned
+from assistant.ui.intents import Item, make_form, menu, met_result, turned
 from assistant.ui.mission_panel import draw_mission, mission_height
 from assistant.ui.panel import (
     Hit,
@@ -130,6 +131,8 @@ class TableScreen:
         if [i.label for i in self.items] != previous or stale or moment != self._moment:
             open_ = [n for n, item in enumerate(self.items) if item.enabled]
             safe = [n for n in open_ if self.items[n].command != "restart"] if state.over is not None else open_
+            if state.over in UNDECIDED and met_result(state) is None:  # the paragraph alone says: neither pre-selected
+                safe = [n for n in safe if "end_mission" not in (self.items[n].form, (self.items[n].event or {}).get("type"))]
             self.focus = (safe or open_ or [0])[0]
         if moment != self._moment:
             self.scroll = 0
@@ -254,7 +257,7 @@ class TableScreen:
         area = lay.panel
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
         notes = self._notes(app, advice) if advice is not None else state.notes
-        log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice))
+        log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice), app.camera is not None)
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
         columns = 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pygame
 
+from assistant.rules.questions import counted
 from assistant.status import Faction, Official, Phase, StatusGame
 from assistant.ui import theme
 from assistant.ui.layout import Layout
@@ -135,12 +136,15 @@ def _status(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, fonts
             if len(here) == 1:
                 disc(surface, fonts, here[0], cell.center, min(cell.width, cell.height) // 2 - 1)
                 continue
-            step = cell.width / (len(here) + 1)  # side by side, overlapping where they must
-            radius = max(4, min(cell.height // 2 - 1, round(step * 0.9)))
+            across = 2 if len(here) > 2 else len(here)  # side by side, two rows of two for three or four: lettered
+            down = (len(here) + across - 1) // across
+            radius = max(4, min(cell.width // (2 * across), cell.height // (2 * down)) - 1)
             for index, faction in enumerate(here):
-                center = (round(cell.left + step * (index + 1)), cell.centery)
-                pygame.draw.circle(surface, FACTION_COLORS[faction], center, radius)
-                pygame.draw.circle(surface, theme.BACKGROUND, center, radius, max(1, radius // 6))
+                row_at, column_at = divmod(index, across)
+                in_row = min(across, len(here) - row_at * across)
+                x = cell.centerx + round((column_at - (in_row - 1) / 2) * 2 * (radius + 1))
+                y = cell.centery + round((row_at - (down - 1) / 2) * 2 * (radius + 1))
+                disc(surface, fonts, faction, (x, y), radius)
     return top + rows * height + (rows - 1) * gap
 
 
@@ -148,7 +152,7 @@ def _monitor(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, font
     """The Event cards still on the Monitor (the next to resolve ringed in gold) and the Newspaper spaces, each with
     the Officials on it: a disc in the Faction's colour with its value, or "?" face down."""
     cards = [c for c in state.monitor]
-    top = _label(surface, fonts, f"Monitor: {len(cards)} cards, deck {state.deck}", area, k)
+    top = _label(surface, fonts, f"Monitor: {counted(len(cards), 'card')}, deck {state.deck}", area, k)
     news_h = round(34 * k)
     row = pygame.Rect(area.left, top, area.width, area.bottom - top - news_h - round(4 * k))
     slots = max(len(cards), 3)
@@ -172,23 +176,40 @@ def _monitor(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, font
 
 
 def _officials(surface: pygame.Surface, fonts: Fonts, officials: tuple[Official, ...], area: pygame.Rect, k: float) -> None:
-    if not officials:
+    """The Officials on a card or a Newspaper space, a chip a Faction in its colour with its letters and their
+    values as sent ("Ma 2 ?": "?" face down), so that all of them show however many there are (up to 16)."""
+    mine: dict[Faction, list[str]] = {}
+    for official in officials:
+        mine.setdefault(official.faction, []).append("?" if official.value is None else str(official.value))
+    chips = [(faction, f"{LETTERS[faction]} {' '.join(values)}") for faction, values in mine.items()]
+    if not chips:
         return
-    radius = max(8, min(round(15 * k), area.height // 2 - 1))
-    per_row = max(1, area.width // (2 * radius + 2))
-    for index, official in enumerate(officials):
-        row, column = divmod(index, per_row)
-        in_row = min(per_row, len(officials) - row * per_row)
-        x = area.centerx - (in_row * (2 * radius + 2)) // 2 + column * (2 * radius + 2) + radius
-        y = area.top + radius + 1 + row * (2 * radius + 2)
-        if y + radius > area.bottom + 1:
-            break
-        words = "?" if official.value is None else str(official.value)
-        disc(surface, fonts, official.faction, (x, y), radius, words)
+    gap = max(1, round(2 * k))
+    best: tuple[int, int] = (0, 1)  # (type size, columns)
+    for columns in range(1, len(chips) + 1):
+        rows = (len(chips) + columns - 1) // columns
+        height = (area.height - gap * (rows - 1)) // rows
+        width = (area.width - gap * (columns - 1)) // columns
+        size = min(round(18 * k), round(height * 0.8))
+        while size > 6 and max(fonts.get(size).size(words)[0] for _, words in chips) > width - 2 * gap:
+            size -= 1
+        best = max(best, (size, -columns))
+    size, columns = best[0], -best[1]
+    rows = (len(chips) + columns - 1) // columns
+    height = min((area.height - gap * (rows - 1)) // rows, round(size * 1.3) + 2 * gap)
+    width = (area.width - gap * (columns - 1)) // columns
+    top = area.top + (area.height - rows * height - gap * (rows - 1)) // 2
+    for index, (faction, words) in enumerate(chips):
+        row, column = divmod(index, columns)
+        chip = pygame.Rect(area.left + column * (width + gap), top + row * (height + gap), width, height)
+        color = FACTION_COLORS[faction]
+        pygame.draw.rect(surface, color, chip, border_radius=max(2, height // 3))
+        image = fonts.render(words, size, theme.ink_for(color))
+        surface.blit(image, image.get_rect(center=chip.center))
 
 
 def _legend(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, fonts: Fonts, k: float) -> None:
-    """Who is who: each Faction's disc and short name, clockwise; the Priority holder ringed in gold."""
+    """Who is who: each Faction's disc, short name and Status points, clockwise; the Priority holder ringed in gold."""
     count = max(1, len(state.factions))
     width = area.width // count
     for index, faction in enumerate(state.factions):
@@ -199,4 +220,6 @@ def _legend(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, fonts
             pygame.draw.circle(surface, theme.ACTIVE, center, radius + 2)
         disc(surface, fonts, faction, center, radius - 1)
         name = pygame.Rect(center[0] + radius + round(4 * k), box.top, box.right - center[0] - radius - round(6 * k), box.height)
-        _text(surface, fonts, SHORT[faction], round(19 * k), FACTION_COLORS[faction], name)
+        points = state.status[faction]  # the score as a number: on the track its disc covers the space's
+        said = fitting(fonts, [f"{SHORT[faction]} {points}", f"{LETTERS[faction]} {points}"], round(19 * k), name.width)
+        _text(surface, fonts, said, round(19 * k), FACTION_COLORS[faction], name)

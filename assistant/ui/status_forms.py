@@ -4,6 +4,7 @@ track (a Cost, a Gain, an effect), the final count a Faction at a time, and the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 from assistant.status import Continent, Faction, StatusGame, resolve_card
@@ -20,10 +21,10 @@ def send_form(state: StatusGame) -> Form:
     """Phase II: the Faction whose turn it is sends an Official to a card or a Newspaper space, face up or down."""
     faction = state.to_play
     assert faction is not None
-    used = {o.value for o in state.officials if o.faction is faction and o.value is not None}
+    free = state.free_values(faction)
     places = [(("card", card), f"Card {card}") for card in state.monitor]
     places += [(("newspaper", space), f"Newspaper {space}") for space in range(1, NEWSPAPER_SPACES + 1)]
-    values: list[tuple[Any, str]] = [(None, "? face down")] + [(v, f"{v} face up") for v in range(1, 5) if v not in used]
+    values: list[tuple[Any, str]] = [(None, "? face down")] + [(v, f"{v} face up") for v in free]
 
     def build(form: Form) -> dict[str, Any]:
         where, number = form.value("place")
@@ -35,41 +36,47 @@ def send_form(state: StatusGame) -> Form:
 
 
 def resolve_form(state: StatusGame) -> Form:
-    """Phase III: the leftmost card still to resolve; the Officials sent face down are set to their values, the
-    Reward (Status points) entered; the face-up ones are known."""
+    """Phase III: the leftmost card still to resolve. A Faction's Officials sent face down there are set together to
+    values it does not show face up (`StatusGame.free_values`: one Official of each value), a row a Faction; the
+    Reward (Status points) entered. The note stays as it is: who takes the card is said under the rows (`preview`)."""
     card = state.next_card
     assert card is not None
     placed = state.officials_on(card)
     fields: list[Choice | Number] = []
-    hidden: list[tuple[Faction, str]] = []
     for faction in state.factions:
-        mine = [o for o in placed if o.faction is faction]
-        shown = {o.value for o in state.officials if o.faction is faction and o.value is not None}
-        free = [v for v in range(1, 5) if v not in shown] or [1, 2, 3, 4]
-        for number, official in enumerate(o for o in mine if o.value is None):
-            key = f"{faction}:{number}"
-            options = [(v, str(v)) for v in range(1, 5)]
-            fields.append(Choice(key, f"{SHORT[faction]} ?", options, index=free[min(number, len(free) - 1)] - 1))
-            hidden.append((faction, key))
+        hidden = sum(1 for o in placed if o.faction is faction and o.value is None)
+        if not hidden:
+            continue
+        options = [(values, " ".join(map(str, values))) for values in combinations(state.free_values(faction), hidden)]
+        label = f"{SHORT[faction]} ?" if hidden == 1 else f"{SHORT[faction]} {hidden} ?"
+        fields.append(Choice(str(faction), label, options or [(tuple(range(1, hidden + 1)), "?")]))
     fields.append(Number("reward", "Reward", 0, 9, 0, unit=" Status"))
 
-    def values(form: Form) -> dict[str, list[int]]:
-        officials: dict[str, list[int]] = {}
-        for official in placed:
-            if official.value is not None:
-                officials.setdefault(str(official.faction), []).append(official.value)
-        for faction, key in hidden:
-            officials.setdefault(str(faction), []).append(int(form.value(key)))
-        return officials
-
     def build(form: Form) -> dict[str, Any]:
-        return {"type": "resolve_card", "card": card, "officials": values(form), "reward": form.value("reward")}
+        return {"type": "resolve_card", "card": card, "officials": resolve_values(state, form), "reward": form.value("reward")}
 
-    def update(form: Form) -> None:  # who takes it, as the values stand
-        form.note = ("Set the face-down Officials. " if hidden else "") + outcome(state, values(form))
+    asked = [f.key for f in fields if isinstance(f, Choice) and len(f.options) > 1]
+    note = ("Set the face-down Officials." if asked else "Each face-down value follows from those shown face up."
+            if len(fields) > 1 else "Every Official here is face up.")  # fmt: skip
+    return Form("resolve", f"Card {card}", fields, build, apply_label="Resolve", start=asked[0] if asked else "reward",
+                note=note)  # fmt: skip
 
-    return Form("resolve", f"Card {card}", fields, build, update, apply_label="Resolve",
-                start="reward" if not hidden else "")  # fmt: skip
+
+def resolve_values(state: StatusGame, form: Form) -> dict[str, list[int]]:
+    """The values of the Officials on the card the resolve form is for, by Faction: face up, then as set."""
+    officials: dict[str, list[int]] = {}
+    for official in state.officials_on(state.next_card or 0):
+        if official.value is not None:
+            officials.setdefault(str(official.faction), []).append(official.value)
+    for item in form.fields:
+        if isinstance(item, Choice):
+            officials.setdefault(item.key, []).extend(item.value)
+    return officials
+
+
+def preview(state: StatusGame, form: Form) -> str:
+    """What Apply would do, said under a form's rows (the resolve form's: who takes the card)."""
+    return outcome(state, resolve_values(state, form)) if form.name == "resolve" and state.next_card else ""
 
 
 def outcome(state: StatusGame, officials: dict[str, list[int]]) -> str:

@@ -12,10 +12,10 @@ from assistant.ui import theme
 from assistant.ui.form import Form
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, turned
-from assistant.ui.panel import Hit, _text, draw_form, draw_lines, draw_menu
+from assistant.ui.panel import Hit, _text, draw_form, draw_lines, draw_menu, read_size
 from assistant.ui.screens import FormScreen
 from assistant.ui.status_board import FACTION_COLORS, draw_board, fitting, regions
-from assistant.ui.status_forms import SHORT, final_form, fix_form, resolve_form, send_form
+from assistant.ui.status_forms import SHORT, final_form, fix_form, preview, resolve_form, send_form
 from assistant.ui.status_intents import asks, status_menu
 
 if TYPE_CHECKING:
@@ -189,4 +189,6 @@ class StatusFormScreen(FormScreen):
         assert app.form is not None
         pygame.draw.rect(surface, theme.PANEL, panel, border_radius=lay.px(10))
         inner = panel.inflate(-2 * lay.gap, -2 * lay.gap)
-        return draw_form(surface, inner, lay, app.form, fonts, app.error)
+        said = preview(app.status, app.form)  # who takes the card, as the values stand: in room kept for it (3
+        kept = 3 * fonts.get(read_size(lay, fonts)).get_linesize() if said else 0  # lines), the rows stay put
+        return draw_form(surface, inner, lay, app.form, fonts, app.error, said, kept)

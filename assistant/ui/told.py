@@ -49,15 +49,16 @@ LESS = (0, 2, 4, theme.ACT_CAPS - theme.READ_CAPS)  # how far the act lines may 
 # for an instruction too long for that (a Draft's), the least the table reads
 
 
-def waiting_words(advice: Advice | None) -> str:
-    """What the game waits for from the table: the AI's question, or the defence to roll ("" for nothing)."""
+def waiting_words(advice: Advice | None, camera: bool = False) -> str:
+    """What the game waits for from the table: the AI's question, or the defence to roll ("" for nothing); the
+    camera offered only where there is one."""
     if advice is None:
         return ""
     if advice.question is not None:
         return str(advice.question.text)
     if advice.attack is not None:  # the roll as the AI words it ("Valerio rolls 4 dice on Physique, 5+..."), and how
         roll = advice.steps[-1].rpartition(". ")[2] if advice.steps else "Roll the defence."
-        return f"{roll} (tap Defence roll, or let the camera read the dice)"
+        return f"{roll} (tap Defence roll{', or let the camera read the dice' if camera else ''})"
     return ""
 
 
@@ -89,11 +90,12 @@ def up_now(state: GameState, advice: Advice | None) -> str:
 
 
 def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence[str],
-         state: GameState | None = None, before: Sequence[str] = ()) -> tuple[list[Line], list[Line]]:  # fmt: skip
+         state: GameState | None = None, before: Sequence[str] = (), camera: bool = False) -> tuple[list[Line], list[Line]]:  # fmt: skip
     """(the log, the act lines). With the AI talking: its sentences (a choice it made in blue) and `notes` (what
     just happened) in the log, and what it waits for big; with the AI done, its last sentence big. Without it,
     `notes` (the newest white) in the log; `before`, what began the AI's turn, first. `said`, neutral words (the
-    camera's, what Undo took back), are the log's newest; a refusal (`error`) is an act line, in red."""
+    camera's, what Undo took back), are the log's newest; a refusal (`error`) is an act line, in red. `camera`: the
+    table has one (a roll says it may read the dice)."""
     log: list[Line] = [Line(note, theme.MUTED) for note in before]  # what the change before the AI's turn did
     act: list[Line] = [Line(error, theme.DANGER)] if error else []
     if advice is not None:
@@ -106,7 +108,7 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
             step = log.pop()
             head, dot, _ = step.text.rpartition(". ")  # its last sentence, the roll, is the act line
             log += [Line(head + dot.strip(), step.color, mark=step.mark)] if dot else []
-        waiting = waiting_words(advice)
+        waiting = waiting_words(advice, camera)
         after = [Line(note, theme.MUTED) for note in notes] if advice.side != "hero" else []
         if advice.side == "enemy" and not waiting and log:  # what an attack did, above the AI's last sentence
             log[-1:-1] = after
@@ -116,8 +118,11 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
         act += [Line(up, theme.TEXT)] if up and waiting else []
         if waiting:
             act += _question(waiting)
-        elif log and advice.side in ("enemy", "event", "stop"):  # what the table does now: the AI's last sentence
-            last = log.pop()
+        elif log and advice.side in ("enemy", "event", "stop"):  # what the table does now: the AI's last sentence,
+            # or at a stop the token its buttons resolve (a tie after it was said big over Resolve and Keep it)
+            now = advice.steps[advice.kinds.index("event")] if advice.side == "stop" and "event" in advice.kinds else None
+            at = next((n for n in range(len(log) - 1, -1, -1) if log[n].text == now), len(log) - 1)
+            last = log.pop(at)
             act.append(Line(last.text, last.color, True, last.mark))
         elif advice.side == "hero":  # a Status Token reminder is acted on now: above the buttons, whole, at reading
             # size (5 lines in the 4 under the dial at 800x480 took a tap to read)

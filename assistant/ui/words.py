@@ -75,9 +75,16 @@ def headline(state: GameState) -> tuple[str, str]:
 
 
 def up_next(state: GameState) -> list[str]:
-    """Who still acts at this stop after the active model, by name."""
-    active = state.active
-    return [name_of(state, i) for i in state.queue if i != active]
+    """Who still acts at this stop after the active model (or the event the headline says is to resolve), by name."""
+    return [name_of(state, i) for i in next_ids(state)]
+
+
+def next_ids(state: GameState) -> list[str]:
+    """The tokens `up_next` names."""
+    now = state.active
+    if state.turn is None and state.up_next is not None and state.side_of(state.up_next) is Side.EVENT:
+        now = state.up_next  # "Mystery 1 to resolve": not its own next
+    return [i for i in state.queue if i != now]
 
 
 def over_words(state: GameState) -> tuple[str, str]:

@@ -225,6 +225,22 @@ def test_a_faction_has_one_official_of_each_value_a_round() -> None:
         apply(state, card(0, ragione=[3]))
 
 
+def test_the_values_a_face_down_official_may_have_are_those_its_faction_does_not_show() -> None:
+    """Personal Components, "4 Official pawns ... numbered 1 to 4": a value shown face up this round, or shown
+    on a card resolved, is no face-down Official's."""
+    state = ready()
+    state = run(state, send("ragione", "c1", 3), send("milizia", "c1"), send("pugno", "c1", 2), send("ragione", "c2"))
+    assert state.free_values(RAGIONE) == (1, 2, 4) and state.free_values(Faction.MILIZIA) == (1, 2, 3, 4)
+    for _ in range(8):
+        assert state.to_play is not None
+        state = apply(state, send(str(state.to_play), "n1"))
+    state = run(state, ADVANCE, card(0, ragione=[3], milizia=[1], pugno=[2]))
+    assert state.free_values(Faction.MILIZIA) == (2, 3, 4)  # its 1, shown as card 1 resolved
+    with pytest.raises(StatusError, match="numbered 1 to 4, one each: not two 3s"):
+        apply(state, card(0, ragione=[3]))  # the core refuses what the form no longer offers
+    assert apply(state, card(0, ragione=[state.free_values(RAGIONE)[0]])).next_card is None
+
+
 def test_the_first_round_skips_phase_i_and_the_fourth_ends_the_game() -> None:
     state = ready()
     assert state.round == 1 and state.phase is Phase.II

@@ -3,6 +3,8 @@ tokens' letters, End activation squeezed into a third of the width in portrait."
 
 from __future__ import annotations
 
+import math
+
 import pygame
 import pytest
 
@@ -54,3 +56,35 @@ def test_end_activation_is_half_the_width_in_portrait() -> None:
     items = app.machine.current.items  # type: ignore[attr-defined]
     end = next(hit.rect for hit in app.hits if hit.target[0] == "item" and items[hit.target[1]].label == "End activation")
     assert end.width >= (app.layout.panel.width - app.layout.gap) // 2
+
+
+@pytest.mark.parametrize("side", [480, 270])  # the dial at 720x1280 and at 800x480 (41 % of the width)
+@pytest.mark.parametrize("count", [4, 5, 6, 7])
+@pytest.mark.parametrize("sector", [3, 6, 9, 12])
+def test_many_tokens_in_one_sector_keep_their_rings_and_badges_off_one_another(count: int, sector: int, side: int) -> None:
+    """Issue 62, 9: five to seven tokens in a sector (the demo's IX: So, El, ?, Va, Vi, VE) drew order badges and
+    rings over their neighbours. Each token's footprint (an enemy's square, a ring) and its badge, where
+    `_draw_order_badges` puts it, stay clear of every other token's and badge."""
+    from dataclasses import replace
+
+    state = rules.new_game(demo_scenario())
+    moved = {t.id for t in state.tokens[:count]}  # and the others out of it (the Mystery token is on IX)
+    state = replace(state, tokens=tuple(replace(t, sector=sector if t.id in moved else 7 if t.sector == sector else t.sector)
+                                        for t in state.tokens))  # fmt: skip
+    radius = side / 2 - 2
+    placed = [p for p in draw_dial(pygame.Surface((side, side)), pygame.Rect(0, 0, side, side), state, Fonts())
+              if p.id in moved]  # fmt: skip
+    assert len(placed) == count
+    badge = max(7, round(radius * 0.042))
+    shapes = []
+    for token in placed:
+        at = getattr(token, "badge_at", 45)  # (where badges went before: all at 45 degrees)
+        angle = math.radians(at)
+        spot = (token.center[0] + (token.radius + badge * 0.45) * math.sin(angle),
+                token.center[1] - (token.radius + badge * 0.45) * math.cos(angle))  # fmt: skip
+        shapes.append(((token.center, 1.27 * token.radius), (spot, badge)))
+    for i, mine in enumerate(shapes):
+        for j, theirs in enumerate(shapes[i + 1 :], i + 1):
+            for a, ra in mine:
+                for b, rb in theirs:
+                    assert math.dist(a, b) >= ra + rb - 1, (placed[i].id, placed[j].id)

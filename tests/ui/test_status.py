@@ -15,16 +15,17 @@ from assistant.session.games import StateFile
 from assistant.session.status_fold import setup_text
 from assistant.status import Faction, Phase, StatusGame
 from assistant.ui import theme
-from assistant.ui.form import APPLY, Number
+from assistant.ui.form import APPLY, Choice, Number, Stop
 from assistant.ui.inputs import ENCODER, Action
 from assistant.ui.new_game import draw_chooser, handle
 from assistant.ui.status_app import StatusApp, app_for
-from assistant.ui.status_board import regions
-from assistant.ui.status_forms import new_game_form
+from assistant.ui.status_board import FACTION_COLORS, LETTERS, regions
+from assistant.ui.status_forms import SHORT, new_game_form, preview
 from assistant.ui.table import SavedGame, open_saved_game
 from assistant.ui.theme import Fonts
 from tests.session.status_script import FACTIONS, PRIORITY, whole_game
 from tests.ui.conftest import click, feed, key
+from tests.ui.pixels import find_text
 
 SIZES = [(800, 480), (720, 1280)]
 EVENTS = whole_game()
@@ -36,11 +37,13 @@ TIE = [  # round 1, Phase II: the Mano and the Ragione each put a 1 on card 1 (M
 ] + [{"type": "advance"}]
 
 
-def started(tmp_path: Path, events: list[dict[str, Any]], size: tuple[int, int] = (800, 480)) -> StatusApp:
-    """The app on a saved game of Status (the script's table) after `events`, on a real surface of `size`."""
+def started(tmp_path: Path, events: list[dict[str, Any]], size: tuple[int, int] = (800, 480),
+            factions: tuple[str, ...] = FACTIONS) -> StatusApp:  # fmt: skip
+    """The app on a saved game of Status (the script's table, or `factions`) after `events`, on a real surface of
+    `size`."""
     path = tmp_path / "table.db"
     with StateFile(path, create=True) as games:
-        games.new_game(setup_text(FACTIONS, PRIORITY), "the table", "status")
+        games.new_game(setup_text(factions, PRIORITY), "the table", "status")
         journal = games.journal()
         for event in events:
             journal.append(event)
@@ -148,7 +151,7 @@ def _opened(path: Path) -> tuple[StateFile, Any]:
 def test_a_card_is_resolved_with_its_face_down_officials_set_and_the_tie_said(tmp_path: Path) -> None:
     app = started(tmp_path, TIE)
     feed(app, key("r"))
-    assert app.form is not None and "a tie, Ragione di Stato takes it" in app.form.note
+    assert app.form is not None and "a tie, Ragione di Stato takes it" in preview(app.status, app.form)
     assert app.form is not None and app.form.focus.field == app.form.fields.index(app.form.get("reward"))  # no "?"
     feed(app, key("1"), key("return"), key("return"))  # Reward: 1 Status; Resolve
     assert app.form is None
@@ -311,3 +314,118 @@ def test_play_with_no_game_to_resume_asks_which_game_on_a_screen_and_then_resume
         (game,) = games.games()
         assert (game.kind, game.current) == ("status", True)
         assert games.journal(None).state.factions == tuple(Faction(f) for f in FACTIONS)
+
+
+# Round 1, Phase II: the Mano sends a ? to card 1 (where the Ragione shows a 2), its 1 and 3 face up and a ? to card
+# 3; so its ? on card 1 is its 2 or its 4 (a 2: a tie with the Ragione; a 4: the Mano takes the card).
+PLACED = [
+    {"type": "send_official", "faction": f, "card": c, "value": v}
+    for row in ((("mano", 1, None), ("ragione", 1, 2), ("milizia", 2, 1)),
+                (("mano", 3, 1), ("ragione", 2, 1), ("milizia", 2, 2)),
+                (("mano", 3, 3), ("ragione", 2, 3), ("milizia", 2, 3)),
+                (("mano", 3, None), ("ragione", 2, 4), ("milizia", 2, 4)))
+    for f, c, v in row
+] + [{"type": "advance"}]  # fmt: skip
+
+
+def test_a_face_down_official_is_offered_only_the_values_its_faction_does_not_show_face_up(tmp_path: Path) -> None:
+    """Issue 62, 8: the card's "?" could take a 1 or a 3 the Mano shows face up on card 3 (Personal Components: "4
+    Official pawns ... numbered 1 to 4"). Turned through every option by the arrow key, it offers its 2 and its 4."""
+    app = started(tmp_path, PLACED)
+    feed(app, key("r"))
+    assert app.form is not None and app.form.title == "Card 1"
+    seen = []
+    for _ in range(4):
+        field = app.form.fields[app.form.focus.field]
+        assert isinstance(field, Choice)
+        seen.append(field.value)
+        feed(app, key("right"))
+    assert {tuple(v) if isinstance(v, tuple) else (v,) for v in seen} == {(2,), (4,)}
+    app.close()
+
+
+FOUR = ("mano", "ragione", "milizia", "pugno")
+PLACED_FOUR = [  # each of four a ? on card 1, its 1 and 3 on card 2, a ? on card 3: each ? on card 1 is a 2 or a 4
+    {"type": "send_official", "faction": f, "card": c, "value": v}
+    for c, v in ((1, None), (2, 1), (2, 3), (3, None)) for f in FOUR
+] + [{"type": "advance"}]  # fmt: skip
+
+
+@pytest.mark.parametrize(("events", "factions"), [(PLACED, FACTIONS), (PLACED_FOUR, FOUR)])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_reward_row_keeps_its_place_as_who_takes_the_card_changes(
+        tmp_path: Path, size: tuple[int, int], events: list[dict[str, Any]], factions: tuple[str, ...]) -> None:  # fmt: skip
+    """Issue 62, 5: the form's rows dropped as its note grew with who takes the card ("a tie, ... moves back"), and a
+    tap on Reward missed. The Mano's ? set from a tie (its 2) to its 4, then a tap where Reward's > was: it takes it.
+    With four Factions, five rows: the words under them kept their room, the rows gave it up before."""
+    app = started(tmp_path, events, size, factions)
+    feed(app, key("r"))
+    assert app.form is not None and "a tie" in preview(app.status, app.form)
+    reward = app.form.fields.index(app.form.get("reward"))
+    before = next(hit.rect for hit in app.hits if hit.target == ("stop", Stop(reward), 1))
+    feed(app, key("right"))  # the Mano's ? is its 4: it takes the card, no tie
+    assert "Mano Invisibile takes it" in preview(app.status, app.form)
+    assert next(hit.rect for hit in app.hits if hit.target == ("stop", Stop(reward), 1)) == before
+    feed(app, click(before.center))
+    assert app.form.value("reward") == 1
+    app.close()
+
+
+def drawn(app: StatusApp, area: pygame.Rect, words: str, color: theme.Color) -> bool:
+    """Whether `words` are on the screen in `area`, in `color`, at a size the app rendered them at (its fonts' cache:
+    a search of one size at a time, fast)."""
+    for size in sorted({key[1] for key in app.fonts._images if key[0] == words and key[2] == color}):
+        fonts = Fonts()
+        fonts.least = size  # that size only
+        if find_text(app.surface, area, words, size, color, fonts) is not None:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("factions", [FACTIONS, ("mano", "ragione", "milizia", "pugno")])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_card_with_every_official_on_it_shows_them_all_lettered_and_its_form_fits(
+        tmp_path: Path, size: tuple[int, int], factions: tuple[str, ...], shots: Path) -> None:  # fmt: skip
+    """Issue 62, 8: a card with 12 Officials drew 6 to 8 of them, and its form (a row a "?") ran under Back and
+    Resolve. Now a chip a Faction with its letters and its "?"s, and a row a Faction in the form (16 with four)."""
+    full = [{"type": "send_official", "faction": f, "card": 1, "value": None} for _ in range(4) for f in factions]
+    app = started(tmp_path, [*full, {"type": "advance"}], size, factions)
+    app.draw()
+    pygame.image.save(app.surface, shots / f"status-full-card-{len(factions)}-{size[0]}x{size[1]}.png")
+    board, panel = regions(app.layout)
+    for faction in factions:
+        chip = f"{LETTERS[Faction(faction)]} ? ? ? ?"
+        assert drawn(app, board, chip, theme.ink_for(FACTION_COLORS[Faction(faction)])), chip
+    feed(app, key("r"))
+    app.fonts.squeezed.clear()
+    app.draw()
+    pygame.image.save(app.surface, shots / f"status-full-card-form-{len(factions)}-{size[0]}x{size[1]}.png")
+    assert app.fonts.squeezed == []
+    assert app.form is not None
+    assert [f.label for _, f in app.form.visible()] == [f"{SHORT[Faction(f)]} 4 ?" for f in factions] + ["Reward"]
+    back = next(hit.rect for hit in app.hits if hit.target == ("back",))
+    rows = [hit.rect for hit in app.hits if hit.target[0] == "stop" and hit.target[1] != APPLY]
+    assert rows and all(panel.contains(r) and r.bottom <= back.top for r in rows)
+    assert app.form.focus == Stop(app.form.fields.index(app.form.get("reward")))  # nothing else to set
+    feed(app, key("return"), key("return"))  # Reward 0; Resolve
+    assert app.form is None and app.status.notes[0].startswith("Card 1: ") and app.status.notes[0].count(" 10") == len(factions)
+    app.close()
+
+
+def test_the_board_shows_each_score_as_a_number_and_a_letter_on_every_disc(tmp_path: Path) -> None:
+    """Issue 62, 8: the Factions' discs covered the Status track's numbers and shared spaces drew unlettered discs
+    (the Mano's green and the Milizia's red, alike in deuteranopia). Set-up: all three on Status 1."""
+    from tests.ui.colour_vision import difference
+
+    assert difference(FACTION_COLORS[Faction.MANO], FACTION_COLORS[Faction.MILIZIA], "deuteranopia") < 25  # why letters
+    app = started(tmp_path, EVENTS[:4])
+    feed(app, key("f"), key("right"), key("return"), key("return"), key("3"), key("return"), key("return"), key("return"))
+    assert app.status.status == {Faction.MANO: 1, Faction.RAGIONE: 4, Faction.MILIZIA: 1}  # the Ragione: +3 Status
+    app.draw()
+    board, _ = regions(app.layout)
+    for faction, points in app.status.status.items():
+        assert drawn(app, board, f"{SHORT[faction]} {points}", FACTION_COLORS[faction]), faction
+    track = pygame.Rect(board.left, board.top + board.height // 4, board.width, board.height // 4)  # the Status track
+    for faction in (Faction.MANO, Faction.MILIZIA):  # the two on space 1, each lettered
+        assert drawn(app, track, LETTERS[faction], theme.ink_for(FACTION_COLORS[faction])), faction
+    app.close()
