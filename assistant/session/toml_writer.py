@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE = re.compile(r"[A-Za-z0-9_-]+")  # whole: `$` would take a key ending in a newline
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
 
 
@@ -37,7 +37,7 @@ def _string(text: str) -> str:
 
 
 def _key(key: str) -> str:
-    return key if _BARE.match(key) else _string(key)
+    return key if _BARE.fullmatch(key) else _string(key)
 
 
 def _value(value: Any) -> str:

@@ -27,6 +27,12 @@ def test_any_document_reads_back_the_same(data: dict[str, Any]) -> None:
     assert tomllib.loads(toml_text(data)) == data
 
 
+def test_a_key_that_ends_in_a_newline_is_quoted() -> None:
+    """Found by the property above: a bare key's pattern matched "0\n" (`$` matches before a last newline)."""
+    for data in ({"_": [], "0\n": {}}, {"_": [], "0\n": []}, {"a\n": 1}):
+        assert tomllib.loads(toml_text(data)) == data
+
+
 def test_a_scenarios_tables_are_written_as_a_person_would() -> None:
     data = {"title": 'The "Bridge"\nat night', "horologium": {"hour": 1, "tokens": {"sofia": 2}},
             "enemies": [{"id": "guard", "range": [1, 2], "attacks": [{"name": "Halberd"}]}, {"id": "slingers"}]}  # fmt: skip
