@@ -29,7 +29,8 @@ def test_any_document_reads_back_the_same(data: dict[str, Any]) -> None:
 
 def test_a_key_that_ends_in_a_newline_is_quoted() -> None:
     """Found by the property above: a bare key's pattern matched "0\n" (`$` matches before a last newline)."""
-    for data in ({"_": [], "0\n": {}}, {"_": [], "0\n": []}, {"a\n": 1}):
+    documents: list[dict[str, Any]] = [{"_": [], "0\n": {}}, {"_": [], "0\n": []}, {"a\n": 1}]
+    for data in documents:
         assert tomllib.loads(toml_text(data)) == data
 
 
