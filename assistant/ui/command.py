@@ -84,12 +84,12 @@ def _open_game(args: argparse.Namespace) -> object:
     if args.memory and args.status is not None:
         raise ValueError("--memory plays Nova Aetas only: a game of Status is kept in the state file")
     if args.memory:
-        return MemoryGame(load_scenario(args.scenario or demo_path()))
+        return MemoryGame(load_scenario(args.scenario or demo_path(), args.state))
     try:
         import assistant.session.games  # noqa: F401
     except ModuleNotFoundError:
         print("nova-table: the session journal is not installed: this game is kept in memory only", file=sys.stderr)
-        return MemoryGame(load_scenario(args.scenario or demo_path()))
+        return MemoryGame(load_scenario(args.scenario or demo_path(), args.state))
     status = None
     if args.status is not None:
         from assistant.session.status_fold import setup_text

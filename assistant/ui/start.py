@@ -43,12 +43,13 @@ def saved_offers(state: Path) -> list[Offer]:
             for g in found]  # fmt: skip
 
 
-def scenario_offers(folder: Path) -> list[Offer]:
-    """The demo, then the scenarios of `folder` (*.toml, by name); one that cannot be read is named on stderr."""
+def scenario_offers(folder: Path, state: Path | None = None) -> list[Offer]:
+    """The demo, then the scenarios of `folder` (*.toml, by name), with the cards of the library beside `state`; one
+    that cannot be read is named on stderr."""
     out: list[Offer] = []
     for path in [demo_path(), *sorted(folder.glob("*.toml"))] if folder.is_dir() else [demo_path()]:
         try:
-            scenario = load_scenario(path)
+            scenario = load_scenario(path, state)
         except Exception as error:
             print(f"nova-table: {path}: not offered ({error})", file=sys.stderr)
             continue
@@ -62,4 +63,4 @@ CAMPAIGN: Offer = ({"game": "campaign"}, "Campaign sheet",
 
 
 def offers(state: Path, folder: Path) -> list[Offer]:
-    return saved_offers(state) + scenario_offers(folder) + [CAMPAIGN]
+    return saved_offers(state) + scenario_offers(folder, state) + [CAMPAIGN]

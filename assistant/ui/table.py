@@ -270,9 +270,11 @@ def demo_path() -> Path:
     return Path(__file__).resolve().parent.parent / "demo" / "skirmish.toml"
 
 
-def load_scenario(path: Path) -> Scenario:
-    """A scenario file read by the session's TOML loader (ScenarioError says what and where)."""
+def load_scenario(path: Path, state: Path | None = None) -> Scenario:
+    """A scenario file read by the session's TOML loader (ScenarioError says what and where), the cards it names
+    from the library beside `state` (the table's state file; None: the default one's)."""
+    from assistant.session.card_library import library_for
     from assistant.session.scenario_file import load_scenario as load
 
-    scenario, _ = load(path)
+    scenario, _ = load(path, library_for(state))
     return scenario

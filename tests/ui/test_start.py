@@ -12,6 +12,7 @@ from typing import Any
 import pygame
 import pytest
 
+from assistant.session.card_library import EXAMPLES as CARDS
 from assistant.session.games import StateFile
 from assistant.session.scenario_file import read_scenario_text
 from assistant.ui.new_game import draw_chooser, handle
@@ -21,6 +22,8 @@ from assistant.ui.status_forms import new_game_form
 from assistant.ui.table import demo_path
 from assistant.ui.theme import Fonts
 from tests.ui.missions import FOLDER as SCENARIOS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def table(tmp_path: Path) -> tuple[Path, Path]:
@@ -43,6 +46,20 @@ def test_a_damaged_saved_game_is_named_and_not_offered_the_others_are(tmp_path: 
         db.commit()
     assert [w for _, w, _ in offers(state, folder)][:2] == ["In play: game 2", "New: the demo"]
     assert f"nova-table: not offered: {state}: game 1 is damaged (what it is" in capsys.readouterr().err
+
+
+def test_a_scenario_naming_the_tables_own_card_is_offered(tmp_path: Path) -> None:
+    """The start screen reads a scenario's cards from the library beside the table's state file, as `play
+    --scenario` does: a card only that table has (Lucia) was read from the default table's library, and the
+    scenario was not offered."""
+    state, folder = table(tmp_path)
+    card = (CARDS / "heroes" / "sofia.toml").read_text(encoding="utf-8")
+    (tmp_path / "cards" / "heroes").mkdir(parents=True)
+    (tmp_path / "cards" / "heroes" / "lucia.toml").write_text(card.replace('id = "sofia"', 'id = "lucia"'), encoding="utf-8")
+    text = (ROOT / "tests" / "session" / "skirmish_cards.toml").read_text(encoding="utf-8")
+    (folder / "lucia.toml").write_text(text.replace('card = "sofia"', 'card = "lucia"').replace("sofia = 2", "lucia = 2"),
+                                       encoding="utf-8")  # fmt: skip
+    assert "New: lucia" in [w for _, w, _ in offers(state, folder)]
 
 
 def test_the_start_screen_offers_saved_games_scenarios_and_status(tmp_path: Path, shots: Path) -> None:
