@@ -186,12 +186,6 @@ ACTIONS = {"list": _list, "check": _check, "import": _import, "export": _export}
 
 
 def run(args: argparse.Namespace) -> int:
-    from assistant.session.command import default_state
-    from assistant.session.errors import SessionError
+    from assistant.session.command import run_action
 
-    state = args.state or default_state()
-    try:
-        return ACTIONS[args.action](args, state)
-    except SessionError as error:
-        sys.stderr.write(f"{PROG} {args.action}: {error}\n")
-        return 1
+    return run_action(ACTIONS, args, PROG)

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from assistant.files import CARD, Refused, read_file
+from assistant.files import CARD
 from assistant.rules.scenario import Edition
 from assistant.session.errors import Problem, ScenarioError
 from assistant.session.scenario_cards import read_enemy, read_hero
 from assistant.session.toml_lines import Path as KeyPath
-from assistant.session.toml_reader import ID_PATTERN, TomlReader, dotted, load_toml
+from assistant.session.toml_reader import ID_PATTERN, TomlReader, dotted, load_toml, toml_file_text
 
 FORMAT = 1
 FOLDERS: dict[str, str] = {"hero": "heroes", "enemy": "enemies"}  # a card's table -> its folder in the library
@@ -95,19 +95,7 @@ def parse_card(text: str, source: str, file_id: str | None = None, kind: str | N
 
 def read_card(path: Path, kind: str | None = None) -> Card:
     """A card file read through `assistant.files` and checked; CardFileError says what is wrong and where."""
-    source = str(path)
-    try:
-        raw = read_file(path, CARD)
-    except Refused as error:
-        raise CardFileError(source, [Problem(None, "", str(error.strerror))]) from None
-    except OSError as error:
-        raise CardFileError(source, [Problem(None, "", f"cannot read the file: {error.strerror}")]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise CardFileError(source, [Problem(line, "", "not UTF-8 text (a TOML file must be UTF-8)")]) from None
-    return parse_card(text, source, path.stem, kind)
+    return parse_card(toml_file_text(path, CARD, CardFileError), str(path), path.stem, kind)
 
 
 def card_files(folder: Path, kind: str) -> list[Path]:

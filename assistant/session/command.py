@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -246,14 +246,20 @@ ACTIONS: dict[str, Callable[[argparse.Namespace, str], int]] = {
 
 
 def run(args: argparse.Namespace) -> int:
+    return run_action(ACTIONS, args, PROG)
+
+
+def run_action(actions: Mapping[str, Callable[[argparse.Namespace, str], int]], args: argparse.Namespace, prog: str) -> int:
+    """`args.action` of `actions` on the state file (`--state` or `default_state`); a SessionError, or a file
+    damaged past what the opening checks see, said on stderr after `prog ACTION:`, exit status 1."""
     from assistant.session.errors import SessionError
 
     state = args.state or default_state()
     try:
-        return ACTIONS[args.action](args, state)
+        return actions[args.action](args, state)
     except SessionError as error:
-        sys.stderr.write(f"{PROG} {args.action}: {error}\n")
+        sys.stderr.write(f"{prog} {args.action}: {error}\n")
         return 1
-    except (sqlite3.Error, UnicodeDecodeError) as error:  # a file damaged past what the opening checks see
-        sys.stderr.write(f"{PROG} {args.action}: {state} is damaged (SQLite says: {error}); it was left as it is\n")
+    except (sqlite3.Error, UnicodeDecodeError) as error:
+        sys.stderr.write(f"{prog} {args.action}: {state} is damaged (SQLite says: {error}); it was left as it is\n")
         return 1

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from assistant.files import SCENARIO, Refused, read_file
+from assistant.files import SCENARIO
 from assistant.rules.bounds import GROUPS, HEROES
 from assistant.rules.draft import deck_of
 from assistant.rules.errors import RuleError
@@ -36,7 +36,7 @@ from assistant.session.card_library import SECTIONS, CardLibrary, References, li
 from assistant.session.errors import Problem, ScenarioError
 from assistant.session.scenario_cards import read_enemy, read_hero, read_prey
 from assistant.session.toml_lines import Path as KeyPath
-from assistant.session.toml_reader import TomlReader, dotted, load_toml, show
+from assistant.session.toml_reader import TomlReader, dotted, load_toml, show, toml_file_text
 from assistant.session.toml_writer import toml_text
 
 FORMAT = 1
@@ -302,17 +302,7 @@ def read_scenario_text(path: str | Path, cards: CardLibrary | None = None) -> st
     source = str(path)
     if not source:
         raise ScenarioError("''", [Problem(None, "", "no file named (the path is empty)")])
-    try:
-        raw = read_file(path, SCENARIO)
-    except Refused as error:
-        raise ScenarioError(source, [Problem(None, "", str(error.strerror))]) from None
-    except OSError as error:
-        raise ScenarioError(source, [Problem(None, "", f"cannot read the file: {error.strerror}")]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise ScenarioError(source, [Problem(line, "", "not UTF-8 text (a TOML file must be UTF-8)")]) from None
+    text = toml_file_text(path, SCENARIO)
     return with_cards(text, source, cards if cards is not None else library_for())
 
 

@@ -6,8 +6,10 @@ import difflib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
+from assistant.files import Kind, Refused, read_file
 from assistant.reading import beyond_python
 from assistant.rules.errors import short
 from assistant.session.errors import Problem, ScenarioError
@@ -179,3 +181,20 @@ def dotted(path: KeyPath) -> str:
     for part in path:
         out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out
+
+
+def toml_file_text(path: str | Path, kind: Kind, error: type[ScenarioError] = ScenarioError) -> str:
+    """The UTF-8 text of a TOML file of `kind` (a scenario, a card) read through `assistant.files`, or `error`
+    saying why not (the line of a byte that is not UTF-8)."""
+    source = str(path)
+    try:
+        raw = read_file(path, kind)
+    except Refused as refused:
+        raise error(source, [Problem(None, "", str(refused.strerror))]) from None
+    except OSError as failed:
+        raise error(source, [Problem(None, "", f"cannot read the file: {failed.strerror}")]) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        line = raw[: bad.start].count(b"\n") + 1
+        raise error(source, [Problem(line, "", "not UTF-8 text (a TOML file must be UTF-8)")]) from None
