@@ -283,10 +283,12 @@ def _in_progress(path: Path) -> bool:
 def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) -> object | int:
     """`play --new`, or `play` with no game to resume: on a screen, the game to start is chosen first
     (`ui/new_game.py`, `ui/start.py`): a saved game to resume (the one in play said), the demo or a scenario of the
-    folder `scenarios` beside the state file, or Status for the Factions at the table. With no screen (SDL's dummy
+    folder `scenarios` beside the state file, a new mission set up on the screen (`ui/mission/`, saved in that
+    folder), or Status for the Factions at the table. With no screen (SDL's dummy
     driver) the demo starts, as it always did.
     The game, the exit status (0: closed without starting), or why the state file cannot take it."""
     from assistant.ui.devices import attach_encoder
+    from assistant.ui.mission.builder import build_mission
     from assistant.ui.new_game import choose_game
     from assistant.ui.start import offers
     from assistant.ui.table import open_saved_game
@@ -299,7 +301,14 @@ def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) 
         if not args.no_encoder:
             attach_encoder(knob, config)
         try:
-            chosen = choose_game(screen.surface, offers=offers(state, state.parent / "scenarios"))
+            while True:  # the mission builder's Back: the start screen again
+                chosen = choose_game(screen.surface, offers=offers(state, state.parent / "scenarios"))
+                if chosen is None or chosen["game"] != "build":
+                    break
+                built = build_mission(screen.surface, state)
+                if built is not None:
+                    chosen = {"game": "mission", "scenario": str(built)}
+                    break
         finally:
             for close in knob.closers:
                 close()

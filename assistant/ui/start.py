@@ -58,9 +58,11 @@ def scenario_offers(folder: Path, state: Path | None = None) -> list[Offer]:
     return out
 
 
+BUILD: Offer = ({"game": "build"}, "New mission",
+               "A mission set up here from the card library: the Heroes (the campaign's), the enemies, the Horologium")
 CAMPAIGN: Offer = ({"game": "campaign"}, "Campaign sheet",
                   "The Renaissance campaign between missions: Experience, Florins, Reagents, inventory, heroes")
 
 
 def offers(state: Path, folder: Path) -> list[Offer]:
-    return saved_offers(state) + scenario_offers(folder, state) + [CAMPAIGN]
+    return saved_offers(state) + scenario_offers(folder, state) + [BUILD, CAMPAIGN]

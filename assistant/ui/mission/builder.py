@@ -1,0 +1,313 @@
+"""The mission builder on the screen (the start screen's New mission): the pages of `pages.py` in turn, by touch, the
+encoder and the keys as every form; on the Horologium's page the dial shows the tokens where they are put, and a tap
+on a sector puts the focused token (or hand) there. The last page shows the mission whole; Start writes it as a
+scenario file in the folder `scenarios` beside the state file and gives its path, which starts as any scenario."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import pygame
+
+from assistant.rules import game as rules
+from assistant.rules.scenario import Scenario
+from assistant.service import next_event
+from assistant.ui import theme
+from assistant.ui.dial import draw_dial, sector_angle
+from assistant.ui.form import APPLY, Form, Number, Stop, Text
+from assistant.ui.inputs import Action, translate
+from assistant.ui.keyboard import KeyboardScreen, text_field
+from assistant.ui.layout import Layout, layout_for
+from assistant.ui.mission.pages import (Chosen, Pool, end_page, enemies_page, file_name, horologium_page, mission_page,
+                                        summary)  # fmt: skip
+from assistant.ui.panel import Hit, draw_form, read_size
+from assistant.ui.theme import Fonts
+from assistant.ui.told import Line, draw_log
+
+if TYPE_CHECKING:
+    from assistant.session.campaign import CampaignSheet
+    from assistant.session.card_library import CardLibrary
+    from assistant.ui.app import App
+
+HEADER = "# A mission set up on the table's screen (New mission): its cards are the library's, named by `card`.\n"
+SECTOR_KEYS = ("hour", "minute", "token:", "mystery0", "mystery1", "mystery2")  # the fields a tap on the dial sets
+
+
+def campaign_sheet(state: Path) -> CampaignSheet | None:
+    """The state file's campaign sheet, where it has one with Heroes (read only; None where there is none)."""
+    from assistant.session.games import StateFile
+
+    if not state.exists():
+        return None
+    try:
+        with StateFile(state, read_only=True) as games:
+            sheet = games.journal("campaign").state
+    except Exception:  # no campaign in this file, or one that cannot be read: the library's Heroes
+        return None
+    return cast("CampaignSheet", sheet) if sheet.heroes else None
+
+
+class MissionBuilder:
+    """The pages, the answers so far and what the last input did; `handle` one input, `draw` the page."""
+
+    def __init__(self, state: Path, library: CardLibrary | None = None, sheet: CampaignSheet | None = None) -> None:
+        from assistant.session.card_library import library_for
+
+        self.state, self.folder = state, state.parent / "scenarios"
+        self.pool = Pool(library or library_for(state), sheet)
+        self.chosen = Chosen()
+        self.forms: list[Form] = [mission_page(self.pool)]
+        self.form: Form = self.forms[0]
+        self.error = ""
+        self.hits: list[Hit] = []
+        self.fonts = Fonts()
+        self.layout: Layout = layout_for(800, 480)
+        self.keyboard: KeyboardScreen | None = None
+        self.scenario: Scenario | None = None  # the mission as read back, for the dial and the last page
+        self._read: tuple[str, Scenario | str] | None = None
+        self.scroll, self.views = 0, 1
+
+    # -- the answers -------------------------------------------------------------------------
+
+    def text(self) -> str:
+        from assistant.session.toml_writer import toml_text
+
+        return HEADER + toml_text(self.chosen.data())
+
+    def read(self) -> Scenario:
+        """The pages' mission read back through the scenario reader (its cards from the library); ValueError with the
+        reader's words where it is wrong (each problem's field, as in a file)."""
+        from assistant.session.errors import ScenarioError
+        from assistant.session.scenario_file import parse_scenario
+
+        text = self.text()
+        if self._read is None or self._read[0] != text:
+            try:
+                self._read = (text, parse_scenario(text, "the mission", self.pool.library))
+            except ScenarioError as error:
+                self._read = (text, "; ".join(p.render("").split(": ", 1)[-1] for p in error.problems))
+        found = self._read[1]
+        if isinstance(found, str):
+            raise ValueError(found)
+        return found
+
+    def _page(self, form: Form) -> Form:
+        """The next page: kept as it was where what it offers has not changed."""
+        chosen = self.chosen
+        names = {"mission": "enemies", "enemies": "horologium", "horologium": "end", "end": "review"}
+        name = names[form.name]
+        if name == "enemies":
+            page = enemies_page(self.pool, chosen.edition)
+        elif name == "horologium":
+            page = horologium_page(chosen.tokens())
+        elif name == "end":
+            page = end_page(chosen.edition)
+        else:
+            page = Form("review", "The mission, whole", [], lambda f: {}, apply_label="Start")
+        at = len(self.forms)
+        old = next((f for f in self.forms if f.name == name), None)
+        if old is not None and [(f.key, f.label) for f in old.fields] == [(f.key, f.label) for f in page.fields]:
+            if name != "enemies" or [getattr(f, "options", None) for f in old.fields] == [getattr(f, "options", None) for f in page.fields]:
+                page = old
+        del self.forms[at:]
+        return page
+
+    def advance(self) -> tuple[str, Any]:
+        """Next: the page's answers taken, checked where they can be, and the next page; Start on the last."""
+        form = self.form
+        self.chosen.read(form)
+        if form.name == "mission" and not self.chosen.heroes:
+            raise ValueError("Seat a Hero at least: a mission needs one")
+        if form.name == "enemies":
+            for pick, _ in self.chosen.groups:
+                table = self.pool.library.card("enemy", pick.id).table
+                self.chosen.factions[pick.id] = (str(table.get("faction", "")), str(table.get("rank", "")))
+        if form.name in ("horologium", "end", "review"):
+            self.scenario = self.read()
+        if form.name == "review":
+            return "start", self.save()
+        index = self.forms.index(form)
+        nxt = self._page(form)
+        self.forms[index + 1 :] = [nxt]
+        self.form, self.scroll = nxt, 0
+        if nxt.name == "horologium":  # the dial shows its tokens where they stand from the first
+            self.chosen.read(nxt)
+            self.scenario = self._scenario_or_none()
+        return "", None
+
+    def _scenario_or_none(self) -> Scenario | None:
+        try:
+            return self.read()
+        except ValueError:
+            return None
+
+    def retreat(self) -> tuple[str, Any]:
+        """Back: the page before, its answers as they were; from the first, leave (nothing is written)."""
+        index = self.forms.index(self.form)
+        if index == 0:
+            return "back", None
+        self.form = self.forms[index - 1]
+        return "", None
+
+    def save(self) -> Path:
+        """The mission written as a scenario file of the folder, named after its title (a new name: none replaced)."""
+        from assistant.files import state_files, write_file
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        taken = [p.name for p in self.folder.glob("*.toml")]
+        path = self.folder / file_name(self.chosen.title, taken)
+        write_file(path, self.text(), "the scenario", state_files(self.state))
+        return path
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    def handle(self, action: Action) -> tuple[str, Any]:
+        """One input: ("start", the scenario file written), ("back", None) to leave, or ("", None)."""
+        self.error, went = "", ("", None)
+        if self.keyboard is not None:
+            if self.keyboard.handle(self._host(), action) == "form":
+                self.keyboard = None
+            return went
+        try:
+            went = self._handle(action)
+        except ValueError as why:
+            self.error = str(why)
+        if self.form.name == "horologium" and went == ("", None):
+            self.chosen.read(self.form)
+            self.scenario = self._scenario_or_none()
+        return went
+
+    def _handle(self, action: Action) -> tuple[str, Any]:
+        form, kind = self.form, action.kind
+        if kind == "quit":
+            return "back", None
+        if kind == "turn":
+            form.turn(int(action.value))
+        elif kind == "digit" and not form.focus.is_apply and not form.focus.is_back:
+            form.type_digit(int(action.value))
+        elif kind == "back":
+            if form.back():
+                return self.retreat()
+        elif kind == "confirm":
+            if form.focus.is_back:
+                return self.retreat()
+            if text_field(form) is not None:
+                return self._type()
+            if form.next():
+                return self.advance()
+        elif kind == "tap":
+            return self._tap(action.value)
+        return "", None
+
+    def _tap(self, pos: tuple[int, int]) -> tuple[str, Any]:
+        form = self.form
+        for hit in self.hits:
+            if not hit.rect.collidepoint(pos):
+                continue
+            if hit.target[0] == "back":
+                return self.retreat()
+            if hit.target[0] == "log":
+                self.scroll = (self.scroll + 1) % self.views
+                return "", None
+            if hit.target[0] == "dial":
+                self._place(pos, hit.rect)
+                return "", None
+            if hit.target[0] != "stop":
+                continue
+            _, stop, side = hit.target
+            assert isinstance(stop, Stop)
+            form.focus = stop
+            if stop == APPLY:
+                return self.advance()
+            if text_field(form) is not None:
+                return self._type()
+            if side:
+                form.turn(side)
+            return "", None
+        return "", None
+
+    def _place(self, pos: tuple[int, int], dial: pygame.Rect) -> None:
+        """A tap on the dial: the focused hand or token in the sector tapped, and the focus on to the next one."""
+        form = self.form
+        if form.focus.field < 0:
+            return
+        item = form.fields[form.focus.field]
+        if not isinstance(item, Number) or not item.key.startswith(SECTOR_KEYS):
+            return
+        angle = math.degrees(math.atan2(pos[0] - dial.centerx, dial.centery - pos[1])) % 360
+        sector = round(angle / 30) % 12 or 12
+        assert sector_angle(sector) == (sector % 12) * 30.0
+        item.set(sector)
+        form.refresh()
+        form.next()
+
+    def _type(self) -> tuple[str, Any]:
+        self.keyboard = KeyboardScreen()
+        self.keyboard.enter(self._host())
+        return "", None
+
+    def _host(self) -> App:
+        """Itself as the keyboard's app: it reads `form`, `hits`, `layout` and `fonts` only."""
+        return cast("App", self)
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> list[Hit]:
+        self.layout = lay = layout_for(*surface.get_size())
+        fonts = self.fonts
+        fonts.least = read_size(lay, fonts)
+        surface.fill(theme.BACKGROUND)
+        if self.keyboard is not None:
+            self.hits = self.keyboard.draw(self._host(), surface)
+            return self.hits
+        form = self.form
+        if form.name not in ("horologium", "review"):
+            margin = lay.px(16)
+            area = surface.get_rect().inflate(-2 * margin, -2 * margin)
+            self.hits = draw_form(surface, area, lay, form, fonts, self.error)
+            return self.hits
+        hits: list[Hit] = []
+        state = rules.new_game(self.scenario) if self.scenario is not None else None
+        panel = lay.panel
+        if form.name == "review" and not lay.portrait:  # beside the dial its words would need a tap to be read whole
+            state, panel = None, surface.get_rect().inflate(-2 * lay.gap, -2 * lay.gap)
+        if state is not None:
+            draw_dial(surface, lay.dial, state, fonts)
+            if form.name == "horologium":
+                hits.append(Hit(lay.dial, ("dial",)))
+        hits = draw_form(surface, panel, lay, form, fonts, self.error) + hits
+        if form.name == "review":
+            lines = [Line(words, theme.TEXT) for words in (summary(self.scenario) if self.scenario is not None else [])]
+            top = panel.top + lay.px(44)
+            room = pygame.Rect(panel.left, top, panel.width, panel.bottom - lay.px(56) - lay.gap - top)
+            drawn, _, self.views = draw_log(surface, room, lines, self.scroll, lay, fonts)
+            hits += [Hit(d.rect, d.target) for d in drawn if d.target[0] == "log"]
+            if self.views > 1:
+                hits.append(Hit(room, ("log",)))
+        self.hits = hits
+        return hits
+
+
+def build_mission(surface: pygame.Surface, state: Path) -> Path | None:
+    """Shown until Start: the scenario file written; None when Back leaves the first page or the window is closed."""
+    builder = MissionBuilder(state, sheet=campaign_sheet(state))
+    while True:
+        builder.draw(surface)
+        if pygame.display.get_init() and pygame.display.get_surface() is surface:
+            pygame.display.flip()
+        action = translate(next_event())
+        if action is None:
+            continue
+        try:
+            went, value = builder.handle(action)
+        except OSError as error:  # the folder cannot be written: said, and the mission stays on the screen
+            print(f"nova-table: {builder.folder}: the mission cannot be saved ({error})", file=sys.stderr)
+            builder.error = f"The mission cannot be saved in {builder.folder}: {error}"
+            continue
+        if went == "start":
+            return Path(value)
+        if went == "back":
+            return None
