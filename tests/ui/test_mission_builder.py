@@ -23,6 +23,7 @@ from assistant.ui.table import load_scenario, open_saved_game
 from assistant.ui.theme import Fonts
 from tests.ui.conftest import click, feed
 from tests.ui.missions import FOLDER as SCENARIOS
+from tests.ui.test_start import pygame_again, quit_after_start  # noqa: F401  (a fixture)
 from tests.ui.test_type_scale import record
 
 SIZES = [(800, 480), (720, 1280)]
@@ -183,3 +184,36 @@ def test_the_builder_s_pages_read_at_the_table_s_type(size: tuple[int, int], tmp
         assert not {(t, p) for t, p in small if t not in numerals}, (page, sorted(small))
         if page != "review":
             builder.advance()
+
+
+@pytest.mark.usefixtures("pygame_again")
+def test_play_new_builds_a_mission_with_the_encoder_and_starts_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`play --new` on a screen, the encoder only: New mission, the title kept (the keyboard's Done), the campaign's
+    Heroes, one enemy group, every other answer as it stands; the game started is the scenario file written."""
+    from assistant.cli import main
+    from assistant.ui import display
+    from assistant.ui.inputs import post_encoder
+
+    state = campaign(tmp_path)
+    real_open = display.open_screen
+    steps = ([("turn", -3)] + [("confirm", None)] * 2  # the start screen: New mission, Start
+             + [("confirm", None)] * 2 + [("turn", -1)] + [("confirm", None)] * 6  # the title's keyboard: Done; Next
+             + [("turn", 1)] + [("confirm", None)] * 5  # Group 1: the first card; Next
+             + [("confirm", None)] * 8 + [("confirm", None)] * 7 + [("confirm", None)])  # the Horologium, the end, Start
+
+    def seen(*args: Any, **kwargs: Any) -> display.Screen:
+        opened = real_open(*args, **kwargs)
+        for action, value in steps:
+            post_encoder(action, value)
+        return display.Screen(opened.surface, "KMSDRM", opened.fullscreen)
+
+    monkeypatch.setattr(display, "open_screen", seen)
+    quit_after_start(monkeypatch)
+    assert main(["play", "--new", "--state", str(state), "--no-encoder", "--board", "none"]) == 0
+    path = tmp_path / "scenarios" / "a_new_mission.toml"
+    with StateFile(state) as games:
+        current = [g for g in games.games() if g.current]
+        text, source = games.scenario(None)
+    assert [(g.title, g.status) for g in current] == [("A new mission", "active")] and source == str(path)
+    scenario = load_scenario(path, state)
+    assert [h.id for h in scenario.heroes] == ["valerio", "sofia", "eleonora"] and [e.id for e in scenario.enemies] == ["alchemist"]
