@@ -230,6 +230,8 @@ class Scenario:
     """Renaissance "Stealth": the values of the track's slots above the lowest, bottom to top; the top slot is the alarm."""
     prey: PreySpec | None = None
     """Renaissance "Hunt Missions": the Prey and its Action deck."""
+    campaign: bool = False
+    """A mission of the Renaissance campaign: its end goes onto the state file's campaign sheet."""
 
     def hero(self, hero_id: str) -> HeroSpec:
         """The hero with this id (KeyError if the scenario has none)."""

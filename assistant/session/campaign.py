@@ -65,6 +65,8 @@ class CampaignSheet:
     hunts: tuple[tuple[str, str], ...] = ()
     side_missions: tuple[tuple[str, str], ...] = ()
     heroes: tuple[CampaignHero, ...] = field(default=())
+    missions: tuple[tuple[int, str, str], ...] = ()
+    """The missions played whose end is on the sheet: (the game's id in the state file, its title, its result)."""
 
     def hero(self, hero_id: str) -> CampaignHero:
         for hero in self.heroes:
@@ -83,6 +85,7 @@ class CampaignSheet:
             "achievements": list(self.achievements),
             "hunts": [{"prey": prey, "mission": mission} for prey, mission in self.hunts],
             "side_missions": [{"id": ident, "title": title} for ident, title in self.side_missions],
+            "missions": [{"game": game, "title": title, "result": result} for game, title, result in self.missions],
             "heroes": [
                 {
                     "id": h.id,
@@ -129,6 +132,7 @@ class CampaignSheet:
                 )
                 for h in data["heroes"]
             ),
+            missions=tuple((int(m["game"]), str(m["title"]), str(m["result"])) for m in data.get("missions", [])),
         )
 
 
@@ -262,6 +266,27 @@ def _reagents(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
     return replace(sheet, reagents=tuple(sorted((k, v) for k, v in stock.items() if v)))
 
 
+def _mission_end(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
+    """A mission's end onto the sheet ("Mission Phase": the Heroes "gain Experience Points and Reagents"): its result,
+    the party's Experience and the Reagents its Loot gave, once per game."""
+    game, title = _number(event, "game", 1), _text(event, "title")
+    result = _text(event, "result")
+    if result not in ("victory", "defeat"):
+        raise CampaignError(f"result: expected victory or defeat, got {shown(result)}")
+    if any(played == game for played, _, _ in sheet.missions):
+        raise CampaignError(f"game: the end of game {game} is on the campaign sheet already")
+    reagents = event.get("reagents", {})
+    if not isinstance(reagents, Mapping):
+        raise CampaignError(f"reagents: expected a table of counts, got {shown(reagents)}")
+    after = replace(sheet, experience=sheet.experience + _number(event, "xp", 0))
+    for reagent, amount in reagents.items():
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            raise CampaignError(f"reagents.{reagent}: expected a count of 0 or more, got {shown(amount)}")
+        if amount:
+            after = _reagents(after, {"reagent": reagent, "amount": amount})
+    return replace(after, missions=after.missions + ((game, title, result),))
+
+
 def _inventory_add(sheet: CampaignSheet, event: Mapping[str, Any]) -> CampaignSheet:
     return replace(sheet, inventory=sheet.inventory + (_text(event, "item"),))
 
@@ -322,6 +347,7 @@ HANDLERS = {
     "side_mission_done": _side_mission_done,
     "hunt_available": _hunt,
     "next_mission": _next_mission,
+    "mission_end": _mission_end,
 }
 
 

@@ -43,7 +43,7 @@ FORMAT = 1
 """The scenario format this reader understands (the optional top-level `format` key)."""
 
 TOP_KEYS = (
-    "format", "edition", "title", "description", "example_values", "victory", "defeat", "stealth",
+    "format", "edition", "title", "description", "example_values", "campaign", "victory", "defeat", "stealth",
     "horologium", "heroes", "enemies", "reserves", "goals", "events", "end", "prey",
 )  # fmt: skip
 
@@ -237,7 +237,10 @@ def _parse(text: str, source: str, library: CardLibrary | None) -> tuple[Scenari
         reserves=reserves,
         stealth=_stealth(r, data),
         prey=read_prey(r, edition, data, [(p, e) for (p, _), e in zip(enemy_tables, enemies)]),
+        campaign=bool(r.get(data, (), "campaign", bool, False)),
     )
+    if scenario.campaign and edition == "classic":
+        r.problem(("campaign",), "the campaign sheet is the Renaissance's: a first-edition mission is none of it")
     if not r.problems:
         _check_times(r, scenario)
     if not r.problems:

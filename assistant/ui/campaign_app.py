@@ -18,6 +18,7 @@ from assistant.ui.form import Form, Stop, Text
 from assistant.ui.inputs import Action
 from assistant.ui.intents import Item, turned
 from assistant.ui.keyboard import KeyboardScreen, text_field
+from assistant.ui.mission.carry import MissionEnd, carry_form
 from assistant.ui.panel import Hit, _text, draw_form, draw_menu, read_size
 from assistant.ui.screens import FormScreen, Screen
 from assistant.ui.told import Line, draw_log
@@ -30,9 +31,15 @@ class CampaignApp(App):
     the encoder held) closes it for the start screen (`to_start`): every change is journaled already."""
 
     to_start = False
+    to_build = False  # New mission: the mission builder, with the sheet's Heroes
 
     def screens(self) -> list[Screen]:
         return [CampaignScreen(), CampaignFormScreen(), KeyboardScreen()]
+
+    def carry(self, end: MissionEnd) -> None:
+        """A campaign mission's end, brought here by its Campaign sheet button: its form open on the sheet."""
+        self.form, self.error, self.said = carry_form(end), "", []
+        self.machine.go(self, "form")
 
     @property
     def sheet(self) -> CampaignSheet:
@@ -59,6 +66,7 @@ def sheet_lines(sheet: CampaignSheet) -> list[str]:
     lines.append("Achievements: " + (", ".join(sheet.achievements) or "none"))
     lines += ["Hunts: " + ", ".join(f"{prey} ({mission})" for prey, mission in sheet.hunts)] if sheet.hunts else []
     lines += ["Side missions: " + ", ".join(title for _, title in sheet.side_missions)] if sheet.side_missions else []
+    lines += ["Missions played: " + ", ".join(f"{title} ({result})" for _, title, result in sheet.missions)] if sheet.missions else []
     for hero in sheet.heroes:
         kind = hero.advanced_class or hero.hero_class
         skills = ", ".join(skill.name for skill in hero.skills) or "no skill"
@@ -112,6 +120,9 @@ class CampaignScreen:
         self.focus = index
         if item.command == "back":
             self.leave(app)
+        elif item.command == "build":  # a mission of the sheet's Heroes: the builder (`command.run`), then the game
+            app.to_build = True  # type: ignore[attr-defined]
+            app.running = False
         elif item.command:
             app.command(item.command)
         if item.command:

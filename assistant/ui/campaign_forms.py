@@ -26,6 +26,7 @@ def campaign_items(sheet: CampaignSheet, can_undo: bool, can_redo: bool) -> list
             Item("Item", "i", form="item"), Item("Achievement", "a", form="achievement"),
             Item("Skill", "s", form="skill", enabled=heroes), Item("Class", "c", form="class", enabled=heroes),
             Item("Hero", "h", form="hero"), Item("Missions", "m", form="missions"),
+            Item("New mission", "n", command="build", enabled=heroes),
             Item("Undo", "u", command="undo", enabled=can_undo, kind="command"),
             Item("Redo", "y", command="redo", enabled=can_redo, kind="command"),
             Item("Back", "b", command="back", kind="command")]  # fmt: skip

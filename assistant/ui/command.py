@@ -213,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
         pygame.quit()
         return 1
     pygame.font.init()
+    carried: object | None = None
     while True:
         if choose:
             picked = _new_game(args, screen, config)
@@ -231,6 +232,9 @@ def run(args: argparse.Namespace) -> int:
                 return way
             game = way
         app = app_for(game, screen.surface)  # type: ignore[arg-type]
+        if carried is not None:  # a campaign mission's end: its form open on the sheet
+            app.carry(carried)  # type: ignore[attr-defined]
+            carried = None
         app.log(f"{screen.driver} {screen.surface.get_width()}x{screen.surface.get_height()}"
                 f"{' full screen' if screen.fullscreen else ''}; game {game.where}")  # type: ignore[attr-defined]  # fmt: skip
         if args.screenshot:
@@ -257,10 +261,30 @@ def run(args: argparse.Namespace) -> int:
         except BaseException:
             pygame.quit()
             raise
+        went = _onwards(app, screen, args.state or default_state_path())
+        if went is not None:  # the campaign sheet's New mission, or a campaign mission's end onto the sheet
+            game, carried = went
+            choose, unread = False, None
+            continue
         if not getattr(app, "to_start", False):  # the campaign sheet's Back: the start screen again, on the same screen
             pygame.quit()
             return code
         choose, game, unread = True, None, None
+
+
+def _onwards(app: object, screen: Screen, state: Path) -> tuple[object, object | None] | None:
+    """Where the campaign leads once its app closed: the sheet's New mission, the mission built (the sheet again where
+    none is); a campaign mission's Campaign sheet, the sheet with its end to carry. None: neither."""
+    from assistant.ui.mission.builder import build_mission
+    from assistant.ui.table import open_campaign, open_saved_game
+
+    if getattr(app, "to_build", False):
+        built = build_mission(screen.surface, state)
+        return (open_saved_game(state, built, True) if built is not None else open_campaign(state)), None
+    carried = getattr(app, "to_campaign", None)
+    if carried is not None:
+        return open_campaign(state), carried
+    return None
 
 
 def _in_progress(path: Path) -> bool:

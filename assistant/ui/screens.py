@@ -22,6 +22,7 @@ from assistant.ui.advice import Advice, advice_for
 from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
 from assistant.ui.inputs import Action, Vertical
 from assistant.ui.intents import Item, make_form, menu, met_result, turned
+from assistant.ui.mission.carry import mission_end, result_of
 from assistant.ui.mission_panel import draw_mission, mission_height
 from assistant.ui.panel import (
     Hit,
@@ -119,6 +120,8 @@ class TableScreen:
             self.drafted, self._drafted_for = drafted(app), self._advised
         self.items = menu(state, app.game.can_undo() or app.asking, app.game.can_redo(), self.advice, self.drafted)
         self.items = rule_items(self.items, state, self.advice, app.game.events)  # issue 49's (ui/rule_forms.py)
+        if state.scenario.campaign and result_of(state) is not None and hasattr(app.game, "game_id"):
+            self.items.insert(0, Item("Campaign sheet", "c", command="campaign", detail="the end onto it"))
         question = self.advice.question if self.advice is not None else None
         if question is None or question.key != self._picked_for:
             self.picked, self._picked_for = [], question.key if question is not None else None
@@ -194,6 +197,11 @@ class TableScreen:
         if not item.enabled:
             return None
         self.focus = index
+        if item.command == "campaign":  # the end onto the campaign sheet: `command.run` opens it with its form
+            events = app.game.events()
+            app.to_campaign = mission_end(app.game.state, events, app.game.game_id)  # type: ignore[attr-defined]
+            app.running = False
+            return None
         if item.command == "ask_adjacent":  # Renaissance: who is adjacent, before the move form
             return None if app.ask_adjacent() else self.open_form(app, "move")
         if item.command == "pick":  # one of several answers: on or off, Answer sends them

@@ -152,6 +152,11 @@ class SavedGame:
     def where(self) -> str:
         return f"{self._file.path} (game {self._journal.game_id})"
 
+    @property
+    def game_id(self) -> int:
+        """The game's id in the state file."""
+        return int(self._journal.game_id)
+
     def _change(self, call: Any, *args: Any) -> GameState:
         """One change of the journal (stored before it returns); Refused with the session's message."""
         from assistant.session.errors import EventRefused, SessionError

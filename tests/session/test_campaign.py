@@ -141,3 +141,22 @@ def test_the_sheet_survives_a_round_trip_through_json_and_keeps_its_invariants(e
             assert hero.destiny_resolved in DESTINY_SHEETS and len(set(hero.injuries)) == len(hero.injuries)
             assert hero.advanced_class is not None or max(hero.destiny_resolved, default=0) <= 2
     assert CampaignSheet.from_dict(json.loads(json.dumps(sheet.to_dict()))) == sheet
+
+
+def test_a_mission_s_end_brings_its_experience_and_reagents_once_per_game() -> None:
+    """"Mission Phase": the Heroes "gain Experience Points and Reagents"; a campaign mission's end is one event, its
+    game's: a second of the same game is refused (a tap twice would have given the Experience twice)."""
+    end = {"type": "mission_end", "game": 3, "title": "The bridge", "result": "victory", "xp": 4,
+           "reagents": {"Pecunia": 2, "Alchemia": 0}}  # fmt: skip
+    sheet = sheet_after({"type": "reagents", "reagent": "Pecunia", "amount": 1}, end)
+    assert (sheet.experience, sheet.reagents, sheet.missions) == (4, (("Pecunia", 3),), ((3, "The bridge", "victory"),))
+    assert CampaignSheet.from_dict(json.loads(json.dumps(sheet.to_dict()))) == sheet
+    with pytest.raises(CampaignError, match="game: the end of game 3 is on the campaign sheet already"):
+        apply(sheet, end)
+    with pytest.raises(CampaignError, match="result: expected victory or defeat"):
+        apply(sheet, end | {"game": 4, "result": "draw"})
+    with pytest.raises(CampaignError, match="reagents.Pecunia: expected a count of 0 or more"):
+        apply(sheet, end | {"game": 4, "reagents": {"Pecunia": -1}})
+    old = sheet.to_dict()
+    del old["missions"]  # a sheet saved before missions were kept on it
+    assert CampaignSheet.from_dict(old).missions == ()

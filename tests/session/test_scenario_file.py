@@ -469,3 +469,13 @@ def test_a_long_wrong_value_is_quoted_short() -> None:
     with pytest.raises(ScenarioError) as caught:
         parse_scenario(mutate('rank = "elite"', 'rank = "' + "b" * 1_000_000 + '"'), "long.toml")
     assert str(caught.value) == f'long.toml:77: enemies[1].rank: expected "troop", "elite" or "monster", got "{"b" * 40}..."'
+
+
+def test_a_campaign_mission_is_said_so_and_only_a_renaissance_one() -> None:
+    """`campaign = true`: its end goes onto the campaign sheet (the Renaissance's): a first-edition one is refused."""
+    text = demo_text()
+    assert parse_scenario(text).campaign is False
+    assert parse_scenario("campaign = true\n" + text).campaign is True
+    classic = (Path(__file__).resolve().parents[1] / "ui" / "scenarios" / "classic.toml").read_text(encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"classic.toml:1: campaign: the campaign sheet is the Renaissance's"):
+        parse_scenario("campaign = true\n" + classic, "classic.toml")

@@ -211,6 +211,8 @@ class Chosen:
         goal = ends.get("goal")
         data: dict[str, Any] = {"format": 1, "edition": self.edition, "title": self.title,
                                 "victory": [ends.get("victory", next(iter(VICTORY)))], "defeat": [ends.get("defeat", next(iter(DEFEAT)))]}  # fmt: skip
+        if any(pick.campaign for pick in self.heroes):  # its end goes onto the campaign sheet
+            data["campaign"] = True
         if ends.get("stealth"):
             data["stealth"] = list(ends["stealth"])
         hour, minute = self.hands
