@@ -6,7 +6,6 @@ scenario file in the folder `scenarios` beside the state file and gives its path
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -14,23 +13,20 @@ import pygame
 
 from assistant.rules import game as rules
 from assistant.rules.scenario import Scenario
-from assistant.service import next_event
 from assistant.ui import theme
 from assistant.ui.dial import draw_dial, sector_angle
-from assistant.ui.form import APPLY, Form, Number, Stop, Text
-from assistant.ui.inputs import Action, translate
-from assistant.ui.keyboard import KeyboardScreen, text_field
-from assistant.ui.layout import Layout, layout_for
+from assistant.ui.form import Form, Number
+from assistant.ui.inputs import Action
+from assistant.ui.layout import Layout
 from assistant.ui.mission.pages import (Chosen, Pool, end_page, enemies_page, file_name, horologium_page, mission_page,
                                         summary)  # fmt: skip
-from assistant.ui.panel import Hit, draw_form, read_size
-from assistant.ui.theme import Fonts
+from assistant.ui.mission.paged import STAY, Paged, Went, run_pages
+from assistant.ui.panel import Hit, draw_form
 from assistant.ui.told import Line, draw_log
 
 if TYPE_CHECKING:
     from assistant.session.campaign import CampaignSheet
     from assistant.session.card_library import CardLibrary
-    from assistant.ui.app import App
 
 HEADER = "# A mission set up on the table's screen (New mission): its cards are the library's, named by `card`.\n"
 SECTOR_KEYS = ("hour", "minute", "token:", "mystery0", "mystery1", "mystery2")  # the fields a tap on the dial sets
@@ -50,8 +46,8 @@ def campaign_sheet(state: Path) -> CampaignSheet | None:
     return cast("CampaignSheet", sheet) if sheet.heroes else None
 
 
-class MissionBuilder:
-    """The pages, the answers so far and what the last input did; `handle` one input, `draw` the page."""
+class MissionBuilder(Paged):
+    """The pages and the answers so far; `handle` one input, `draw` the page."""
 
     def __init__(self, state: Path, library: CardLibrary | None = None, sheet: CampaignSheet | None = None) -> None:
         from assistant.session.card_library import library_for
@@ -59,16 +55,9 @@ class MissionBuilder:
         self.state, self.folder = state, state.parent / "scenarios"
         self.pool = Pool(library or library_for(state), sheet)
         self.chosen = Chosen()
-        self.forms: list[Form] = [mission_page(self.pool)]
-        self.form: Form = self.forms[0]
-        self.error = ""
-        self.hits: list[Hit] = []
-        self.fonts = Fonts()
-        self.layout: Layout = layout_for(800, 480)
-        self.keyboard: KeyboardScreen | None = None
+        super().__init__(mission_page(self.pool))
         self.scenario: Scenario | None = None  # the mission as read back, for the dial and the last page
         self._read: tuple[str, Scenario | str] | None = None
-        self.scroll, self.views = 0, 1
 
     # -- the answers -------------------------------------------------------------------------
 
@@ -129,10 +118,8 @@ class MissionBuilder:
             self.scenario = self.read()
         if form.name == "review":
             return "start", self.save()
-        index = self.forms.index(form)
         nxt = self._page(form)
-        self.forms[index + 1 :] = [nxt]
-        self.form, self.scroll = nxt, 0
+        self.go(nxt)
         if nxt.name == "horologium":  # the dial shows its tokens where they stand from the first
             self.chosen.read(nxt)
             self.scenario = self._scenario_or_none()
@@ -143,14 +130,6 @@ class MissionBuilder:
             return self.read()
         except ValueError:
             return None
-
-    def retreat(self) -> tuple[str, Any]:
-        """Back: the page before, its answers as they were; from the first, leave (nothing is written)."""
-        index = self.forms.index(self.form)
-        if index == 0:
-            return "back", None
-        self.form = self.forms[index - 1]
-        return "", None
 
     def save(self) -> Path:
         """The mission written as a scenario file of the folder, named after its title (a new name: none replaced)."""
@@ -164,70 +143,19 @@ class MissionBuilder:
 
     # -- inputs ------------------------------------------------------------------------------
 
-    def handle(self, action: Action) -> tuple[str, Any]:
+    def handle(self, action: Action) -> Went:
         """One input: ("start", the scenario file written), ("back", None) to leave, or ("", None)."""
-        self.error, went = "", ("", None)
-        if self.keyboard is not None:
-            if self.keyboard.handle(self._host(), action) == "form":
-                self.keyboard = None
-            return went
-        try:
-            went = self._handle(action)
-        except ValueError as why:
-            self.error = str(why)
-        if self.form.name == "horologium" and went == ("", None):
+        went = super().handle(action)
+        if self.form.name == "horologium" and went == STAY and self.keyboard is None:
             self.chosen.read(self.form)
             self.scenario = self._scenario_or_none()
         return went
 
-    def _handle(self, action: Action) -> tuple[str, Any]:
-        form, kind = self.form, action.kind
-        if kind == "quit":
-            return "back", None
-        if kind == "turn":
-            form.turn(int(action.value))
-        elif kind == "digit" and not form.focus.is_apply and not form.focus.is_back:
-            form.type_digit(int(action.value))
-        elif kind == "back":
-            if form.back():
-                return self.retreat()
-        elif kind == "confirm":
-            if form.focus.is_back:
-                return self.retreat()
-            if text_field(form) is not None:
-                return self._type()
-            if form.next():
-                return self.advance()
-        elif kind == "tap":
-            return self._tap(action.value)
-        return "", None
-
-    def _tap(self, pos: tuple[int, int]) -> tuple[str, Any]:
-        form = self.form
-        for hit in self.hits:
-            if not hit.rect.collidepoint(pos):
-                continue
-            if hit.target[0] == "back":
-                return self.retreat()
-            if hit.target[0] == "log":
-                self.scroll = (self.scroll + 1) % self.views
-                return "", None
-            if hit.target[0] == "dial":
-                self._place(pos, hit.rect)
-                return "", None
-            if hit.target[0] != "stop":
-                continue
-            _, stop, side = hit.target
-            assert isinstance(stop, Stop)
-            form.focus = stop
-            if stop == APPLY:
-                return self.advance()
-            if text_field(form) is not None:
-                return self._type()
-            if side:
-                form.turn(side)
-            return "", None
-        return "", None
+    def tapped(self, target: tuple[Any, ...], pos: tuple[int, int], rect: pygame.Rect) -> Went | None:
+        if target[0] != "dial":
+            return None
+        self._place(pos, rect)
+        return STAY
 
     def _place(self, pos: tuple[int, int], dial: pygame.Rect) -> None:
         """A tap on the dial: the focused hand or token in the sector tapped, and the focus on to the next one."""
@@ -244,31 +172,12 @@ class MissionBuilder:
         form.refresh()
         form.next()
 
-    def _type(self) -> tuple[str, Any]:
-        self.keyboard = KeyboardScreen()
-        self.keyboard.enter(self._host())
-        return "", None
-
-    def _host(self) -> App:
-        """Itself as the keyboard's app: it reads `form`, `hits`, `layout` and `fonts` only."""
-        return cast("App", self)
-
     # -- drawing -----------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface) -> list[Hit]:
-        self.layout = lay = layout_for(*surface.get_size())
-        fonts = self.fonts
-        fonts.least = read_size(lay, fonts)
-        surface.fill(theme.BACKGROUND)
-        if self.keyboard is not None:
-            self.hits = self.keyboard.draw(self._host(), surface)
-            return self.hits
-        form = self.form
+    def draw_page(self, surface: pygame.Surface, lay: Layout) -> list[Hit]:
+        form, fonts = self.form, self.fonts
         if form.name not in ("horologium", "review"):
-            margin = lay.px(16)
-            area = surface.get_rect().inflate(-2 * margin, -2 * margin)
-            self.hits = draw_form(surface, area, lay, form, fonts, self.error)
-            return self.hits
+            return super().draw_page(surface, lay)
         hits: list[Hit] = []
         state = rules.new_game(self.scenario) if self.scenario is not None else None
         panel = lay.panel
@@ -287,27 +196,10 @@ class MissionBuilder:
             hits += [Hit(d.rect, d.target) for d in drawn if d.target[0] == "log"]
             if self.views > 1:
                 hits.append(Hit(room, ("log",)))
-        self.hits = hits
         return hits
 
 
 def build_mission(surface: pygame.Surface, state: Path) -> Path | None:
     """Shown until Start: the scenario file written; None when Back leaves the first page or the window is closed."""
-    builder = MissionBuilder(state, sheet=campaign_sheet(state))
-    while True:
-        builder.draw(surface)
-        if pygame.display.get_init() and pygame.display.get_surface() is surface:
-            pygame.display.flip()
-        action = translate(next_event())
-        if action is None:
-            continue
-        try:
-            went, value = builder.handle(action)
-        except OSError as error:  # the folder cannot be written: said, and the mission stays on the screen
-            print(f"nova-table: {builder.folder}: the mission cannot be saved ({error})", file=sys.stderr)
-            builder.error = f"The mission cannot be saved in {builder.folder}: {error}"
-            continue
-        if went == "start":
-            return Path(value)
-        if went == "back":
-            return None
+    went, path = run_pages(MissionBuilder(state, sheet=campaign_sheet(state)), surface)
+    return Path(path) if went == "start" else None
