@@ -313,6 +313,7 @@ def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) 
     The game, the exit status (0: closed without starting), or why the state file cannot take it."""
     from assistant.ui.devices import attach_encoder
     from assistant.ui.mission.builder import build_mission
+    from assistant.ui.mission.card_editor import edit_card
     from assistant.ui.new_game import choose_game
     from assistant.ui.start import offers
     from assistant.ui.table import open_saved_game
@@ -325,8 +326,11 @@ def _new_game(args: argparse.Namespace, screen: Screen, config: HardwareConfig) 
         if not args.no_encoder:
             attach_encoder(knob, config)
         try:
-            while True:  # the mission builder's Back: the start screen again
+            while True:  # the mission builder's Back, the card editor's end: the start screen again
                 chosen = choose_game(screen.surface, offers=offers(state, state.parent / "scenarios"))
+                if chosen is not None and chosen["game"] == "cards":
+                    edit_card(screen.surface, state)
+                    continue
                 if chosen is None or chosen["game"] != "build":
                     break
                 built = build_mission(screen.surface, state)

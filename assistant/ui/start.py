@@ -58,6 +58,7 @@ def scenario_offers(folder: Path, state: Path | None = None) -> list[Offer]:
     return out
 
 
+CARDS: Offer = ({"game": "cards"}, "Cards", "The card library: a new hero sheet or enemy card, or one changed")
 BUILD: Offer = ({"game": "build"}, "New mission",
                "A mission set up here from the card library: the Heroes (the campaign's), the enemies, the Horologium")
 CAMPAIGN: Offer = ({"game": "campaign"}, "Campaign sheet",
@@ -65,4 +66,4 @@ CAMPAIGN: Offer = ({"game": "campaign"}, "Campaign sheet",
 
 
 def offers(state: Path, folder: Path) -> list[Offer]:
-    return saved_offers(state) + scenario_offers(folder, state) + [BUILD, CAMPAIGN]
+    return saved_offers(state) + scenario_offers(folder, state) + [CARDS, BUILD, CAMPAIGN]

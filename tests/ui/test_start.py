@@ -66,7 +66,7 @@ def test_the_start_screen_offers_saved_games_scenarios_and_status(tmp_path: Path
     state, folder = table(tmp_path)
     offered = offers(state, folder)
     words = [w for _, w, _ in offered]
-    assert words == ["In play: game 2", "Resume: game 1", "New: the demo", "New: cloister", "New mission", "Campaign sheet"]
+    assert words == ["In play: game 2", "Resume: game 1", "New: the demo", "New: cloister", "Cards", "New mission", "Campaign sheet"]
     form = new_game_form(offers=offered)
     assert [w for _, w in form.get("game").options][-1] == "Status"  # type: ignore[union-attr]
     for size in ((800, 480), (720, 1280)):
