@@ -217,3 +217,20 @@ def test_play_new_builds_a_mission_with_the_encoder_and_starts_it(tmp_path: Path
     assert [(g.title, g.status) for g in current] == [("A new mission", "active")] and source == str(path)
     scenario = load_scenario(path, state)
     assert [h.id for h in scenario.heroes] == ["valerio", "sofia", "eleonora"] and [e.id for e in scenario.enemies] == ["alchemist"]
+
+
+def test_a_card_picked_twice_is_said_and_the_page_stays(tmp_path: Path) -> None:
+    """Two groups of one card would share an id and a token: said on the page (not as the reader's duplicate id,
+    three pages on)."""
+    state = campaign(tmp_path)
+    builder = MissionBuilder(state, sheet=campaign_sheet(state))
+    builder.form.get("hero1").select(builder.form.value("hero0"))  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="Hero 2: Valerio is Hero 1 already"):
+        builder.advance()
+    builder.form.get("hero1").select(None)  # type: ignore[union-attr]
+    builder.advance()
+    for n in (0, 1):
+        builder.form.get(f"group{n}").turn(2)  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="Group 2: Papal Guard is Group 1 already: one card is one group"):
+        builder.advance()
+    assert builder.form.name == "enemies"

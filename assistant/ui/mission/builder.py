@@ -110,6 +110,12 @@ class MissionBuilder(Paged):
         self.chosen.read(form)
         if form.name == "mission" and not self.chosen.heroes:
             raise ValueError("Seat a Hero at least: a mission needs one")
+        ids = [p.id for p in self.chosen.heroes] if form.name == "mission" else [p.id for p, _ in self.chosen.groups]
+        for n, ident in enumerate(ids):
+            if ident in ids[:n]:  # one card, one id, one token
+                what, name = ("Hero", self.chosen.heroes[n].name) if form.name == "mission" else ("Group", self.chosen.groups[n][0].name)
+                raise ValueError(f"{what} {n + 1}: {name} is {what} {ids.index(ident) + 1} already"
+                                 + ("" if what == "Hero" else ": one card is one group, of as many models as it has"))
         if form.name == "enemies":
             for pick, _ in self.chosen.groups:
                 table = self.pool.library.card("enemy", pick.id).table
