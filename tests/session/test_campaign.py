@@ -119,6 +119,8 @@ EVENT = st.one_of(
     st.builds(lambda i: {"type": "inventory_add", "item": i}, st.sampled_from(["Rope", "Lantern"])),
     st.builds(lambda n: {"type": "side_mission", "id": f"S{n}", "title": "Side"}, st.integers(0, 4)),
     st.builds(lambda n: {"type": "achievement", "achievement": str(n)}, st.integers(1, 30)),
+    st.builds(lambda g, r, xp, p: {"type": "mission_end", "game": g, "title": "M", "result": r, "xp": xp, "reagents": {"Pecunia": p}},
+              st.integers(1, 3), st.sampled_from(["victory", "defeat"]), st.integers(0, 4), st.integers(0, 3)),
 )  # fmt: skip
 
 
@@ -136,6 +138,7 @@ def test_the_sheet_survives_a_round_trip_through_json_and_keeps_its_invariants(e
             continue
         assert sheet.florins >= 0 and all(count > 0 for _, count in sheet.reagents)
         assert len(sheet.side_missions) <= 3
+        assert len({game for game, _, _ in sheet.missions}) == len(sheet.missions)  # a game's end once
         assert all(hero.experience_spent <= sheet.experience for hero in sheet.heroes)
         for hero in sheet.heroes:
             assert hero.destiny_resolved in DESTINY_SHEETS and len(set(hero.injuries)) == len(hero.injuries)

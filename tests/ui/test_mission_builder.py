@@ -234,3 +234,14 @@ def test_a_card_picked_twice_is_said_and_the_page_stays(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="Group 2: Papal Guard is Group 1 already: one card is one group"):
         builder.advance()
     assert builder.form.name == "enemies"
+
+
+def test_the_mission_screens_import_only_downward() -> None:
+    """`assistant/ui/mission/` draws with the shared modules and never imports the app (`ui/app.py`, `screens.py`)."""
+    import ast
+
+    folder = Path(__file__).resolve().parents[2] / "assistant" / "ui" / "mission"
+    imported = {(path.name, node.module) for path in folder.glob("*.py")
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ImportFrom)}  # fmt: skip
+    assert len(imported) > 10
+    assert not {(name, module) for name, module in imported if module in ("assistant.ui.app", "assistant.ui.screens")}

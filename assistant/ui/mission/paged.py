@@ -4,7 +4,7 @@ does on a page (`advance`) and may take taps of its own (`tapped`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import pygame
 
@@ -16,9 +16,6 @@ from assistant.ui.layout import Layout, layout_for
 from assistant.ui.panel import Hit, draw_form, read_size
 from assistant.ui import theme
 from assistant.ui.theme import Fonts
-
-if TYPE_CHECKING:
-    from assistant.ui.app import App
 
 Went = tuple[str, Any]  # ("start", what it gives), ("back", None) to leave, ("", None) to stay
 STAY: Went = ("", None)
@@ -125,9 +122,10 @@ class Paged:
         self.keyboard.enter(self._host())
         return STAY
 
-    def _host(self) -> App:
-        """Itself as the keyboard's app: it reads `form`, `hits`, `layout` and `fonts` only."""
-        return cast("App", self)
+    def _host(self) -> Any:
+        """Itself as the keyboard's app (`KeyboardScreen` reads `form`, `hits`, `layout` and `fonts` only): typed as
+        Any, since this package never imports `ui/app.py`."""
+        return self
 
     def draw(self, surface: pygame.Surface) -> list[Hit]:
         """The keyboard, or the page across the screen (`draw_page` for a page of the subclass's own)."""
