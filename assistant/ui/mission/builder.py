@@ -14,7 +14,7 @@ import pygame
 from assistant.rules import game as rules
 from assistant.rules.scenario import Scenario
 from assistant.ui import theme
-from assistant.ui.dial import draw_dial, sector_angle
+from assistant.ui.dial import draw_dial
 from assistant.ui.form import Form, Number
 from assistant.ui.inputs import Action
 from assistant.ui.layout import Layout
@@ -96,12 +96,10 @@ class MissionBuilder(Paged):
             page = end_page(chosen.edition)
         else:
             page = Form("review", "The mission, whole", [], lambda f: {}, apply_label="Start")
-        at = len(self.forms)
         old = next((f for f in self.forms if f.name == name), None)
         if old is not None and [(f.key, f.label) for f in old.fields] == [(f.key, f.label) for f in page.fields]:
             if name != "enemies" or [getattr(f, "options", None) for f in old.fields] == [getattr(f, "options", None) for f in page.fields]:
                 page = old
-        del self.forms[at:]
         return page
 
     def advance(self) -> tuple[str, Any]:
@@ -172,8 +170,7 @@ class MissionBuilder(Paged):
         if not isinstance(item, Number) or not item.key.startswith(SECTOR_KEYS):
             return
         angle = math.degrees(math.atan2(pos[0] - dial.centerx, dial.centery - pos[1])) % 360
-        sector = round(angle / 30) % 12 or 12
-        assert sector_angle(sector) == (sector % 12) * 30.0
+        sector = round(angle / 30) % 12 or 12  # sector N's middle at N x 30 degrees (`dial.sector_angle`)
         item.set(sector)
         form.refresh()
         form.next()
