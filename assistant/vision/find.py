@@ -122,7 +122,8 @@ class Finder:
         """The dice found with the image brought to `side` pixels on its longer side (`threshold` or surer)."""
         w, h = input_size(image.shape, side)
         small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA if w < image.shape[1] else cv2.INTER_LINEAR)
-        return decode(looks(self.net.run(np.stack([small, small[:, ::-1]]).transpose(0, 3, 1, 2).astype(np.float32))),
+        pair = np.stack([small, small[:, ::-1]]).transpose(0, 3, 1, 2)  # (uint8: `run` makes it float32 in one copy)
+        return decode(looks(self.net.run(pair)),
                       (image.shape[1] / w, image.shape[0] / h), self.threshold if threshold is None else threshold)
 
     def small(self, image: np.ndarray, found: list[Found]) -> bool:
