@@ -84,6 +84,7 @@ def test_dice_speed_prints_medians_and_their_ratio_to_the_baseline() -> None:
     assert re.search(rf"^settle detection, every frame +frames +\d+ +median +{NUMBER} ms .* ratio x +{NUMBER}$", out,
                      re.MULTILINE), out
     assert re.search(rf"rendered Nova d8 scenes, --kind d8 frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
+    assert re.search(rf"the mast's tray, 40 px dice \(auto\) +frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
 
 
 @pytest.mark.skipif(not (ROOT.parent / "shared" / "dice").exists(), reason="needs ../shared/dice beside the project")
