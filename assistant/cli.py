@@ -35,7 +35,13 @@ def _load(module_name: str) -> ModuleType | None:
         raise
 
 
-def build_parser() -> argparse.ArgumentParser:
+def named(argv: Sequence[str]) -> str | None:
+    """The subcommand `argv` names first (its module alone need be loaded), or None."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of `only` (a name in COMMANDS: `nova-table dice read` loads no other)."""
     parser = argparse.ArgumentParser(
         prog="nova-table",
         description="Nova Table: the table assistant for Nova Aetas (first edition and Renaissance).",
@@ -43,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nova-table {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module_name in COMMANDS.items():
+        if only not in (None, name):
+            continue
         module = _load(module_name)
         if module is None:
             continue
@@ -60,8 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:  # Ctrl-C while the subcommands' modules load, too: no traceback
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(named(words))
+        args = parser.parse_args(words)
         if getattr(args, "run", None) is None:
             parser.print_help()
             return 2

@@ -6,7 +6,8 @@
 Frames: the 640x480 webcam photos of ../shared/dice (when present) and rendered 640x480 scenes
 of 1 to 6 dice, read with --kind auto (the "all 640x480 frames" line is over these); then rendered
 640x480 scenes of 1 to 6 Nova Aetas d8 (astro style, as a Nova table sees them), read with
---kind d8 and with --kind auto (printed apart, not in "all"). Each frame is read `passes` times; the per-frame median of those runs is taken
+--kind d8 and with --kind auto, and the tray as the mast's camera sees it, its dice 40 px across (printed apart, not
+in "all"). Each frame is read `passes` times; the per-frame median of those runs is taken
 (so a moment of load on the machine does not count), then the median over frames is printed,
 with the same for a baseline run in the same process on the same frames (Lab conversion and a
 5x5 Gaussian blur), and their ratio: the Pi is about 3 to 5 times slower than this machine.
@@ -49,6 +50,12 @@ def nova_frames(rendered: int) -> list[np.ndarray]:
     """Rendered 640x480 scenes of Nova Aetas d8 (render.scene, style astro; its own seed)."""
     rng = np.random.default_rng(4243)
     return [scene(rng, (640, 480), style="astro").image for _ in range(rendered)]
+
+
+def mast_frames(rendered: int) -> list[np.ndarray]:
+    """Rendered 640x480 top-down frames of 1 to 6 dice 40 px across: the tray seen from the mast (hardware/README.md)."""
+    rng = np.random.default_rng(4244)
+    return [scene(rng, (640, 480), die_side=40, tilt=0.0).image for _ in range(rendered)]
 
 
 def frames(rendered: int) -> dict[str, list[np.ndarray]]:
@@ -113,6 +120,7 @@ def main() -> int:
     print(f"{'settle detection, every frame':32s} frames {len(ms):4d}  median {statistics.median(ms):6.2f} ms"
           f"  baseline {statistics.median(base):5.2f} ms  ratio x{statistics.median(ms) / statistics.median(base):5.1f}",
           flush=True)
+    measure("the mast's tray, 40 px dice (auto)", mast_frames(args.rendered), reader)
     nova = nova_frames(args.rendered)
     measure("rendered Nova d8 scenes, --kind d8", nova, DiceReader("d8", profile))
     measure("rendered Nova d8 scenes (auto)", nova, reader)

@@ -3,12 +3,14 @@ benchmark's to measure, not a test's; this guards the scripts the closing notes 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from assistant.vision.render import write_set
@@ -82,6 +84,7 @@ def test_dice_speed_prints_medians_and_their_ratio_to_the_baseline() -> None:
     assert re.search(rf"^settle detection, every frame +frames +\d+ +median +{NUMBER} ms .* ratio x +{NUMBER}$", out,
                      re.MULTILINE), out
     assert re.search(rf"rendered Nova d8 scenes, --kind d8 frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
+    assert re.search(rf"the mast's tray, 40 px dice \(auto\) +frames +2 +median +{NUMBER} ms .* ratio x +{NUMBER}", out), out
 
 
 @pytest.mark.skipif(not (ROOT.parent / "shared" / "dice").exists(), reason="needs ../shared/dice beside the project")
@@ -91,3 +94,35 @@ def test_dice_process_compares_dice_read_with_a_pip_counter_for_frames_and_12_mp
                        out, re.MULTILINE)
     assert lines == [("640x480 webcam frames", "1"), ("640x480 webcam frames", "2"), ("12 MP photos", "1"),
                      ("12 MP photos", "2")], out
+
+
+def test_dice_flops_counts_a_conv_a_grouped_conv_and_a_gemm_as_their_multiply_adds() -> None:
+    """2 FLOP a multiply-add: a 3x3 Conv of 1 to 4 planes on 8 x 8 (4608), the same grouped by plane (4608), a
+    Gemm of 256 to 10 (5120); twice that for a batch of two."""
+    pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes = [helper.make_node("Conv", ["x", "w1"], ["a"], pads=[1, 1, 1, 1]),
+             helper.make_node("Conv", ["a", "w2"], ["b"], pads=[1, 1, 1, 1], group=4),
+             helper.make_node("Flatten", ["b"], ["f"]),
+             helper.make_node("Gemm", ["f", "w3"], ["y"], transB=1)]
+    graph = helper.make_graph(nodes, "counted", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 1, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                              [numpy_helper.from_array(np.ones(shape, np.float32), name)
+                               for name, shape in (("w1", (4, 1, 3, 3)), ("w2", (4, 1, 3, 3)), ("w3", (10, 256)))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+    spec = importlib.util.spec_from_file_location("dice_flops", ROOT / "benchmarks" / "dice_flops.py")
+    assert spec is not None and spec.loader is not None
+    flops = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(flops)
+    assert flops.graph_flops(model, (1, 1, 8, 8)) == 4608 + 4608 + 5120
+    assert flops.graph_flops(model, (2, 1, 8, 8)) == 2 * (4608 + 4608 + 5120)
+
+
+def test_dice_flops_prints_gflop_and_a_pi_5_s_time_for_each_set_of_tray_frames() -> None:
+    pytest.importorskip("onnx")
+    out = run("dice_flops.py", "--frames", "1")
+    sets = re.findall(rf"^(.+?) +frames +1 +GFLOP median +{NUMBER} \(finder +{NUMBER}\) max +{NUMBER} +looked again +[01]"
+                      rf" +Pi 5 median +{NUMBER} to +{NUMBER} ms", out, re.MULTILINE)
+    assert sets == ["mast, 40 px dice, 1 to 6", "mast, 40 px dice, 4", "larger tray, 32 px dice, 1 to 6",
+                    "tray's top view (--tray), 1 to 6"], out

@@ -5,7 +5,8 @@
        batch -> per cell of STRIDE input pixels, the mean of the two looks (the mirror's turned back): how
        surely a die's centre lies there, where in the cell, the whole die's width and height
     -> 3x3 local maxima of the centre map, THRESHOLD or more -> one box per peak
-    -> where the dice found are small at that side (their median under SMALL input pixels), once more at FINE
+    -> where the dice found are small at that side (their median under SMALL input pixels, and the smallest of
+       those about as large as it under SMALLEST), once more at FINE
     -> with them (`finds`), the maybe dice: peaks of MAYBE or more, about as large as the dice found (within
        SPREAD times their median side), and where it looked at FINE, what it found at SIDE and at BETWEEN;
        a maybe die is a die only where the face network is sure of it and reads it (doubt.SURELY_A_DIE)
@@ -17,6 +18,7 @@ profile may carry its own finder, fine-tuned on its pictures (find_tune.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from statistics import median as middle
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,7 +33,9 @@ STRIDE = 4  # input pixels per output cell
 MULTIPLE = 16  # the network's input sides are a multiple of this
 SIDE = 320  # the input's longer side for a working image
 FINE = 640  # ... and where the dice found are small
-SMALL = 20.0  # a median die side under this many input pixels is small
+SMALL = 20.0  # a median die side under this many input pixels, and the smallest die's under SMALLEST, is small
+SMALLEST = 17.0  # (the mast's 40 px die is not: 18 to 28 here, any way turned; where it was, on a third to a half of
+# the tray's frames, the looks at BETWEEN and FINE cost 6 times the finder's work: benchmarks/dice_flops.py)
 SAME = 0.35  # a centre closer than this share of a surer die's box (each way) is that die again
 PART = 1.6  # a find inside a surer one this many times its size is part of that die (a pip)
 GROUP = 3.5  # a find holding two surer ones, each more than 1/GROUP of its size, is a group of dice (not a pip's die)
@@ -118,14 +122,20 @@ class Finder:
         """The dice found with the image brought to `side` pixels on its longer side (`threshold` or surer)."""
         w, h = input_size(image.shape, side)
         small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA if w < image.shape[1] else cv2.INTER_LINEAR)
-        return decode(looks(self.net.run(np.stack([small, small[:, ::-1]]).transpose(0, 3, 1, 2).astype(np.float32))),
+        pair = np.stack([small, small[:, ::-1]]).transpose(0, 3, 1, 2)  # (uint8: `run` makes it float32 in one copy)
+        return decode(looks(self.net.run(pair)),
                       (image.shape[1] / w, image.shape[0] / h), self.threshold if threshold is None else threshold)
 
     def small(self, image: np.ndarray, found: list[Found]) -> bool:
-        """Whether the dice `found` at SIDE (those of the finder's threshold or surer) are small there: the image is
-        looked at again at FINE."""
-        sure = [max(f.box[2:]) for f in found if f.score >= self.threshold]
-        return bool(sure) and float(np.median(sure)) * SIDE / max(image.shape[:2]) < SMALL and max(image.shape[:2]) > SIDE
+        """Whether the dice `found` at SIDE (those of the finder's threshold or surer) are small there (their median
+        under SMALL, and the smallest of those about as large as it under SMALLEST): the image is looked at again at
+        FINE."""
+        scale = SIDE / max(image.shape[:2])
+        sure = [max(f.box[2:]) * scale for f in found if f.score >= self.threshold]
+        if not sure or scale >= 1:
+            return False
+        median = middle(sure)  # the smallest die about as large as the others (SPREAD): not a pip or a speck
+        return bool(median < SMALL and min(side for side in sure if side >= median / SPREAD) < SMALLEST)
 
     def finds(self, image: np.ndarray) -> list[Found]:
         """The dice found (the finder's threshold or surer), then the maybe dice (MAYBE or surer, each about as
@@ -139,7 +149,7 @@ class Finder:
         sure = [f for f in every if f.score >= self.threshold]
         if not sure:
             return []
-        median = float(np.median([max(f.box[2:]) for f in sure]))
+        median = middle([max(f.box[2:]) for f in sure])  # (np.median would load numpy.ma: 8 ms a process)
         maybe = [replace(f, maybe=True) for f in [f for f in every if f.score < self.threshold] + coarse
                  if median / SPREAD <= max(f.box[2:]) <= median * SPREAD]
         return sure + [f for f in sorted(maybe, key=lambda f: -f.score) if not again(f.box, [k.box for k in sure])]
