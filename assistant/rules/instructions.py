@@ -101,6 +101,7 @@ class Plan:
     choices: tuple[Question, ...] = ()  # open choices the AI made: an `ai_answer` overrides them
     done: bool = False  # the active group has nothing left to do: end its activation
     recalled: tuple[tuple[Question, Answer], ...] = ()  # questions the AI answered itself from earlier answers (`ai.recall`)
+    ap_left: tuple[tuple[str, int], ...] = ()  # ("group/n", AP): each Enemy model's AP still to spend, as far as planned
 
     def question_for(self, key: str) -> Question | None:
         """The pending question or open choice with this key."""
@@ -123,6 +124,7 @@ class _Draft:
     choices: list[Question] = field(default_factory=list)
     recalled: Recalled = field(default_factory=list)
     areas: dict[tuple[str, str], Answer] = field(default_factory=dict)  # the group's answers of Areas around a target
+    ap: dict[str, int] = field(default_factory=dict)  # each model's AP still to spend, as far as planned
 
     def add(self, kind: str, text: str, rule: str, model: str = "", choice: str = "", attack: AttackOrder | None = None,
             squares: int = 0, toward: str = "") -> None:  # fmt: skip
@@ -287,13 +289,17 @@ def _group_plan(state: GameState) -> Plan:
         if pending is not None:
             return _finish(spec.id, draft, pending)
     draft.add("done", f"{spec.name}: done. End the activation.", "Enemy Activation 4-5")
-    return Plan(spec.id, tuple(draft.steps), choices=tuple(draft.choices), done=True, recalled=tuple(draft.recalled))
+    return Plan(spec.id, tuple(draft.steps), choices=tuple(draft.choices), done=True, recalled=tuple(draft.recalled),
+                ap_left=tuple(draft.ap.items()))
 
 
 def _finish(token: str, draft: _Draft, pending: Question | AttackOrder) -> Plan:
+    ap = tuple(draft.ap.items())
     if isinstance(pending, Question):
-        return Plan(token, tuple(draft.steps), question=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled))
-    return Plan(token, tuple(draft.steps), attack=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled))
+        return Plan(token, tuple(draft.steps), question=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled),
+                    ap_left=ap)  # fmt: skip
+    return Plan(token, tuple(draft.steps), attack=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled),
+                ap_left=ap)  # fmt: skip
 
 
 def _mission(state: GameState, spec: EnemyGroupSpec) -> MissionGoal | None:
@@ -388,7 +394,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         goal = decide_goal(_view(state, spec, model, name, mission, prefix, facts), answers, draft.recalled)
     rounds = 1
     here: tuple[str, ...] = ()  # its earlier goal choices made from the square it stands on now (`ai.recall`)
-    ap_left = ap
+    ap_left = draft.ap[model] = ap
     used = 0  # attacks of `made` accounted for
     while True:
         if isinstance(goal, Question):
@@ -413,6 +419,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         if not isinstance(outcome, tuple):
             return outcome
         ap_left, spent, moved = outcome
+        draft.ap[model] = ap_left
         used += spent
         if not facts[goal.hero].ko or ap_left <= 0 or rounds >= 4:
             return None
@@ -536,7 +543,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
                 draft.add("engage", f"{name} engages {hero_name} (1 AP): to move away {hero_name} must Disengage.", "Engage", model)
         return 0, 0, True
     steps = int(answer[0])
-    ap_left -= ap_for(steps, per_ap)
+    ap_left = draft.ap[model] = ap_left - ap_for(steps, per_ap)
     if steps:
         keep = f" (it keeps {cost} AP for {chosen.name})" if cost else ""
         rule = "Chivalry: 2 squares per AP" if per_ap > 1 else "Movement: 1 AP per square"
@@ -576,7 +583,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
             ko = f"; {state.hero_spec(done.hero).name} is {term(state.edition, 'KO')}" if done.ko else ""
             draft.add("attacked", f"{'In the Area: ' if index else ''}{chosen.name} on {state.hero_spec(done.hero).name}: "
                       f"{_wounds_words(state, done)}{ko}.", "Areas" if index else "Enemies Attacks", model, choice_key, extra)  # fmt: skip
-        ap_left -= max(cost, 1)
+        ap_left = draft.ap[model] = ap_left - max(cost, 1)
         if facts[hero].ko or cost == 0:
             break
     return ap_left, used, steps > 0
