@@ -19,6 +19,8 @@ from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
 from assistant.rules.state import UNDECIDED
 from assistant.ui.advice import Advice, advice_for
+from assistant.ui.answers import answering, draw_answers, rows_of
+from assistant.ui.card import card
 from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
 from assistant.ui.inputs import Action, Vertical
 from assistant.ui.intents import Item, make_form, menu, met_result, turned
@@ -48,6 +50,7 @@ from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 if TYPE_CHECKING:
     from assistant.ui.app import App
 
+ANSWER_H = 38  # px at 800x480: the rows of a question's buttons (`answers`)
 READ_SECONDS = 6.0  # the camera's words on a roll ("Dice raised") stay at least this long, or until the next input
 
 
@@ -257,7 +260,10 @@ class TableScreen:
         area = lay.panel
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
         notes = self._notes(app, advice) if advice is not None else state.notes
-        log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice), app.camera is not None)
+        if advice is not None and advice.side == "enemy":  # the activation card
+            log, act = card(state, advice, app.error, app.said, notes, self._before(app, advice), app.camera is not None)
+        else:
+            log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice), app.camera is not None)
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
         columns = 2
@@ -265,6 +271,10 @@ class TableScreen:
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
         floor = least_height(main, (area.width - (columns - 1) * lay.gap) // columns, lay, fonts)
+        asking = advice is not None and advice.question is not None and any(answering(item) for item in main)
+        if asking:  # the answers keep their places from one question to the next: a grid of a fixed height
+            rows, floor = rows_of(main), lay.px(ANSWER_H)
+            wanted = rows * floor + (rows - 1) * lay.gap
         portrait_log = lay.log.height + lay.log.width == 0 and bool(log)
         log_least = read_size(lay, fonts) + lay.px(6) if portrait_log else 0  # a line of the log at least
         active = [state.turn.token] if state.turn is not None and state.side_of(state.turn.token) is Side.ENEMY else []
@@ -273,10 +283,31 @@ class TableScreen:
         room = strip.top - lay.gap - area.top - mission_height(state, lay) - log_least - lay.gap  # header, act, buttons
         # the act lines whole, at the largest; a label's two lines ("Venetian Alchemist") before their last steps down
         one_row = (False, True) if compact_fits(area, lay, state, fonts) else (False,)
-        ways = [(c, n, f) for f in dict.fromkeys((floor, lay.px(34))) for n in LESS for c in one_row
-                if f == lay.px(34) or n != LESS[-1]]  # fmt: skip
-        fit = [(c, n, f) for c, n, f in ways if header_height(lay, c) + act_height(act, area.width, lay, fonts, n)
-               + (rows * f + (rows - 1) * lay.gap if rows else 0) <= room]  # fmt: skip
+        ways = [(c, n, f) for f in dict.fromkeys((floor,) if asking else (floor, lay.px(34))) for n in LESS for c in one_row
+                if f == lay.px(34) or n != LESS[-1] or asking]  # fmt: skip
+        def fitting(act: list[Line], less: tuple[int, ...] = LESS) -> list[tuple[bool, int, int]]:
+            return [(c, n, f) for c, n, f in ways if n in less and header_height(lay, c) + act_height(act, area.width, lay, fonts, n)
+                    + (rows * f + (rows - 1) * lay.gap if rows else 0) <= room]  # fmt: skip
+
+        enemy = advice is not None and advice.side == "enemy"
+        fit = fitting(act, LESS[:1] if enemy else LESS)
+        for less in LESS if not fit and enemy else ():
+            # the card's lines give way to the log (the least kept first) before the question, the roll or "done" gets
+            # smaller; at the next size down only where the lines it keeps alone do not fit
+            shed, card_log = list(act), list(log)
+            cut = len(log) - len(notes) - len([words for words in app.said if words])  # before what just happened
+            fit = fitting(shed, (less,))
+            while not fit and any(line.keep is not None for line in shed):
+                drop = min((n for n, line in enumerate(shed) if line.keep is not None), key=lambda n: (shed[n].keep, n))
+                if shed[drop].color != theme.ACTIVE:  # a hint how to answer goes; the card's words are the log's
+                    card_log.insert(cut, shed[drop])
+                    cut += 1
+                shed = shed[:drop] + shed[drop + 1:]
+                fit = fitting(shed, (less,))
+            if fit:
+                log, act = card_log, shed
+                break
+        fit = fit or fitting(act)
         if not fit and advice is not None and not advice.waiting and act:  # the instruction is the log's, to scroll
             log, act = [*log, replace(act[-1], big=False)], act[:-1]
         compact, less, floor = fit[0] if fit else ways[-1]
@@ -302,7 +333,10 @@ class TableScreen:
         below = tall if detail else roster_height(state, lay, fonts, active)
         log_area = pygame.Rect(log_area.left, log_area.top + below, log_area.width, log_area.height - below)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
-        hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
+        if asking:
+            hits = draw_answers(surface, grid, lay, main, self.focus, fonts, floor)
+        else:
+            hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
         hits += draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
         drawn, self.logged, self.views = draw_log(surface, log_area, log, self.scroll, lay, fonts)
         self.told = (log, act)
