@@ -97,6 +97,7 @@ class TableScreen:
         self.views = 1  # the log's views at the last draw (a tap on the log shows the next, then the first again)
         self.logged: list[int] = []  # the log's entries shown at the last draw
         self.told: tuple[list[Line], list[Line]] = ([], [])  # the log and the act lines drawn last
+        self.regions: dict[str, pygame.Rect] = {}  # where the last draw put the header, rows, act lines, buttons, log
 
     def enter(self, app: App) -> None:
         self.refresh(app)
@@ -285,12 +286,15 @@ class TableScreen:
         one_row = (False, True) if compact_fits(area, lay, state, fonts) else (False,)
         ways = [(c, n, f) for f in dict.fromkeys((floor,) if asking else (floor, lay.px(34))) for n in LESS for c in one_row
                 if f == lay.px(34) or n != LESS[-1] or asking]  # fmt: skip
-        def fitting(act: list[Line], less: tuple[int, ...] = LESS) -> list[tuple[bool, int, int]]:
+        def fitting(act: list[Line], less: tuple[int, ...] = LESS, reserve: int = 0) -> list[tuple[bool, int, int]]:
             return [(c, n, f) for c, n, f in ways if n in less and header_height(lay, c) + act_height(act, area.width, lay, fonts, n)
-                    + (rows * f + (rows - 1) * lay.gap if rows else 0) <= room]  # fmt: skip
+                    + (rows * f + (rows - 1) * lay.gap if rows else 0) + reserve <= room]  # fmt: skip
 
         enemy = advice is not None and advice.side == "enemy"
-        fit = fitting(act, LESS[:1] if enemy else LESS)
+        own_turn = advice is None or advice.side in ("hero", "reaction")
+        # on a Hero's own turn the act lines give way for the heroes' rows (they were drawn over them: issue 62)
+        fit = fitting(act, LESS, heroes_height(state, lay, 2)) if own_turn else []
+        fit = fit or fitting(act, LESS[:1] if enemy else LESS)
         for less in LESS if not fit and enemy else ():
             # the card's lines give way to the log (the least kept first) before the question, the roll or "done" gets
             # smaller; at the next size down only where the lines it keeps alone do not fit
@@ -313,15 +317,17 @@ class TableScreen:
         compact, less, floor = fit[0] if fit else ways[-1]
         act_h = act_height(act, area.width, lay, fonts, less)
         y = draw_header(surface, area, lay, state, fonts, compact)
+        self.regions = {"header": pygame.Rect(area.left, area.top, area.width, y - area.top)}
         above = strip.top - lay.gap - mission_height(state, lay) - y  # the room above the strip, below the header
         least = rows * floor + (rows - 1) * lay.gap if rows else 0
         room = above - least - act_h - lay.gap - log_least
-        own_turn = advice is None or advice.side in ("hero", "reaction")
         layouts = (1, 2) if own_turn or len(state.heroes) == 1 else (2,)
-        heroes = next((c for c in layouts if heroes_height(state, lay, c) <= room), 2 if own_turn and not app.error else 0)
+        heroes = next((c for c in layouts if heroes_height(state, lay, c) <= room), 0)  # never under the act lines
         if heroes:
-            y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
-        y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
+            top, y = y, draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
+            self.regions["heroes"] = pygame.Rect(area.left, top, area.width, y - top)
+        top, y = y, draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
+        self.regions["mission"] = pygame.Rect(area.left, top, area.width, y - top)
         top = y + act_h + lay.gap + log_least
         grid_top = min(max(top, strip.top - lay.gap - wanted), strip.top - lay.gap - least)
         act_area = pygame.Rect(area.left, grid_top - lay.gap // 2 - act_h, area.width, act_h)
@@ -333,6 +339,7 @@ class TableScreen:
         below = tall if detail else roster_height(state, lay, fonts, active)
         log_area = pygame.Rect(log_area.left, log_area.top + below, log_area.width, log_area.height - below)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
+        self.regions.update(act=act_area, buttons=grid, log=log_area)
         if asking:
             hits = draw_answers(surface, grid, lay, main, self.focus, fonts, floor)
         else:

@@ -3,6 +3,7 @@ a tap: its goal, its move, each attack with the Hero's roll and its traits besid
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import pygame
 import pytest
 
 from assistant.ui.answers import answering
-from tests.ui.conftest import make_app
+from tests.ui.conftest import key, make_app, play
 from tests.ui.table_driver import step
 
 SIZES = [(800, 480), (720, 1280)]
@@ -103,3 +104,36 @@ def test_the_answers_of_one_kind_of_question_keep_their_places(size: tuple[int, 
                 seen += 1
         step(app)
     assert {kind for kind, _ in first} == {"reach", "closest", "in_area"} and seen > 20, first
+
+
+def overlaps(app: Any) -> list[tuple[str, str]]:
+    """The table screen's parts drawn over one another (header, heroes' rows, mission rows, act lines, buttons), or
+    out of the panel."""
+    screen = app.machine.current
+    parts = {name: rect for name, rect in screen.regions.items() if rect.height > 0 and name != "log"}
+    out = [(a, b) for a, b in itertools.combinations(parts, 2) if parts[a].colliderect(parts[b])]
+    return out + [(name, "panel") for name, rect in parts.items() if not app.layout.panel.contains(rect)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_nothing_is_drawn_over_the_heroes_the_header_or_the_loot(size: tuple[int, int], shots: Path) -> None:
+    """Fault 3: tapping Move drew "Valerio moves: which Enemies are adjacent to Valerio now? ..." over the heroes'
+    rows, and with the Loot row shown over it and the header too. The Move question with and without the Loot, then
+    the demo played on with the Loot row: no part of the panel over another."""
+    for loot in (False, True):
+        app = make_app(size)
+        if loot:
+            app.game.apply({"type": "damage", "group": "alchemist", "model": 1, "wounds": 4, "by": "valerio"})
+        play(app, key("m"))
+        app.draw()
+        assert app.machine.current.advice.question is not None  # who is adjacent
+        pygame.image.save(app.surface, shots / f"card-move-question{'-loot' if loot else ''}-{size[0]}x{size[1]}.png")
+        assert overlaps(app) == [], (loot, app.machine.current.regions)
+    play(app, key("escape"))
+    for number in range(60):
+        app.draw()
+        if app.machine.current.name == "table":
+            assert overlaps(app) == [], (number, app.machine.current.regions)
+            if number == 30:
+                pygame.image.save(app.surface, shots / f"card-loot-{size[0]}x{size[1]}.png")
+        step(app)
