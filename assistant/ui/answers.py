@@ -1,5 +1,5 @@
 """The AI's answers as buttons that keep their places from one question of the same shape to the next (issue 62):
-the answers from the top of a grid whose height is the question's shape's, numbers ("0".."5", "More") four a row, the other
+the answers from the top of a grid whose height is the question's shape's, short ones ("0".."5", "More", "Yes") four a row, the other
 buttons under them; a question with fewer numbers (fewer AP left) leaves the rest of its rows empty, not its buttons moved."""
 
 from __future__ import annotations
@@ -13,23 +13,34 @@ from assistant.ui.layout import Layout
 from assistant.ui.panel import FILLS, Hit, _button
 from assistant.ui.theme import Fonts
 
-NUMBER_ROWS = 2  # the rows kept for a question's numbers (0 to 6 and More; more where the AP need them)
+NUMBER_ROWS = 2  # the rows kept for numbers (0 to 6 and More) or Heroes (more where they need them)
+
+
+SHORT = 5  # letters of an answer that fits a quarter of the panel's width at every size ("More", "Yes")
 
 
 def answering(item: Item) -> bool:
-    """An answer to the AI's question (or, to a question taking several, an answer to pick)."""
-    return (item.event or {}).get("type") == "ai_answer" and item.label != "Answer" or item.command == "pick"
+    """An answer to the AI's question (or, to a question taking several, an answer to pick), or a defence roll's
+    count of successes."""
+    event = item.event or {}
+    counted = event.get("type") == "enemy_attack" and item.form == "" and item.kind == "order"
+    return event.get("type") == "ai_answer" and item.label != "Answer" or item.command == "pick" or counted
+
+
+def across(items: Sequence[Item]) -> int:
+    """Answers a row: four where every one is short, else two."""
+    return 4 if items and all(len(item.label) <= SHORT for item in items) else 2
 
 
 def places(items: Sequence[Item]) -> list[tuple[int, int, int, int]]:
     """(row, column, columns of its row, span) of each item: the answers first, then the rest two a row."""
     answers = [n for n, item in enumerate(items) if answering(item)]
-    across = 4 if answers and all(items[n].label.isdigit() or items[n].label == "More" for n in answers) else 2
+    across_ = across([items[n] for n in answers])
     out: list[tuple[int, int, int, int]] = []
     rest = [n for n in range(len(items)) if n not in answers]
-    first_rest = -(-len(answers) // across)
+    first_rest = -(-len(answers) // across_)
     for position, n in enumerate(answers):
-        out.append((position // across, position % across, across, 1))
+        out.append((position // across_, position % across_, across_, 1))
     for position, n in enumerate(rest):
         row, column = divmod(position, 2)
         alone = position == len(rest) - 1 and column == 0
@@ -44,7 +55,8 @@ def rows_of(items: Sequence[Item]) -> int:
     answers = [item for item in items if answering(item)]
     numbers = bool(answers) and all(item.label.isdigit() or item.label == "More" for item in answers)
     rest = len(items) - len(answers)
-    return max(NUMBER_ROWS if numbers else 0, -(-len(answers) // (4 if numbers else 2))) + max(1, -(-rest // 2))
+    kept = NUMBER_ROWS if numbers or across(answers) == 2 else 1  # numbers, or Heroes two a row: a KO keeps the rows
+    return max(kept, -(-len(answers) // across(answers))) + max(1, -(-rest // 2))
 
 
 def draw_answers(surface: pygame.Surface, area: pygame.Rect, lay: Layout, items: Sequence[Item], focus: int,

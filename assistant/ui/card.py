@@ -8,6 +8,7 @@ the models that acted before) is the log's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -34,6 +35,12 @@ def own(text: str, name: str) -> str:
         return text
     rest = text[len(name) + 1:]
     return rest[:1].upper() + rest[1:]
+
+
+def how_to_answer(text: str, one_tap: bool) -> str:
+    """The question as the card asks it: "(tap all who are equally close)" where a tap answers alone (`one_tap`:
+    Several… not tapped) says how to give a tie."""
+    return re.sub(r"\(tap all who are equally \w+\)$", "(a tie: Several…, then tap each)", text) if one_tap else text
 
 
 def title(state: GameState, advice: Advice, model: str) -> str:
@@ -66,14 +73,15 @@ def attack_lines(state: GameState, advice: Advice, model: str, camera: bool) -> 
 
 
 def card(state: GameState, advice: Advice, error: str = "", said: Sequence[str] = (), notes: Sequence[str] = (),
-         before: Sequence[str] = (), camera: bool = False) -> tuple[list[Line], list[Line]]:  # fmt: skip
-    """(the log, the act lines: a refusal, then the card) of an Enemy activation, as `told.told` says them."""
+         before: Sequence[str] = (), camera: bool = False, several: bool = False) -> tuple[list[Line], list[Line]]:  # fmt: skip
+    """(the log, the act lines: a refusal, then the card) of an Enemy activation, as `told.told` says them; a question
+    that takes several says how: a tap answers, Several… first for a tie (`several`: tapped, each tap picks)."""
     model = active_model(advice)
     name = model_name(state, model) if model else ""
     log = [Line(note, theme.MUTED) for note in before]
     lines = [Line(error, theme.DANGER)] if error else []
-    several = bool(model) and len(state.group(model.partition("/")[0]).models) > 1  # the header names a group of one
-    lines += [Line(title(state, advice, model), theme.TEXT, keep=2)] if several else []
+    group_of_many = bool(model) and len(state.group(model.partition("/")[0]).models) > 1  # the header names a group of one
+    lines += [Line(title(state, advice, model), theme.TEXT, keep=2)] if group_of_many else []
     for index, text in enumerate(advice.steps):
         kind, mark = advice.kinds[index] if index < len(advice.kinds) else "", advice.mark(index)
         mine = bool(model) and index < len(advice.models) and advice.models[index] == model
@@ -88,7 +96,7 @@ def card(state: GameState, advice: Advice, error: str = "", said: Sequence[str] 
             log.append(Line(text, theme.CHOICE if mark else theme.TEXT, mark=mark))
     log += [Line(note, theme.MUTED) for note in notes]
     if advice.question is not None:
-        lines += question_lines(str(advice.question.text))
+        lines += question_lines(how_to_answer(str(advice.question.text), advice.question.several and not several))
     elif advice.attack is not None:
         lines += attack_lines(state, advice, model, camera)
     elif advice.done:

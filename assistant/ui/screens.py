@@ -50,7 +50,7 @@ from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 if TYPE_CHECKING:
     from assistant.ui.app import App
 
-ANSWER_H = 38  # px at 800x480: the rows of a question's buttons (`answers`)
+ANSWER_H = 34  # px at 800x480: the rows of a question's buttons (`answers`)
 READ_SECONDS = 6.0  # the camera's words on a roll ("Dice raised") stay at least this long, or until the next input
 
 
@@ -94,6 +94,7 @@ class TableScreen:
         self.scroll = 0  # pages of the log back from its newest
         self.picked: list[str] = []  # the answers tapped to a question that takes several, before Answer
         self._picked_for: str | None = None
+        self.several: str | None = None  # the question for which Several… was tapped: a tap picks, Answer sends
         self.views = 1  # the log's views at the last draw (a tap on the log shows the next, then the first again)
         self.logged: list[int] = []  # the log's entries shown at the last draw
         self.told: tuple[list[Line], list[Line]] = ([], [])  # the log and the act lines drawn last
@@ -116,6 +117,8 @@ class TableScreen:
             before = self._attacks
             self.attacked = attacks is not None and before is not None and attacks[:2] == before[:2] and attacks[2] > before[2]
             self._attacks = attacks
+        if self._advised is not state:
+            self.several = None  # the game changed (an answer, Undo): a tap answers alone again
         if self._advised is not state or self._adjacency != adjacency:
             self.advice = advice_for(state, adjacency)
             self._advised, self._adjacency = state, adjacency
@@ -126,7 +129,7 @@ class TableScreen:
         question = self.advice.question if self.advice is not None else None
         if question is None or question.key != self._picked_for:
             self.picked, self._picked_for = [], question.key if question is not None else None
-        if question is not None and question.several:
+        if question is not None and question.several and self.several == question.key:  # after Several…
             self.items = toggled(self.items, question, self.picked)
         left = state.turn.ap_left if state.turn is not None and state.side_of(state.turn.token) is Side.HERO else 0
         self.items = [replace(i, detail=f"{left} AP unspent") if i.label == "End activation" and left else i for i in self.items]
@@ -207,6 +210,11 @@ class TableScreen:
             return None
         if item.command == "react":
             return self.open_form(app, "move") if app.react(list(item.extra["adjacent"])) else None
+        question = self.advice.question if self.advice is not None else None
+        if item.form == "ai_several" and question is not None:  # a tap answered alone; for a tie, tap each, then Answer
+            self.several = question.key
+            self.refresh(app)
+            return None
         if item.command:
             app.command(item.command)
         elif item.event is not None:
@@ -262,7 +270,8 @@ class TableScreen:
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
         notes = self._notes(app, advice) if advice is not None else state.notes
         if advice is not None and advice.side == "enemy":  # the activation card
-            log, act = card(state, advice, app.error, app.said, notes, self._before(app, advice), app.camera is not None)
+            log, act = card(state, advice, app.error, app.said, notes, self._before(app, advice), app.camera is not None,
+                            advice.question is not None and self.several == advice.question.key)  # fmt: skip
         else:
             log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice), app.camera is not None)
         main = [item for item in self.items if item.kind != "command"]
@@ -272,7 +281,7 @@ class TableScreen:
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
         floor = least_height(main, (area.width - (columns - 1) * lay.gap) // columns, lay, fonts)
-        asking = advice is not None and advice.question is not None and any(answering(item) for item in main)
+        asking = advice is not None and advice.waiting and any(answering(item) for item in main)
         if asking:  # the answers keep their places from one question to the next: a grid of a fixed height
             rows, floor = rows_of(main), lay.px(ANSWER_H)
             wanted = rows * floor + (rows - 1) * lay.gap
@@ -298,18 +307,17 @@ class TableScreen:
         for less in LESS if not fit and enemy else ():
             # the card's lines give way to the log (the least kept first) before the question, the roll or "done" gets
             # smaller; at the next size down only where the lines it keeps alone do not fit
-            shed, card_log = list(act), list(log)
+            shed, gone = list(act), []
             cut = len(log) - len(notes) - len([words for words in app.said if words])  # before what just happened
             fit = fitting(shed, (less,))
             while not fit and any(line.keep is not None for line in shed):
                 drop = min((n for n, line in enumerate(shed) if line.keep is not None), key=lambda n: (shed[n].keep, n))
                 if shed[drop].color != theme.ACTIVE:  # a hint how to answer goes; the card's words are the log's
-                    card_log.insert(cut, shed[drop])
-                    cut += 1
+                    gone.append(shed[drop])
                 shed = shed[:drop] + shed[drop + 1:]
                 fit = fitting(shed, (less,))
-            if fit:
-                log, act = card_log, shed
+            if fit:  # in the card's order: the least kept (the goal, the move) the log's newest, shown first
+                log, act = log[:cut] + [line for line in act if line in gone] + log[cut:], shed
                 break
         fit = fit or fitting(act)
         if not fit and advice is not None and not advice.waiting and act:  # the instruction is the log's, to scroll
@@ -392,6 +400,20 @@ def fill(app: App, form: Form, reading: Reading) -> None:
     app.read_until = app.clock() + READ_SECONDS if words else 0.0
 
 
+def settled(app: App, form: Form) -> bool:
+    """A defence roll whose every die is set by hand, with nothing left to decide: no Enemy's Skill asking for a
+    re-roll, no die being re-rolled, no re-roll token held by the Hero (Undo takes it back where one was meant)."""
+    dice, state = form.dice(), app.game.state
+    if form.name not in DICE_FORMS or dice is None or not dice.complete or dice.pending is not None or asked(state, form):
+        return False
+    try:
+        hero = str(form.event().get("hero", ""))
+    except (Incomplete, ValueError):
+        return False
+    held = next((h.statuses for h in state.heroes if h.id == hero), ())
+    return not any("re-roll" in token.lower() for token in held)
+
+
 def rolled(form: Form) -> tuple[Any, ...]:
     """What the camera's words are about: the roll's die, its dice and how many."""
     dice, count = form.dice(), form.dice_count()
@@ -409,6 +431,11 @@ class FormScreen:
         self.picking = None
         self.warned = ""
         app.tray(True)
+        dice = app.form.dice() if app.form is not None and app.form.name in DICE_FORMS else None
+        if app.form is not None and dice is not None and None in dice.values:  # a defence roll: the faces of its
+            # first die not set yet at once (one tap a die; the tap that opened them cost one more: issue 62)
+            field = app.form.fields.index(dice)
+            self.picking = app.form.focus = Stop(field, dice.values.index(None))
 
     def handle(self, app: App, action: Action) -> str | None:
         form = app.form
@@ -495,6 +522,8 @@ class FormScreen:
                 form.refresh()
             else:
                 self.picking = choose(form, stop, int(chosen[1]))
+                if self.picking is None and settled(app, form):  # the last die set and nothing left to decide
+                    return self.apply(app, form)
             return None
         for hit in app.hits:
             if not hit.rect.collidepoint(pos) or hit.target[0] == "face":

@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from assistant.ui.answers import answering
-from tests.ui.conftest import key, make_app, play
+from tests.ui.conftest import click, key, make_app, play
 from tests.ui.table_driver import step
 
 SIZES = [(800, 480), (720, 1280)]
@@ -31,6 +31,13 @@ def until(app: Any, met: Callable[[Any], bool], limit: int = 120) -> Any:
 
 def texts(lines: list[Any]) -> list[str]:
     return [line.text for line in lines]
+
+
+def seen(screen: Any, text: str) -> bool:
+    """`text` is on the screen without a tap: in the card, or (where the question or the roll leaves the card no room
+    for it) among the log's entries shown, under the dial or above the card."""
+    log, act = screen.told
+    return text in texts(act) or any(log[n].text == text for n in screen.logged)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -59,7 +66,7 @@ def test_a_trait_stands_beside_its_attack_and_the_roll_is_the_instruction(size: 
     card = texts(act)
     big = [line.text for line in act if line.big]
     assert big and big[0].startswith("Eleonora rolls 6 dice on Mind, 5+: 2 successes resist it"), card
-    assert "Attack 1: Quicksilver Mist · Poisoned: a wounded Hero gains it" in card  # beside its attack
+    assert seen(screen, "Attack 1: Quicksilver Mist · Poisoned: a wounded Hero gains it"), card  # beside its attack
     assert not any(text.startswith("Traits:") for text in card)
 
 
@@ -70,18 +77,19 @@ def test_the_question_is_asked_in_the_card_after_what_it_follows(size: tuple[int
     app = make_app(size)
     asks = until(app, lambda advice: advice.question is not None and advice.question.kind == "reach")
     pygame.image.save(app.surface, shots / f"card-question-{size[0]}x{size[1]}.png")
-    log, card = texts(asks.told[0]), texts(asks.told[1])
-    goal = "Goes for Valerio (Threat Level 0): in the Control Area."
-    assert card[0] == "Slingers 1 · 5 AP left · 2 more to act", card
+    card = texts(asks.told[1])
+    title, goal = "Slingers 1 · 5 AP left · 2 more to act", "Goes for Valerio (Threat Level 0): in the Control Area."
     assert card[-2].startswith("How many squares must Slingers 1 move") and asks.told[1][-2].big
-    assert goal in card or log[-1] == goal and len(log) - 1 in asks.logged  # where the long question leaves no room:
-    # the log's newest, shown without a tap
+    small = size == (800, 480)  # there the long question leaves the log room for the goal alone: the title (the AP
+    # left, who still acts) is its entry before, a tap back; the header says the group's AP
+    assert seen(asks, goal) and (seen(asks, title) or small and title in texts(asks.told[0])), (asks.told, asks.logged)
     step(app)
     app.draw()
     screen = app.machine.current
-    log, after = texts(screen.told[0]), texts(screen.told[1])
-    assert after[0] == card[0] and "Attack 1: Sling, 1 hit" in after, after
-    assert goal in after or log[-1] == goal and len(log) - 1 in screen.logged
+    assert screen.advice.attack is not None and seen(screen, "Attack 1: Sling, 1 hit")
+    assert seen(screen, goal) or not small and goal in texts(screen.told[0])  # at 720x1280 the roll's eight buttons
+    # leave the log no line: the goal is its newest entry, a tap on it
+    assert seen(screen, title) or title in texts(screen.told[0])  # with the roll's buttons, the log's entry before
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -137,3 +145,35 @@ def test_nothing_is_drawn_over_the_heroes_the_header_or_the_loot(size: tuple[int
             if number == 30:
                 pygame.image.save(app.surface, shots / f"card-loot-{size[0]}x{size[1]}.png")
         step(app)
+
+
+def test_a_roll_where_only_its_successes_count_is_one_tap() -> None:
+    """Fault 4: an attack cost N+3 taps for N defence dice. Valerio against the Sling (4 dice, 5+, 1 hit, no Status
+    Token, no Enemy's Skill): "1 saved" is one tap, journaled as the successes counted."""
+    app = make_app()
+    screen = until(app, lambda advice: advice.attack is not None)
+    order = screen.advice.attack
+    labels = [item.label for item in screen.items if item.enabled]
+    assert labels[:3] == ["0 saved", "1 saved", "Defence roll"], labels
+    before = app.game.state
+    play(app, click(next(h.rect.center for h in app.hits if h.target[0] == "item" and screen.items[h.target[1]].label == "1 saved")))
+    made = app.game.state.turn.attacks[-1]
+    assert (made.hero, made.wounds) == ("valerio", 0) and len(app.game.state.turn.attacks) == len(before.turn.attacks) + 1
+    assert app.game.events()[-1]["dice"] == [8, 1, 1, 1][: order.dice]  # a success on the d8's top face, the rest 1
+
+
+def test_the_faces_of_a_defence_roll_are_one_tap_a_die_and_the_last_applies_it() -> None:
+    """Fault 4: the faces opened on a tap on the die (2 taps the first die) and a Resolve followed the last. Now the
+    picker is open on the first die, each face sets its die and moves on, and the last applies the roll."""
+    app = make_app()
+    until(app, lambda advice: advice.attack is not None)
+    play(app, key("d"))
+    app.draw()
+    dice = app.form.dice()
+    for die in range(len(dice.values)):
+        faces = {h.target[1]: h.rect for h in app.hits if h.target[0] == "face"}
+        assert faces, die  # open at once, no tap on the die
+        play(app, click(faces[5 if die == 0 else 2].center))
+        app.draw()
+    assert app.form is None and app.machine.current.name == "table"
+    assert app.game.events()[-1]["dice"] == [5, 2, 2, 2] and app.game.state.turn.attacks[-1].wounds == 0
