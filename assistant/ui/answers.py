@@ -16,7 +16,7 @@ from assistant.ui.theme import Fonts
 NUMBER_ROWS = 2  # the rows kept for numbers (0 to 6 and More) or Heroes (more where they need them)
 
 
-SHORT = 5  # letters of an answer that fits a quarter of the panel's width at every size ("More", "Yes")
+SHORT = 6  # letters of an answer that fits a quarter of the panel's width at every size ("More", "1 of 2")
 
 
 def answering(item: Item) -> bool:
