@@ -470,8 +470,12 @@ def _ranged(spec: EnemyGroupSpec, attack: AttackSpec) -> bool:
 
 
 def reach_question(spec: EnemyGroupSpec, model: str, name: str, hero: str, hero_name: str, attack: AttackSpec,
-                   ap_left: int, prefix: str) -> Question:  # fmt: skip
-    """How far the model must move to attack `hero` with `attack` (line of sight; the farthest square for a ranged attack)."""
+                   ap_left: int, prefix: str, outside: bool = False) -> Question:  # fmt: skip
+    """How far the model must move to attack `hero` with `attack` (line of sight; the farthest square for a ranged attack).
+    `outside`: the table said `hero` is not within the Control Area: the squares no move could attack from are not
+    offered (a ranged attack of range 6 from outside a Control Area of 6 needs 1 square at least; issue 62)."""
+    reach = attack.range_max if _ranged(spec, attack) else 1
+    least = min(ap_left + 1, max(0, spec.control_area + 1 - reach)) if outside else 0
     if _ranged(spec, attack):
         span = f"{attack.range_min}-{attack.range_max}" if attack.range_min != attack.range_max else f"{attack.range_max}"
         where = f"the farthest square within {span} squares of {hero_name}, in line of sight"
@@ -481,7 +485,7 @@ def reach_question(spec: EnemyGroupSpec, model: str, name: str, hero: str, hero_
         key=f"{prefix}{model}:reach:{hero}:{attack.name}",
         kind="reach",
         text=f"How many squares must {name} move to reach {where}? (0 if it can attack from where it stands)",
-        options=tuple(str(n) for n in range(ap_left + 1)) + (MORE,),
+        options=tuple(str(n) for n in range(least, ap_left + 1)) + (MORE,),
         model=model,
         about=(hero,),
         squares=attack.range_max,
@@ -496,6 +500,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     """Move toward the goal keeping the AP of the attack, then attack while AP allow; (AP left, attacks used, moved) when done."""
     model = f"{spec.id}/{number}"
     per_ap = squares_per_ap(state.edition, spec)  # first edition "Chivalry": 2 squares an AP
+    outside = answers.get(f"{prefix}{model}:in_area:{hero}:{spec.control_area}") == NO  # the table said so
     usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
     if not usable:
         draft.add("move", f"{name} moves up to {counted(ap_left * per_ap, 'square')} toward {hero_name}; it has too few AP to attack.", "Action Points",
@@ -507,7 +512,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     if len(usable) > 1:
         # "Enemies Attacks": two Attacks follow the Handbook's Eclectic rule (not in the rulebook): best for the Enemies.
         for attack in preferred:
-            question = reach_question(spec, model, name, hero, hero_name, attack, ap_left * per_ap, prefix)
+            question = reach_question(spec, model, name, hero, hero_name, attack, ap_left * per_ap, prefix, outside)
             answer = answers.get(question.key)
             if answer is None:
                 return question
@@ -528,7 +533,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
         picked = answered(choice, answers)
         chosen = next(a for a in usable if picked is not None and a.name == picked[0])
     cost = attack_cost(state.edition, chosen)
-    question = reach_question(spec, model, name, hero, hero_name, chosen, ap_left * per_ap, prefix)
+    question = reach_question(spec, model, name, hero, hero_name, chosen, ap_left * per_ap, prefix, outside)
     answer = answers.get(question.key)
     if answer is None:
         return question

@@ -47,3 +47,32 @@ def test_any_trait_is_named_and_never_refused(trait: str) -> None:
     """A trait the core does not apply is a reminder only: no effect words, no error."""
     effect = trait_effect(trait)
     assert isinstance(effect, str) and (not effect or trait.strip())
+
+
+def test_after_no_to_the_control_area_no_move_of_0_is_offered() -> None:
+    """Issue 62: "No" to "Is Valerio within 6 squares of Slingers 1?" then asked how far to move with 0 offered: a Sling
+    (range 2-6) cannot attack a Hero farther than 6 squares from where it stands. 1 square at least."""
+    state = rules.new_game(demo_scenario())
+    asked: list[tuple[str, tuple[str, ...]]] = []
+    for _ in range(60):
+        made = plan(state)
+        question = made.question
+        if question is not None and question.model == "slingers/1":
+            asked.append((question.kind, question.options))
+            answer = "no" if question.kind == "in_area" else question.options[0]
+            state = rules.apply(state, {"type": "ai_answer", "question": question.key, "answer": answer})
+            if question.kind == "reach":
+                break
+        elif question is not None:
+            state = rules.apply(state, {"type": "ai_answer", "question": question.key, "answer": question.options[0]})
+        elif state.due:
+            state = rules.apply(state, {"type": "resolve_event", "event": state.due[0]})
+        elif state.turn is None and state.ties:
+            state = rules.apply(state, {"type": "order", "ids": list(state.ties[0])})
+        elif state.turn is None and state.queue:
+            state = rules.apply(state, {"type": "resolve_event", "event": state.queue[0]})
+        else:
+            state = rules.apply(state, {"type": "end_activation"})
+    kinds = [kind for kind, _ in asked]
+    assert "in_area" in kinds and kinds[-1] == "reach", asked
+    assert asked[-1][1] == ("1", "2", "3", "4", "5", "more"), asked
