@@ -64,10 +64,10 @@ def attack_lines(state: GameState, advice: Advice, model: str, camera: bool) -> 
     made = sum(1 for a in state.turn.attacks if f"{a.group}/{a.model}" == model) if state.turn is not None else 0
     hits = f", {order.hits} hit{'s' if order.hits != 1 else ''}" if order.kind == "physical" and order.hits else ""
     area = "In the Area: " if order.area else ""
-    traits = "".join(f" · {trait}: {trait_effect(trait)}" if trait_effect(trait) else f" · {trait}" for trait in order.traits)
     mark = advice.mark(len(advice.steps) - 1)  # the attack the AI chose of two: tap it to choose another
-    lines = [Line(f"{area}Attack {made + 1}: {order.attack}{hits}{traits}", theme.CHOICE if mark else theme.TEXT, mark=mark, keep=3)]  # its traits beside it,
-    # with what they do; the Hero it attacks is the roll's first word
+    lines = [Line(f"{area}Attack {made + 1}: {order.attack}{hits}", theme.CHOICE if mark else theme.TEXT, mark=mark, keep=3)]
+    # (the Hero it attacks is the roll's first word); its traits under it with what they do, kept the longest
+    lines += [Line(f"{trait}: {trait_effect(trait)}" if trait_effect(trait) else trait, theme.CHOICE, keep=4) for trait in order.traits]
     roll_lines = question_lines(waiting_words(advice, camera))
     return lines + [roll_lines[0], *(replace(line, keep=1) for line in roll_lines[1:])]  # how: its buttons say it too
 
