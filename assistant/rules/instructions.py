@@ -101,6 +101,7 @@ class Plan:
     choices: tuple[Question, ...] = ()  # open choices the AI made: an `ai_answer` overrides them
     done: bool = False  # the active group has nothing left to do: end its activation
     recalled: tuple[tuple[Question, Answer], ...] = ()  # questions the AI answered itself from earlier answers (`ai.recall`)
+    ap_left: tuple[tuple[str, int], ...] = ()  # ("group/n", AP): each Enemy model's AP still to spend, as far as planned
 
     def question_for(self, key: str) -> Question | None:
         """The pending question or open choice with this key."""
@@ -123,6 +124,7 @@ class _Draft:
     choices: list[Question] = field(default_factory=list)
     recalled: Recalled = field(default_factory=list)
     areas: dict[tuple[str, str], Answer] = field(default_factory=dict)  # the group's answers of Areas around a target
+    ap: dict[str, int] = field(default_factory=dict)  # each model's AP still to spend, as far as planned
 
     def add(self, kind: str, text: str, rule: str, model: str = "", choice: str = "", attack: AttackOrder | None = None,
             squares: int = 0, toward: str = "") -> None:  # fmt: skip
@@ -287,13 +289,17 @@ def _group_plan(state: GameState) -> Plan:
         if pending is not None:
             return _finish(spec.id, draft, pending)
     draft.add("done", f"{spec.name}: done. End the activation.", "Enemy Activation 4-5")
-    return Plan(spec.id, tuple(draft.steps), choices=tuple(draft.choices), done=True, recalled=tuple(draft.recalled))
+    return Plan(spec.id, tuple(draft.steps), choices=tuple(draft.choices), done=True, recalled=tuple(draft.recalled),
+                ap_left=tuple(draft.ap.items()))
 
 
 def _finish(token: str, draft: _Draft, pending: Question | AttackOrder) -> Plan:
+    ap = tuple(draft.ap.items())
     if isinstance(pending, Question):
-        return Plan(token, tuple(draft.steps), question=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled))
-    return Plan(token, tuple(draft.steps), attack=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled))
+        return Plan(token, tuple(draft.steps), question=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled),
+                    ap_left=ap)  # fmt: skip
+    return Plan(token, tuple(draft.steps), attack=pending, choices=tuple(draft.choices), recalled=tuple(draft.recalled),
+                ap_left=ap)  # fmt: skip
 
 
 def _mission(state: GameState, spec: EnemyGroupSpec) -> MissionGoal | None:
@@ -388,7 +394,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         goal = decide_goal(_view(state, spec, model, name, mission, prefix, facts), answers, draft.recalled)
     rounds = 1
     here: tuple[str, ...] = ()  # its earlier goal choices made from the square it stands on now (`ai.recall`)
-    ap_left = ap
+    ap_left = draft.ap[model] = ap
     used = 0  # attacks of `made` accounted for
     while True:
         if isinstance(goal, Question):
@@ -413,6 +419,7 @@ def _model_plan(state: GameState, spec: EnemyGroupSpec, number: int, ap: int, an
         if not isinstance(outcome, tuple):
             return outcome
         ap_left, spent, moved = outcome
+        draft.ap[model] = ap_left
         used += spent
         if not facts[goal.hero].ko or ap_left <= 0 or rounds >= 4:
             return None
@@ -463,8 +470,12 @@ def _ranged(spec: EnemyGroupSpec, attack: AttackSpec) -> bool:
 
 
 def reach_question(spec: EnemyGroupSpec, model: str, name: str, hero: str, hero_name: str, attack: AttackSpec,
-                   ap_left: int, prefix: str) -> Question:  # fmt: skip
-    """How far the model must move to attack `hero` with `attack` (line of sight; the farthest square for a ranged attack)."""
+                   ap_left: int, prefix: str, outside: bool = False) -> Question:  # fmt: skip
+    """How far the model must move to attack `hero` with `attack` (line of sight; the farthest square for a ranged attack).
+    `outside`: the table said `hero` is not within the Control Area: the squares no move could attack from are not
+    offered (a ranged attack of range 6 from outside a Control Area of 6 needs 1 square at least; issue 62)."""
+    reach = attack.range_max if _ranged(spec, attack) else 1
+    least = min(ap_left + 1, max(0, spec.control_area + 1 - reach)) if outside else 0
     if _ranged(spec, attack):
         span = f"{attack.range_min}-{attack.range_max}" if attack.range_min != attack.range_max else f"{attack.range_max}"
         where = f"the farthest square within {span} squares of {hero_name}, in line of sight"
@@ -474,7 +485,7 @@ def reach_question(spec: EnemyGroupSpec, model: str, name: str, hero: str, hero_
         key=f"{prefix}{model}:reach:{hero}:{attack.name}",
         kind="reach",
         text=f"How many squares must {name} move to reach {where}? (0 if it can attack from where it stands)",
-        options=tuple(str(n) for n in range(ap_left + 1)) + (MORE,),
+        options=tuple(str(n) for n in range(least, ap_left + 1)) + (MORE,),
         model=model,
         about=(hero,),
         squares=attack.range_max,
@@ -489,6 +500,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     """Move toward the goal keeping the AP of the attack, then attack while AP allow; (AP left, attacks used, moved) when done."""
     model = f"{spec.id}/{number}"
     per_ap = squares_per_ap(state.edition, spec)  # first edition "Chivalry": 2 squares an AP
+    outside = answers.get(f"{prefix}{model}:in_area:{hero}:{spec.control_area}") == NO  # the table said so
     usable = [a for a in spec.attacks if attack_cost(state.edition, a) <= ap_left]
     if not usable:
         draft.add("move", f"{name} moves up to {counted(ap_left * per_ap, 'square')} toward {hero_name}; it has too few AP to attack.", "Action Points",
@@ -500,7 +512,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
     if len(usable) > 1:
         # "Enemies Attacks": two Attacks follow the Handbook's Eclectic rule (not in the rulebook): best for the Enemies.
         for attack in preferred:
-            question = reach_question(spec, model, name, hero, hero_name, attack, ap_left * per_ap, prefix)
+            question = reach_question(spec, model, name, hero, hero_name, attack, ap_left * per_ap, prefix, outside)
             answer = answers.get(question.key)
             if answer is None:
                 return question
@@ -521,7 +533,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
         picked = answered(choice, answers)
         chosen = next(a for a in usable if picked is not None and a.name == picked[0])
     cost = attack_cost(state.edition, chosen)
-    question = reach_question(spec, model, name, hero, hero_name, chosen, ap_left * per_ap, prefix)
+    question = reach_question(spec, model, name, hero, hero_name, chosen, ap_left * per_ap, prefix, outside)
     answer = answers.get(question.key)
     if answer is None:
         return question
@@ -536,7 +548,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
                 draft.add("engage", f"{name} engages {hero_name} (1 AP): to move away {hero_name} must Disengage.", "Engage", model)
         return 0, 0, True
     steps = int(answer[0])
-    ap_left -= ap_for(steps, per_ap)
+    ap_left = draft.ap[model] = ap_left - ap_for(steps, per_ap)
     if steps:
         keep = f" (it keeps {cost} AP for {chosen.name})" if cost else ""
         rule = "Chivalry: 2 squares per AP" if per_ap > 1 else "Movement: 1 AP per square"
@@ -576,7 +588,7 @@ def _move_and_attack(state: GameState, spec: EnemyGroupSpec, number: int, name: 
             ko = f"; {state.hero_spec(done.hero).name} is {term(state.edition, 'KO')}" if done.ko else ""
             draft.add("attacked", f"{'In the Area: ' if index else ''}{chosen.name} on {state.hero_spec(done.hero).name}: "
                       f"{_wounds_words(state, done)}{ko}.", "Areas" if index else "Enemies Attacks", model, choice_key, extra)  # fmt: skip
-        ap_left -= max(cost, 1)
+        ap_left = draft.ap[model] = ap_left - max(cost, 1)
         if facts[hero].ko or cost == 0:
             break
     return ap_left, used, steps > 0

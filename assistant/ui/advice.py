@@ -35,6 +35,9 @@ class Advice:
     side: str = "enemy"  # whose plan: "enemy", "hero", "event", "stop", or "reaction" (a Hero's declared Move)
     faded: tuple[int, ...] = ()  # steps already done (drawn muted)
     kinds: tuple[str, ...] = ()  # per step: its kind ("status": a Status Token reminder; `Instruction.kind`)
+    models: tuple[str, ...] = ()  # per step: the Enemy model ("group/n") it is about, "" for none
+    ap_left: tuple[tuple[str, int], ...] = ()  # ("group/n", AP) each model has still to spend (`Plan.ap_left`)
+    traits: tuple[tuple[str, ...], ...] = ()  # per step: the traits of its attack
 
     @property
     def waiting(self) -> bool:
@@ -74,8 +77,10 @@ def advice_for(state: GameState, adjacency: Question | None = None) -> Advice | 
     marks = _marks(state, made.steps, tuple(made.choices))
     faded = tuple(i for i, step in enumerate(made.steps) if step.kind in ("declare", "attacked")) if side == "reaction" else ()
     kinds = tuple(step.kind for step in made.steps)
+    models = tuple(step.model for step in made.steps)
+    traits = tuple(step.attack.traits if step.attack is not None else () for step in made.steps)
     return Advice(steps, question, made.attack, bool(made.done) and side == "enemy", tuple(made.choices), marks, side, faded,
-                  kinds)  # fmt: skip
+                  kinds, models, tuple(made.ap_left), traits)  # fmt: skip
 
 
 def _side(state: GameState) -> str:

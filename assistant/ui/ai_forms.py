@@ -94,3 +94,27 @@ def override_form(state: GameState, choices: tuple[Question, ...], key: str = ""
         return {"type": "ai_answer", "question": form.value("which"), "answer": form.value("answer")}
 
     return Form("ai_choice", "Override the AI", [which, answer], build, update, apply_label="Override", start="answer")
+
+
+def counted_dice(state: GameState, order: AttackOrder, saved: int) -> list[int]:
+    """A Defense Test given as its count of successes: that many dice on the die's top face, the rest on 1 (the
+    journal's dice say the successes as counted, not the faces rolled)."""
+    sides = state.scenario.hero(order.hero).die
+    return [sides] * saved + [1] * (order.dice - saved)
+
+
+def by_count(state: GameState, order: AttackOrder) -> bool:
+    """Whether only the count of successes matters to the Hero's Defense Test: no Status Token on the Hero, no Enemy's
+    Skill forcing a re-roll, a threshold the die can reach and miss (the Hero's own re-rolls: Defence roll)."""
+    hero = state.hero(order.hero)
+    sides = state.scenario.hero(order.hero).die
+    return (not hero.statuses and 1 < order.threshold <= sides and order.dice > 0
+            and not by_attacker(state, order.group, order.kind, order.threshold))
+
+
+def count_labels(order: AttackOrder) -> list[tuple[int, str]]:
+    """The counts worth telling apart, as buttons: 0 to the hits ("1 saved"), or 0 to the Contrast ("2 of 2")."""
+    if order.kind == "physical":
+        return [(n, f"{n} saved") for n in range(min(order.dice, order.hits or 0) + 1)]
+    need = order.contrast or 0
+    return [(n, f"{n} of {need}") for n in range(min(order.dice, need) + 1)]

@@ -33,7 +33,7 @@ from assistant.ui.action_forms import (
     move_form,
     wait_form,
 )
-from assistant.ui.ai_forms import current_answer, defence_form, override_form, several_form
+from assistant.ui.ai_forms import by_count, count_labels, counted_dice, current_answer, defence_form, override_form, several_form
 from assistant.ui.form import Form
 from assistant.ui.mission_forms import draft_order, event_draft_form, order_form, stealth_form
 from assistant.ui.reactions import adjacency_question
@@ -129,7 +129,10 @@ def _advised_items(state: GameState, advice: Advice, ends: bool = True) -> list[
         return _answer_items(state, advice.question)
     if advice.attack is not None:
         hero = name_of(state, advice.attack.hero)
-        items = [Item("Defence roll", "d", form="ai_defence", detail=f"{hero}, {counted(advice.attack.dice, 'die', 'dice')}"),
+        order = advice.attack
+        counts = [Item(label, "", order.event(counted_dice(state, order, n)), kind="order")
+                  for n, label in count_labels(order)] if by_count(state, order) else []  # one tap a roll (issue 62)
+        items = [*counts, Item("Defence roll", "d", form="ai_defence", detail=f"{hero}, {counted(order.dice, 'die', 'dice')}"),
                  Item("Other attack", "a", form="enemy_attack"), end]  # fmt: skip
     else:
         items = [end, Item("Enemy attack", "a", form="enemy_attack")]

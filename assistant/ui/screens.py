@@ -19,6 +19,8 @@ from assistant.rules.horologium import Side
 from assistant.rules.stealth import stealth_active
 from assistant.rules.state import UNDECIDED
 from assistant.ui.advice import Advice, advice_for
+from assistant.ui.answers import answering, draw_answers, rows_of
+from assistant.ui.card import card
 from assistant.ui.form import APPLY, Form, Incomplete, Reading, Stop, shown
 from assistant.ui.inputs import Action, Vertical
 from assistant.ui.intents import Item, make_form, menu, met_result, turned
@@ -49,6 +51,7 @@ from assistant.ui.told import LESS, Line, act_height, draw_act, draw_log, told
 if TYPE_CHECKING:
     from assistant.ui.app import App
 
+ANSWER_H = 34  # px at 800x480: the rows of a question's buttons (`answers`)
 READ_SECONDS = 6.0  # the camera's words on a roll ("Dice raised") stay at least this long, or until the next input
 
 
@@ -92,9 +95,11 @@ class TableScreen:
         self.scroll = 0  # pages of the log back from its newest
         self.picked: list[str] = []  # the answers tapped to a question that takes several, before Answer
         self._picked_for: str | None = None
+        self.several: str | None = None  # the question for which Several… was tapped: a tap picks, Answer sends
         self.views = 1  # the log's views at the last draw (a tap on the log shows the next, then the first again)
         self.logged: list[int] = []  # the log's entries shown at the last draw
         self.told: tuple[list[Line], list[Line]] = ([], [])  # the log and the act lines drawn last
+        self.regions: dict[str, pygame.Rect] = {}  # where the last draw put the header, rows, act lines, buttons, log
 
     def enter(self, app: App) -> None:
         self.refresh(app)
@@ -113,6 +118,8 @@ class TableScreen:
             before = self._attacks
             self.attacked = attacks is not None and before is not None and attacks[:2] == before[:2] and attacks[2] > before[2]
             self._attacks = attacks
+        if self._advised is not state:
+            self.several = None  # the game changed (an answer, Undo): a tap answers alone again
         if self._advised is not state or self._adjacency != adjacency:
             self.advice = advice_for(state, adjacency)
             self._advised, self._adjacency = state, adjacency
@@ -125,7 +132,7 @@ class TableScreen:
         question = self.advice.question if self.advice is not None else None
         if question is None or question.key != self._picked_for:
             self.picked, self._picked_for = [], question.key if question is not None else None
-        if question is not None and question.several:
+        if question is not None and question.several and self.several == question.key:  # after Several…
             self.items = toggled(self.items, question, self.picked)
         left = state.turn.ap_left if state.turn is not None and state.side_of(state.turn.token) is Side.HERO else 0
         self.items = [replace(i, detail=f"{left} AP unspent") if i.label == "End activation" and left else i for i in self.items]
@@ -211,6 +218,11 @@ class TableScreen:
             return None
         if item.command == "react":
             return self.open_form(app, "move") if app.react(list(item.extra["adjacent"])) else None
+        question = self.advice.question if self.advice is not None else None
+        if item.form == "ai_several" and question is not None:  # a tap answered alone; for a tie, tap each, then Answer
+            self.several = question.key
+            self.refresh(app)
+            return None
         if item.command:
             app.command(item.command)
         elif item.event is not None:
@@ -265,7 +277,11 @@ class TableScreen:
         area = lay.panel
         advice = self.advice if self.advice is not None and (self.advice.steps or self.advice.waiting) else None
         notes = self._notes(app, advice) if advice is not None else state.notes
-        log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice), app.camera is not None)
+        if advice is not None and advice.side == "enemy":  # the activation card
+            log, act = card(state, advice, app.error, app.said, notes, self._before(app, advice), app.camera is not None,
+                            advice.question is not None and self.several == advice.question.key)  # fmt: skip
+        else:
+            log, act = told(advice, app.error, app.said, notes, state, self._before(app, advice), app.camera is not None)
         main = [item for item in self.items if item.kind != "command"]
         commands = [item for item in self.items if item.kind == "command"]
         columns = 2
@@ -273,6 +289,10 @@ class TableScreen:
         strip = pygame.Rect(area.left, area.bottom - lay.px(46), area.width, lay.px(46))
         wanted = rows * lay.px(54) + (rows - 1) * lay.gap if rows else 0
         floor = least_height(main, (area.width - (columns - 1) * lay.gap) // columns, lay, fonts)
+        asking = advice is not None and advice.waiting and any(answering(item) for item in main)
+        if asking:  # the answers keep their places from one question to the next: a grid of a fixed height
+            rows, floor = rows_of(main), lay.px(ANSWER_H)
+            wanted = rows * floor + (rows - 1) * lay.gap
         portrait_log = lay.log.height + lay.log.width == 0 and bool(log)
         log_least = read_size(lay, fonts) + lay.px(6) if portrait_log else 0  # a line of the log at least
         active = [state.turn.token] if state.turn is not None and state.side_of(state.turn.token) is Side.ENEMY else []
@@ -281,24 +301,49 @@ class TableScreen:
         room = strip.top - lay.gap - area.top - mission_height(state, lay) - log_least - lay.gap  # header, act, buttons
         # the act lines whole, at the largest; a label's two lines ("Venetian Alchemist") before their last steps down
         one_row = (False, True) if compact_fits(area, lay, state, fonts) else (False,)
-        ways = [(c, n, f) for f in dict.fromkeys((floor, lay.px(34))) for n in LESS for c in one_row
-                if f == lay.px(34) or n != LESS[-1]]  # fmt: skip
-        fit = [(c, n, f) for c, n, f in ways if header_height(lay, c) + act_height(act, area.width, lay, fonts, n)
-               + (rows * f + (rows - 1) * lay.gap if rows else 0) <= room]  # fmt: skip
+        ways = [(c, n, f) for f in dict.fromkeys((floor,) if asking else (floor, lay.px(34))) for n in LESS for c in one_row
+                if f == lay.px(34) or n != LESS[-1] or asking]  # fmt: skip
+        def fitting(act: list[Line], less: tuple[int, ...] = LESS, reserve: int = 0) -> list[tuple[bool, int, int]]:
+            return [(c, n, f) for c, n, f in ways if n in less and header_height(lay, c) + act_height(act, area.width, lay, fonts, n)
+                    + (rows * f + (rows - 1) * lay.gap if rows else 0) + reserve <= room]  # fmt: skip
+
+        enemy = advice is not None and advice.side == "enemy"
+        own_turn = advice is None or advice.side in ("hero", "reaction")
+        # on a Hero's own turn the act lines give way for the heroes' rows (they were drawn over them: issue 62)
+        fit = fitting(act, LESS, heroes_height(state, lay, 2)) if own_turn else []
+        fit = fit or fitting(act, LESS[:1] if enemy else LESS)
+        for less in LESS if not fit and enemy else ():
+            # the card's lines give way to the log (the least kept first) before the question, the roll or "done" gets
+            # smaller; at the next size down only where the lines it keeps alone do not fit
+            shed, gone = list(act), []
+            cut = len(log) - len(notes) - len([words for words in app.said if words])  # before what just happened
+            fit = fitting(shed, (less,))
+            while not fit and any(line.keep is not None for line in shed):
+                drop = min((n for n, line in enumerate(shed) if line.keep is not None), key=lambda n: (shed[n].keep, n))
+                if shed[drop].color != theme.ACTIVE:  # a hint how to answer goes; the card's words are the log's
+                    gone.append(shed[drop])
+                shed = shed[:drop] + shed[drop + 1:]
+                fit = fitting(shed, (less,))
+            if fit:  # in the card's order: the least kept (the goal, the move) the log's newest, shown first
+                log, act = log[:cut] + [line for line in act if line in gone] + log[cut:], shed
+                break
+        fit = fit or fitting(act)
         if not fit and advice is not None and not advice.waiting and act:  # the instruction is the log's, to scroll
             log, act = [*log, replace(act[-1], big=False)], act[:-1]
         compact, less, floor = fit[0] if fit else ways[-1]
         act_h = act_height(act, area.width, lay, fonts, less)
         y = draw_header(surface, area, lay, state, fonts, compact)
+        self.regions = {"header": pygame.Rect(area.left, area.top, area.width, y - area.top)}
         above = strip.top - lay.gap - mission_height(state, lay) - y  # the room above the strip, below the header
         least = rows * floor + (rows - 1) * lay.gap if rows else 0
         room = above - least - act_h - lay.gap - log_least
-        own_turn = advice is None or advice.side in ("hero", "reaction")
         layouts = (1, 2) if own_turn or len(state.heroes) == 1 else (2,)
-        heroes = next((c for c in layouts if heroes_height(state, lay, c) <= room), 2 if own_turn and not app.error else 0)
+        heroes = next((c for c in layouts if heroes_height(state, lay, c) <= room), 0)  # never under the act lines
         if heroes:
-            y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
-        y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
+            top, y = y, draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
+            self.regions["heroes"] = pygame.Rect(area.left, top, area.width, y - top)
+        top, y = y, draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
+        self.regions["mission"] = pygame.Rect(area.left, top, area.width, y - top)
         top = y + act_h + lay.gap + log_least
         grid_top = min(max(top, strip.top - lay.gap - wanted), strip.top - lay.gap - least)
         act_area = pygame.Rect(area.left, grid_top - lay.gap // 2 - act_h, area.width, act_h)
@@ -310,7 +355,11 @@ class TableScreen:
         below = tall if detail else roster_height(state, lay, fonts, active)
         log_area = pygame.Rect(log_area.left, log_area.top + below, log_area.width, log_area.height - below)
         grid = pygame.Rect(area.left, grid_top, area.width, strip.top - lay.gap - grid_top)
-        hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
+        self.regions.update(act=act_area, buttons=grid, log=log_area)
+        if asking:
+            hits = draw_answers(surface, grid, lay, main, self.focus, fonts, floor)
+        else:
+            hits = draw_menu(surface, grid, lay, main, self.focus, fonts, columns=columns)
         hits += draw_menu(surface, strip, lay, commands, self.focus, fonts, columns=3, first=len(main))
         drawn, self.logged, self.views = draw_log(surface, log_area, log, self.scroll, lay, fonts)
         self.told = (log, act)
@@ -359,6 +408,20 @@ def fill(app: App, form: Form, reading: Reading) -> None:
     app.read_until = app.clock() + READ_SECONDS if words else 0.0
 
 
+def settled(app: App, form: Form) -> bool:
+    """A defence roll whose every die is set by hand, with nothing left to decide: no Enemy's Skill asking for a
+    re-roll, no die being re-rolled, no re-roll token held by the Hero (Undo takes it back where one was meant)."""
+    dice, state = form.dice(), app.game.state
+    if form.name not in DICE_FORMS or dice is None or not dice.complete or dice.pending is not None or asked(state, form):
+        return False
+    try:
+        hero = str(form.event().get("hero", ""))
+    except (Incomplete, ValueError):
+        return False
+    held = next((h.statuses for h in state.heroes if h.id == hero), ())
+    return not any("re-roll" in token.lower() for token in held)
+
+
 def rolled(form: Form) -> tuple[Any, ...]:
     """What the camera's words are about: the roll's die, its dice and how many."""
     dice, count = form.dice(), form.dice_count()
@@ -376,6 +439,11 @@ class FormScreen:
         self.picking = None
         self.warned = ""
         app.tray(True)
+        dice = app.form.dice() if app.form is not None and app.form.name in DICE_FORMS else None
+        if app.form is not None and dice is not None and None in dice.values:  # a defence roll: the faces of its
+            # first die not set yet at once (one tap a die; the tap that opened them cost one more: issue 62)
+            field = app.form.fields.index(dice)
+            self.picking = app.form.focus = Stop(field, dice.values.index(None))
 
     def handle(self, app: App, action: Action) -> str | None:
         form = app.form
@@ -462,6 +530,8 @@ class FormScreen:
                 form.refresh()
             else:
                 self.picking = choose(form, stop, int(chosen[1]))
+                if self.picking is None and settled(app, form):  # the last die set and nothing left to decide
+                    return self.apply(app, form)
             return None
         for hit in app.hits:
             if not hit.rect.collidepoint(pos) or hit.target[0] == "face":

@@ -24,12 +24,14 @@ from assistant.ui.theme import Color, Fonts
 
 @dataclass(frozen=True)
 class Line:
-    """One entry: its words and colour; `big` for the act line; `mark`, the AI's open choice behind it (tap it)."""
+    """One entry: its words and colour; `big` for the act line; `mark`, the AI's open choice behind it (tap it);
+    `keep`, how long an act line stays where room is short (the lowest go to the log first; None: never)."""
 
     text: str
     color: Color
     big: bool = False
     mark: str = ""
+    keep: int | None = None
 
 
 @dataclass(frozen=True)
@@ -57,12 +59,17 @@ def waiting_words(advice: Advice | None, camera: bool = False) -> str:
     if advice.question is not None:
         return str(advice.question.text)
     if advice.attack is not None:  # the roll as the AI words it ("Valerio rolls 4 dice on Physique, 5+..."), and how
-        roll = advice.steps[-1].rpartition(". ")[2] if advice.steps else "Roll the defence."
-        return f"{roll} (tap Defence roll{', or let the camera read the dice' if camera else ''})"
+        roll = advice.steps[-1].split(" Traits: ")[0].rpartition(". ")[2] if advice.steps else "Roll the defence."
+        return roll + roll_hint(camera)
     return ""
 
 
-def _question(words: str) -> list[Line]:
+def roll_hint(camera: bool) -> str:
+    """How the table gives the dice: by hand, or (where there is one) by the camera."""
+    return f" (tap Defence roll{', or let the camera read the dice' if camera else ''})"
+
+
+def question_lines(words: str) -> list[Line]:
     """The question big, and a closing "(tap all who are equally close)" under it, smaller: how to answer."""
     head, paren, hint = words.rpartition(" (")
     if paren and hint.endswith(")") and head:
@@ -117,7 +124,7 @@ def told(advice: Advice | None, error: str, said: Sequence[str], notes: Sequence
         up = up_now(state, advice) if state is not None else ""
         act += [Line(up, theme.TEXT)] if up and waiting else []
         if waiting:
-            act += _question(waiting)
+            act += question_lines(waiting)
         elif log and advice.side in ("enemy", "event", "stop"):  # what the table does now: the AI's last sentence,
             # or at a stop the token its buttons resolve (a tie after it was said big over Resolve and Keep it)
             now = advice.steps[advice.kinds.index("event")] if advice.side == "stop" and "event" in advice.kinds else None
@@ -160,7 +167,7 @@ def draw_act(surface: pygame.Surface, area: pygame.Rect, act: Sequence[Line], la
         surface.blit(image, box)
         if line.mark:
             pygame.draw.rect(surface, theme.CHOICE, pygame.Rect(area.left, box.top, max(3, lay.px(4)), box.height))
-            hits.append(Drawn(box.inflate(indent, lay.px(4)), ("choice", line.mark)))
+            hits.append(Drawn(box.inflate(0, lay.px(4)), ("choice", line.mark)))  # as in the log: its bar on its left
         y = box.bottom + lay.px(2)
     return hits
 

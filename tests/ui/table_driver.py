@@ -1,15 +1,19 @@
 """A table that plays the demo by touch alone, from the first screen, and counts its inputs (taps).
 
 It ends the Heroes' activations at once, answers every AI question with its first answer, orders ties as offered,
-resolves events, and rolls 4 on every die: by the face picker where there is one, else by tapping the die until it
-shows 4 (each tap raised it by one). Used to measure what an enemy activation costs the table.
+resolves events, and rolls 4 on every die: by the count of successes where the table offers it, else by the face
+picker where there is one, else by tapping the die until it shows 4 (each tap raised it by one). Used to measure what an enemy activation costs the table.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pygame
+
 from assistant.rules.horologium import Side
+from assistant.ui.form import Reading
+from assistant.ui.inputs import DICE
 from tests.ui.conftest import click, play
 
 FACE = 4
@@ -25,9 +29,15 @@ def _items(app: Any) -> dict[str, Any]:
             and app.machine.current.items[h.target[1]].enabled}
 
 
-def step(app: Any) -> int:
-    """One decision of the table, as taps; the taps it took."""
+def step(app: Any, camera: bool = False) -> int:
+    """One decision of the table, as taps; the taps it took. With `camera`, a defence roll's dice come as the
+    camera's reading (no input: the dice thrown on the tray), then the form's Resolve is tapped."""
     app.draw()
+    if camera and app.machine.current.name == "table" and "Defence roll" in _items(app):
+        attack = app.machine.current.advice.attack
+        play(app, pygame.event.Event(DICE, reading=Reading([FACE] * attack.dice)))
+        app.draw()
+        return 0
     if app.machine.current.name == "form":
         form = app.form
         dice = form.dice()
@@ -57,6 +67,13 @@ def step(app: Any) -> int:
         first = next(label for label in items if label not in ("Several…", "End activation", "Change choice", "Fix", "Undo", "Redo"))
         _tap(app, items[first])
         return 1
+    attack = advice.attack if advice is not None else None
+    if attack is not None:  # the successes counted, where the table offers that (4 on every die)
+        saved = min(sum(1 for _ in range(attack.dice) if FACE >= attack.threshold), attack.hits or attack.contrast or 0)
+        for label in (f"{saved} saved", f"{saved} of {attack.contrast}"):
+            if label in items:
+                _tap(app, items[label])
+                return 1
     for label in ("Defence roll", "Resolve", "Resolve event", "Draw an Injury", "End activation"):
         if label in items:
             _tap(app, items[label])
@@ -64,6 +81,28 @@ def step(app: Any) -> int:
     first = next(iter(items))  # a tie's order, as offered first
     _tap(app, items[first])
     return 1
+
+
+def inputs_per_model(app: Any, camera: bool = False, limit: int = 600) -> list[tuple[str, int, int]]:
+    """The demo played to its end from the first screen: each enemy activation's group, its models standing as it
+    began, and the inputs it took."""
+    out: list[tuple[str, int, int]] = []
+    current: Any = None
+    for _ in range(limit):
+        state = app.game.state
+        token = state.turn.token if state.turn is not None else None
+        enemy = token is not None and state.side_of(token) is Side.ENEMY
+        key = (token, state.turn.start, state.clock) if enemy else None
+        if key != (current[0] if current else None):
+            if current is not None:
+                out.append((current[0][0], current[1], current[2]))
+            current = [key, len(state.group(token).standing), 0] if key is not None else None
+        if state.over is not None:
+            break
+        taps = step(app, camera)
+        if current is not None:
+            current[2] += taps
+    return out
 
 
 def enemy_activations(app: Any, count: int, limit: int = 400) -> list[tuple[str, int]]:
