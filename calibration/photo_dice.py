@@ -50,7 +50,7 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--count", type=int, default=100, help="pictures (1 to 8 dice each)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--samples", type=int, default=16, help="Cycles samples a pixel")
+    parser.add_argument("--samples", type=int, default=6, help="Cycles samples a pixel")
     parser.add_argument("--blender", default="blender")
     args = parser.parse_args()
     if (args.out / "manifest.jsonl").exists():
