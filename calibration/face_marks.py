@@ -41,15 +41,15 @@ def fonts() -> list[str]:
 GLYPHS: dict[str, np.ndarray] = {}  # "FONT:DIGIT": the digit's ink, 0..255, cut to it (write_glyphs, load_glyphs)
 
 
-def write_glyphs(path: Path) -> None:
-    """Every digit 1 to 9 in every font of `fonts()`, 96 px tall, into the .npz `path` (pygame's FreeType draws
-    them; Blender's Python cannot load pygame beside its own SDL, so it reads them from there)."""
+def write_glyphs(path: Path, files: list[str] | None = None) -> None:
+    """Every digit 1 to 9 in every font of `files` (else `fonts()`), 96 px tall, into the .npz `path` (pygame's
+    FreeType draws them; Blender's Python cannot load pygame beside its own SDL, so it reads them from there)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.freetype
 
     pygame.freetype.init()
     out = {}
-    for file in fonts():
+    for file in files or fonts():
         font = pygame.freetype.Font(file, 96)
         font.antialiased = True
         for digit in "123456789":
