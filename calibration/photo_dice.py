@@ -60,7 +60,14 @@ def main() -> int:
     if shutil.which(args.blender) is None:
         print(f"{args.blender}: not found (apt install blender)", file=sys.stderr)
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
+    if args.count < 1 or args.samples < 1:
+        print("--count and --samples must be 1 or more", file=sys.stderr)
+        return 2
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as bad:
+        print(f"{args.out}: cannot render into it ({bad.strerror})", file=sys.stderr)
+        return 2
     command = ["nice", "-n", "10", args.blender, "-b", "--factory-startup", "-t", "1", "--python-exit-code", "1", "-P",
                str(HERE / "photo_dice_scene.py"), "--", str(args.out), "--count", str(args.count), "--seed",
                str(args.seed), "--samples", str(args.samples)]

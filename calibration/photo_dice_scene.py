@@ -281,7 +281,7 @@ def build() -> dict:
 # -- each picture's look -----------------------------------------------------------------------------
 
 def hsv(h: float, s: float, v: float) -> tuple[float, float, float, float]:
-    """A linear RGBA colour from hue, saturation, value in 0..1 (the value squared: near sRGB's lightness)."""
+    """A linear RGBA colour from hue, saturation, value in 0..1 (as sRGB gives them: each channel to the 2.2)."""
     import colorsys
     r, g, b = colorsys.hsv_to_rgb(h % 1, s, v)
     return (r ** 2.2, g ** 2.2, b ** 2.2, 1.0)
