@@ -6,7 +6,8 @@
 Writes OUTDIR/images/SSS-NNNNN.jpg and OUTDIR/manifest.jsonl in the format of ../shared/dice (whole-die
 boxes, every die labelled; a Nova Aetas d8 with its "symbol"), and OUTDIR/README with the command that made
 them. The same seed gives the same pictures. Blender (Debian's `blender`, 3.4) runs as one background
-process on one thread, niced; the scene is calibration/photo_dice_scene.py. A folder that already holds a
+process on one thread, niced, a fresh one every CHUNK pictures (one Blender grew to 15.7 GB over 3,300
+pictures); the scene is calibration/photo_dice_scene.py. A folder that already holds a
 manifest is refused (nothing in it is written over).
 """
 
@@ -45,6 +46,9 @@ def summary(out: Path) -> str:
     return f"made {pictures} pictures: {counts['d8']} d8, {counts['d6']} d6"
 
 
+CHUNK = 400  # pictures a Blender process renders
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
@@ -69,8 +73,8 @@ def main() -> int:
         print(f"{args.out}: cannot render into it ({bad.strerror})", file=sys.stderr)
         return 2
     command = ["nice", "-n", "10", args.blender, "-b", "--factory-startup", "-t", "1", "--python-exit-code", "1", "-P",
-               str(HERE / "photo_dice_scene.py"), "--", str(args.out), "--count", str(args.count), "--seed",
-               str(args.seed), "--samples", str(args.samples)]
+               str(HERE / "photo_dice_scene.py"), "--", str(args.out), "--seed", str(args.seed), "--samples",
+               str(args.samples)]
     for path in site.getsitepackages():
         command += ["--site", path]
     (args.out / "README").write_text(
@@ -81,16 +85,20 @@ def main() -> int:
         face_marks.write_glyphs(glyphs)
         signal.signal(signal.SIGTERM, stop)
         tail: deque[str] = deque(maxlen=40)
-        with subprocess.Popen(command + ["--glyphs", str(glyphs)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True) as blender:
-            assert blender.stdout is not None
-            try:
-                for line in blender.stdout:
-                    tail.append(line)
-                    if line.startswith("photo-dice ") and int(line.split()[1].split("/")[0]) % 100 in (0, 1):
-                        print(line.rstrip(), flush=True)
-            except KeyboardInterrupt:  # stopped early (Ctrl-C, or a SIGTERM): what was made is kept, and said
-                blender.terminate()
+        for first in range(0, args.count, CHUNK):
+            chunk = ["--first", str(first), "--count", str(min(CHUNK, args.count - first)), "--glyphs", str(glyphs)]
+            with subprocess.Popen(command + chunk, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True) as blender:
+                assert blender.stdout is not None
+                try:
+                    for line in blender.stdout:
+                        tail.append(line)
+                        if line.startswith("photo-dice ") and int(line.split()[1].split("/")[0]) % 100 in (0, 1):
+                            print(line.rstrip(), flush=True)
+                except KeyboardInterrupt:  # stopped early (Ctrl-C, or a SIGTERM): what was made is kept, and said
+                    blender.terminate()
+            if blender.returncode != 0:
+                break
     made = summary(args.out)
     with open(args.out / "README", "a", encoding="utf-8") as readme:
         readme.write(made + "\n")

@@ -29,6 +29,7 @@ argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 parser = argparse.ArgumentParser(prog="photo_dice_scene.py")
 parser.add_argument("out", type=Path)
 parser.add_argument("--count", type=int, required=True)
+parser.add_argument("--first", type=int, default=0, help="the first picture's number (a chunk of a larger set)")
 parser.add_argument("--seed", type=int, required=True)
 parser.add_argument("--site", action="append", default=[], help="where numpy, OpenCV and pygame are installed")
 parser.add_argument("--samples", type=int, default=6)
@@ -606,7 +607,7 @@ def main() -> int:
     start = time.time()
     dice_count = 0
     with open(args.out / "manifest.jsonl", "a", encoding="utf-8") as manifest:
-        for i in range(args.count):
+        for i in range(args.first, args.first + args.count):
             rng = np.random.default_rng([args.seed, i])
             dice, size = picture(parts, rng)
             parts["scene"].cycles.seed = (args.seed * 100_003 + i) % 2**31
@@ -622,7 +623,7 @@ def main() -> int:
             manifest.write(json.dumps({"image": name, "dice": dice, "complete": True, "box": "whole_die"}) + "\n")
             manifest.flush()
             dice_count += len(dice)
-            print(f"photo-dice {i + 1}/{args.count}: {len(dice)} dice, {dice_count / (time.time() - start):.2f} "
+            print(f"photo-dice {i + 1}/{args.first + args.count}: {len(dice)} dice, {dice_count / (time.time() - start):.2f} "
                   f"dice/s", flush=True)
     os.remove(scratch / "frame.png")
     scratch.rmdir()
