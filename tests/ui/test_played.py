@@ -1,0 +1,168 @@
+"""Issue 62, played not posed: the demo from its first screen to the mission's end by real input events (taps on the
+buttons drawn, the encoder, keys), random legal choices from a few fixed seeds, every frame's text checked as drawn
+(tests/ui/frames.py): no text box over another or out of its area, the type at the table's sizes, contrast, and on an
+enemy's turn the active model's instruction on the screen. A failure names its seed, its step and the frame."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+import pytest
+
+from assistant.rules.horologium import Side
+from assistant.ui import theme
+from assistant.ui.inputs import ENCODER
+from assistant.ui.words import token_label
+from tests.ui.conftest import SHOTS, click, feed, key, make_app
+from tests.ui.frames import Box, contrast, record
+from tests.ui.table_driver import step
+
+SIZES = [(800, 480), (720, 1280)]
+SEEDS = [1, 3]  # (2 ran 700 inputs without an end: undo and back again)
+
+
+def marks(app: Any) -> set[str]:
+    """Signs rather than words to read: the tokens' letters and order badges on the dial, the keys' letters."""
+    state = app.game.state
+    items = getattr(app.machine.current, "items", [])
+    return ({token_label(state, t.id) for t in state.tokens} | {"KO", "=", "?"} | {str(n) for n in range(1, 13)}
+            | {item.key.upper() for item in items if item.key})  # fmt: skip
+
+
+def region(app: Any, box: Box) -> tuple[str, pygame.Rect]:
+    """The area a text box belongs to: the smallest button (hit) under its middle, else the layout's region."""
+    under = [h for h in app.hits if h.rect.collidepoint(box.rect.center) and h.target[0] != "log"]
+    if under:
+        hit = min(under, key=lambda h: h.rect.width * h.rect.height)
+        return f"button {hit.target}", hit.rect
+    lay = app.layout
+    for name in ("dial", "log", "panel"):
+        area = getattr(lay, name)
+        if area.collidepoint(box.rect.center):
+            return name, area
+    return "screen", app.surface.get_rect()
+
+
+def problems(app: Any, boxes: list[Box]) -> list[str]:
+    """What is wrong with this frame's text, in words (nothing: [])."""
+    out: list[str] = []
+    lay = app.layout
+    signs = marks(app)
+    disabled = {i.label for i in getattr(app.machine.current, "items", []) if not i.enabled}
+    for n, a in enumerate(boxes):
+        for b in boxes[n + 1:]:
+            if a.rect.colliderect(b.rect):
+                out.append(f"overlap: {a.text!r} {tuple(a.rect)} over {b.text!r} {tuple(b.rect)}")
+        name, area = region(app, a)
+        if not area.inflate(2, 2).contains(a.rect):
+            out.append(f"area: {a.text!r} {tuple(a.rect)} leaves its {name} {tuple(area)}")
+        if a.text not in signs and a.caps < theme.READ_CAPS * lay.unit - 0.5:
+            out.append(f"type: {a.text!r} at {a.caps} px capitals (under {theme.READ_CAPS * lay.unit:g})")
+        if a.text not in disabled and contrast(a.fg, a.bg) < 4.5:
+            out.append(f"contrast: {a.text!r} at {contrast(a.fg, a.bg):.1f}:1 contrast ({a.fg} on {a.bg})")
+    screen = app.machine.current
+    state = app.game.state
+    token = state.turn.token if state.turn is not None else None
+    if (screen.name == "table" and state.over is None and token is not None and state.side_of(token) is Side.ENEMY
+            and screen.advice is not None):  # fmt: skip
+        big = [line for line in screen.told[1] if line.big]
+        drawn = {b.text: b for b in boxes}
+        if not big:
+            out.append(f"instruction: none for {token} (the act lines: {[line.text for line in screen.told[1]]})")
+        for line in big:
+            if line.text not in drawn:
+                out.append(f"instruction: {line.text!r} is not drawn")
+            elif drawn[line.text].caps < theme.ACT_CAPS * lay.unit - 0.5:
+                out.append(f"instruction: {line.text!r} at {drawn[line.text].caps} px capitals")
+    return out
+
+
+def inputs(app: Any, rng: random.Random) -> list[pygame.event.Event]:
+    """Every input the table could give now: a tap on what is drawn, the encoder, a key of an item or of the forms."""
+    taps = [click(h.rect.center) for h in app.hits if h.target[0] != "log"]
+    knob = [pygame.event.Event(ENCODER, action="turn", value=rng.choice((-1, 1))),
+            pygame.event.Event(ENCODER, action="confirm", value=0), pygame.event.Event(ENCODER, action="back", value=0)]
+    keys = [key(i.key) for i in getattr(app.machine.current, "items", []) if i.key and len(i.key) == 1]
+    keys += [key(name) for name in ("return", "backspace", "tab", "up", "down", "1", "4", "6")]
+    return rng.choice([taps or keys, knob, keys])
+
+
+def play_through(size: tuple[int, int], seed: int, check: Callable[[Any, list[Box]], None], where: list[str],
+                 limit: int = 700) -> tuple[Any, set[str]]:  # fmt: skip
+    """The demo from its first screen to its end: each input at random (`seed`) or, half the time, the next one a
+    table that plays on would give (`table_driver.step`, taps). The kinds of moment seen, as words."""
+    rng = random.Random(seed)
+    app = make_app(size)
+    recorder = record(app)
+    recorder.checks.append(check)
+    try:
+        return _played(app, recorder, rng, where, limit)
+    finally:
+        recorder.restore()
+
+
+def _played(app: Any, recorder: Any, rng: random.Random, where: list[str], limit: int) -> tuple[Any, set[str]]:
+    seen: set[str] = set()
+    app.draw()
+    for n in range(limit):
+        state = app.game.state
+        if state.over is not None:
+            seen.add(f"over: {state.over}")
+            return app, seen
+        seen |= {"ko"} if any(h.ko for h in state.heroes) else set()
+        seen |= {"undo"} if app.game.can_redo() else set()
+        seen |= {"tie"} if any("=" == b.text for b in recorder.boxes) else set()
+        seen |= {"mystery"} if any("Mystery" in b.text for b in recorder.boxes) else set()
+        where[0] = f"input {n}"
+        if app.machine.current.name not in ("table", "form"):  # (calibration, reached by a key): back to the game
+            feed(app, pygame.event.Event(ENCODER, action="back", value=0))
+        elif rng.random() < 0.5:
+            feed(app, rng.choice(inputs(app, rng)))
+            app.running = True
+        else:
+            step(app)
+    return app, seen
+
+
+KINDS = ("overlap", "area", "type", "contrast", "instruction")
+
+
+@functools.cache
+def played(size: tuple[int, int], seed: int) -> tuple[dict[str, str], str, set[str]]:
+    """One game of `seed` at `size`: each check's first failure (its seed, input, frame and what), how it ended, and
+    the kinds of moment it went through. Saved where a check first failed: tests/ui/screenshots/played-*.png."""
+    first: dict[str, str] = {}
+    where: list[str] = [""]
+
+    def check(app: Any, boxes: list[Box]) -> None:
+        for wrong in problems(app, boxes):
+            kind, _, what = wrong.partition(": ")
+            if kind not in first:
+                first[kind] = f"seed {seed} at {size[0]}x{size[1]}, {where[0]}, frame {app.frames}: {what}"
+                SHOTS.mkdir(exist_ok=True)
+                pygame.image.save(app.surface, SHOTS / f"played-{kind}-{seed}-{size[0]}x{size[1]}.png")
+
+    app, seen = play_through(size, seed, check, where)
+    return first, str(app.game.state.over), seen
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_demo_is_played_to_the_mission_s_end_through_kos_undo_ties_and_the_mystery(size: tuple[int, int], seed: int) -> None:
+    _, over, seen = played(size, seed)
+    assert over != "None" and {"ko", "undo", "tie", "mystery"} <= seen, (over, seen)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_frame_of_the_played_demo(kind: str, size: tuple[int, int], seed: int) -> None:
+    """overlap: no text box over another; area: each inside its button or region; type: nothing read under
+    READ_CAPS (at 800x480, scaled by the layout's unit), signs aside; contrast: 4.5:1; instruction: on an enemy's turn
+    the act line drawn at ACT_CAPS."""
+    first, _, _ = played(size, seed)
+    assert kind not in first, first[kind]
