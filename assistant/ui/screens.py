@@ -247,7 +247,7 @@ class TableScreen:
 
         The act lines are whole first: the buttons give up height for them to their least (34 px, 50 where a
         label needs two lines), then the heroes' rows go to two columns, and while the AI talks are left out
-        (the dial shows their tokens). On a Hero's own turn the rows stay."""
+        (the dial shows their tokens). On a Hero's own turn the rows stay, unless a question needs their room."""
         self.refresh(app)
         lay, fonts, state = app.layout, app.fonts, app.game.state
         fonts.least = read_size(lay, fonts)  # nothing shrunk under what the table reads
@@ -287,7 +287,8 @@ class TableScreen:
         room = above - least - act_h - lay.gap - log_least
         own_turn = advice is None or advice.side in ("hero", "reaction")
         layouts = (1, 2) if own_turn or len(state.heroes) == 1 else (2,)
-        heroes = next((c for c in layouts if heroes_height(state, lay, c) <= room), 2 if own_turn and not app.error else 0)
+        asked = any(line.big for line in act)  # a question (the Move's "who is adjacent?"): the rows give way to it
+        heroes = next((c for c in layouts if heroes_height(state, lay, c) <= room), 2 if own_turn and not app.error and not asked else 0)
         if heroes:
             y = draw_heroes(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts, columns=heroes)
         y = draw_mission(surface, pygame.Rect(area.left, y, area.width, 0), lay, state, fonts)
