@@ -260,7 +260,7 @@ def status_played(size: tuple[int, int], seed: int, shots: Any) -> tuple[dict[st
 
 STATUS_OPEN = {  # check: faults still open on the Status board
     "type": "the board's track numbers, disc letters, card and track names at 11 to 17 px capitals",
-    "contrast": "the board's track numbers in DIM on BAND (2.1:1), the Milizia's red on FACE (4.3:1)",
+    "contrast": "a form's value in white over its gold focus ring where the row is squeezed (2.1:1)",
 }
 
 
