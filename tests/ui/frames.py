@@ -14,7 +14,7 @@ from typing import Any
 
 import pygame
 
-from assistant.ui.theme import Color, Fonts, contrast  # noqa: F401  (contrast: for the checks)
+from assistant.ui.theme import Color, Fonts
 
 
 @dataclass(frozen=True)

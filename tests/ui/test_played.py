@@ -17,10 +17,11 @@ from assistant.rules.horologium import Side
 from assistant.ui import theme
 from assistant.ui.inputs import ENCODER
 from assistant.ui.table import MemoryGame
+from assistant.ui.theme import contrast
 from assistant.ui.words import token_label
 from tests.ui.conftest import SHOTS, click, feed, key, make_app
 from tests.ui.demo import demo_scenario
-from tests.ui.frames import Box, contrast, record
+from tests.ui.frames import Box, record
 from tests.ui.table_driver import step
 
 SIZES = [(800, 480), (720, 1280)]
