@@ -27,6 +27,10 @@ class Box:
     bg: Color  # the colour most of the screen under the glyphs had before they were drawn
 
 
+def _rgb(color: pygame.Color) -> Color:
+    return (color.r, color.g, color.b)
+
+
 class _Font(pygame.font.Font):
     """A font whose rendered images are noted by `Recorder` (what, at which size, in which colour)."""
 
@@ -37,7 +41,7 @@ class _Font(pygame.font.Font):
 
     def render(self, text: Any, antialias: Any, color: Any, bgcolor: Any = None, wraplength: int = 0) -> pygame.Surface:
         image = super().render(text, antialias, color, bgcolor, wraplength)
-        self.recorder.texts[id(image)] = (image, str(text), self.points, tuple(pygame.Color(color))[:3])
+        self.recorder.texts[id(image)] = (image, str(text), self.points, _rgb(pygame.Color(color)))
         return image
 
 
@@ -59,7 +63,7 @@ class _Screen(pygame.Surface):
         shown = glyphs.move(x, y).clip(self.get_clip())
         bg: Color = (0, 0, 0)
         if shown.width and shown.height:  # the colour most of a few points around the glyphs have
-            points = [self.get_at((px, py))[:3] for px in (shown.left, shown.centerx, shown.right - 1)
+            points = [_rgb(self.get_at((px, py))) for px in (shown.left, shown.centerx, shown.right - 1)
                       for py in (shown.top, shown.bottom - 1)]
             bg = Counter(points).most_common(1)[0][0]
         drawn = super().blit(source, dest, area, special_flags)
@@ -114,8 +118,11 @@ class Recorder:
                 recorder.boxes = [b for b in recorder.boxes if not under.contains(b.rect)]
             return real(surface, color, shape, width, *rest, **named)
 
-        self.restore = lambda: setattr(pygame.draw, "rect", real)
-        pygame.draw.rect = rect
+        def restore() -> None:
+            pygame.draw.rect = real
+
+        self.restore = restore
+        pygame.draw.rect = rect  # type: ignore[assignment]
 
 
 def record(app: Any) -> Recorder:
