@@ -267,7 +267,7 @@ class TableScreen:
 
         The act lines are whole first: the buttons give up height for them to their least (34 px, 50 where a
         label needs two lines), then the heroes' rows go to two columns, and while the AI talks are left out
-        (the dial shows their tokens). On a Hero's own turn the rows stay."""
+        (the dial shows their tokens). On a Hero's own turn the rows stay, unless a question needs their room."""
         self.refresh(app)
         lay, fonts, state = app.layout, app.fonts, app.game.state
         fonts.least = read_size(lay, fonts)  # nothing shrunk under what the table reads

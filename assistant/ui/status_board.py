@@ -17,7 +17,7 @@ from assistant.ui.theme import Color, Fonts
 FACTION_COLORS: dict[Faction, Color] = {
     Faction.MANO: (70, 200, 120),  # green: the markets
     Faction.RAGIONE: (90, 160, 255),  # blue: diplomacy
-    Faction.MILIZIA: (235, 80, 80),  # red: steel
+    Faction.MILIZIA: (245, 100, 100),  # red: steel (4.5:1 on the board, as text too)
     Faction.PUGNO: (245, 195, 60),  # yellow: the people
 }
 LETTERS = {Faction.MANO: "Ma", Faction.RAGIONE: "Ra", Faction.MILIZIA: "Mi", Faction.PUGNO: "Pu"}
@@ -110,7 +110,7 @@ def _military(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, fon
         if space in held:
             disc(surface, fonts, held[space], cell.center, min(cell.width, cell.height) // 2 - 1)
         else:
-            _text(surface, fonts, str(space), round(15 * k), theme.DIM, cell, "center")
+            _text(surface, fonts, str(space), round(15 * k), theme.MUTED, cell, "center")
     return area.bottom
 
 
@@ -131,7 +131,7 @@ def _status(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, fonts
             pygame.draw.rect(surface, theme.BAND, cell, border_radius=round(4 * k))
             here = on.get(space, [])
             if not here:
-                _text(surface, fonts, str(space), round(15 * k), theme.DIM, cell, "center")
+                _text(surface, fonts, str(space), round(15 * k), theme.MUTED, cell, "center")
                 continue
             if len(here) == 1:
                 disc(surface, fonts, here[0], cell.center, min(cell.width, cell.height) // 2 - 1)
@@ -171,7 +171,7 @@ def _monitor(surface: pygame.Surface, area: pygame.Rect, state: StatusGame, font
         if there:
             _officials(surface, fonts, there, cell, k)
         else:
-            _text(surface, fonts, f"News {space}", round(15 * k), theme.DIM, cell, "center")
+            _text(surface, fonts, f"News {space}", round(15 * k), theme.MUTED, cell, "center")
     return area.bottom
 
 
