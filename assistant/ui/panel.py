@@ -409,9 +409,7 @@ def _draw_dice(surface: pygame.Surface, area: pygame.Rect, lay: Layout, form: Fo
 def draw_over_banner(surface: pygame.Surface, dial: pygame.Rect, lay: Layout, state: GameState, fonts: Fonts) -> None:
     """Across the dial when the mission has ended: the result and why, in words."""
     band = pygame.Rect(dial.left, dial.centery - lay.px(50), dial.width, lay.px(100))
-    shade = pygame.Surface(band.size, pygame.SRCALPHA)
-    shade.fill((0, 0, 0, 215))
-    surface.blit(shade, band)
+    pygame.draw.rect(surface, (0, 0, 0), band)  # opaque: the dial's numerals showed through under the words
     title, reason = over_words(state)
     color = theme.GOOD if over_is_good(state) else theme.DANGER
     _text(surface, fonts, title.upper(), lay.px(40), color, pygame.Rect(band.left, band.top + lay.px(6), band.width, lay.px(48)), "center")
