@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant.vision.heldout import HOLD, Tally, check, tally, verdict
+from assistant.vision.heldout import HOLD, Tally, check, tally
 from assistant.vision.learn import entries_of, examples, learn, learn_examples
 from assistant.vision.manifest import Entry
 from assistant.vision.profile import Profile, load
@@ -108,18 +108,6 @@ def test_views_of_upright_photos_stay_upright_and_a_tables_are_turned_any_way() 
 
     assert upper_lighter(15.0) == 1.0
     assert 0.3 < upper_lighter(180.0) < 0.7
-
-
-def test_the_verdict_weighs_a_misread_as_much_as_a_die_read_right_and_ignores_noise() -> None:
-    none = Tally(right=80, misread=5, unread=15)
-    assert verdict(none, Tally(81, 4, 15), 9).endswith("about the same either way")  # under 2 dice
-    assert verdict(none, Tally(79, 2, 19), 9).endswith("the profile helps")  # 3 fewer misread
-    assert verdict(none, Tally(83, 5, 12), 9).endswith("the profile helps")
-    assert "reads worse than none; do not use it" in verdict(none, Tally(78, 5, 17), 9)
-    assert "reads worse than none" in verdict(none, Tally(85, 7, 8), 9)  # more right, but more misread
-    big = Tally(right=900, misread=5, unread=95)  # a thousand dice: under 1 % is no difference
-    assert verdict(big, Tally(892, 5, 103), 9).endswith("about the same either way")
-    assert "reads worse" in verdict(big, Tally(890, 5, 105), 9)
 
 
 def test_learn_says_how_it_did_held_out_and_writes_one_profile_file(tmp_path: Path) -> None:
