@@ -162,10 +162,10 @@ def test_from_fix_to_a_profile_the_camera_reads_with(data: Path, shots: Path, mo
     kept = [m for m in messages if isinstance(m, Seen) and m.kept]
     assert [(a.kind, a.value, a.view) for a in asked] == [("d6", face, 1) for face in range(1, 7)]
     assert [seen.value for seen in kept] == [1, 2, 3, 4, 5, 6]
-    # each step of both learns moved the bar: the check's, then the profile's; each the finder's two steps (a fifth
-    # of the bar), then the face network's two
+    # each step of both learns moved the bar: the check's, the finder's two steps (a fifth of the bar), then the face
+    # network's two; then the profile's, going on from the check's networks: a third of each, one step
     assert [(m.phase, round(m.share, 6)) for m in messages if isinstance(m, Progress)] == [
-        (phase, share) for phase in (0, 1) for share in (0.1, 0.2, 0.6, 1.0)]
+        (0, 0.1), (0, 0.2), (0, 0.6), (0, 1.0), (1, 0.2), (1, 1.0)]
     assert screen.learned is not None and screen.learned.check is not None  # 6 views: one held out
     judged = check_words(screen.learned.check)[1]
     saved(app, shots, "d6-result")
