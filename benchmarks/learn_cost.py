@@ -73,7 +73,7 @@ def batch_flops() -> dict[str, float]:
     return out
 
 
-def one(case: str) -> dict[str, object]:
+def one(case: str, steps: int | None = None) -> dict[str, object]:
     """Learn `case` here as `dice learn` does; its seconds, TFLOP, batches and peak memory."""
     from assistant.vision import tune
     from assistant.vision.learn import checked, entries_of, examples
@@ -91,7 +91,7 @@ def one(case: str) -> dict[str, object]:
         start = time.perf_counter()
         entries = entries_of(manifest, lambda _said: None)
         found = examples(entries, lambda _said: None)
-        _, check = checked(manifest, entries, found, report=lambda _said: None)
+        _, check = checked(manifest, entries, found, steps, report=lambda _said: None)
         seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     per = batch_flops()
@@ -100,8 +100,8 @@ def one(case: str) -> dict[str, object]:
             "gflop_a_batch": {k: round(v / 1e9, 1) for k, v in per.items()}}
 
 
-def child(tree: Path, case: str) -> dict[str, object]:
-    command = [sys.executable, __file__, "--one", case, "--tree", str(tree)]
+def child(tree: Path, case: str, steps: int | None) -> dict[str, object]:
+    command = [sys.executable, __file__, "--one", case, "--tree", str(tree)] + (["--steps", str(steps)] if steps else [])
     done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=tree)
     if done.returncode:
         sys.exit(f"{case} in {tree} failed:\n{done.stderr[-3000:]}")
@@ -113,16 +113,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose `dice learn` is measured")
     parser.add_argument("--case", choices=sorted(CASES), action="append", help="only these (default: both)")
+    parser.add_argument("--steps", type=int, help="batches of each fine-tune, as `dice learn --steps` (default: its own)")
     parser.add_argument("--one", choices=sorted(CASES), help=argparse.SUPPRESS)
     args = parser.parse_args()
     tree = args.tree.resolve()
     if args.one:
         sys.path.insert(0, str(tree))
-        print(json.dumps(one(args.one)))
+        print(json.dumps(one(args.one, args.steps)))
         return 0
     print(f"dice learn in {tree}")
     for case in args.case or list(CASES):
-        run = child(tree, case)
+        run = child(tree, case, args.steps)
         tflop = float(run["tflop"])  # type: ignore[arg-type]
         pi = "  ".join(f"Pi 5 at {g:.0f} GFLOP/s {tflop * 1000 / g / 60:4.1f} min" for g in PI5)
         print(f"{case:5s} {CASES[case][0]:26s} {run['seconds']:6.1f} s  {tflop:6.2f} TFLOP  peak {run['peak_mib']:5.0f} MiB"
