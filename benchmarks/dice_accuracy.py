@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 from assistant.vision.errors import ImageError, ManifestError  # noqa: E402
 from assistant.vision.images import load_image  # noqa: E402
 from assistant.vision.find import Finder  # noqa: E402
-from assistant.vision.learn import Examples, learn_examples  # noqa: E402
+from assistant.vision.learn import Examples, checked  # noqa: E402
 from assistant.vision.manifest import Entry, manifest_folders, read_manifest  # noqa: E402
 from assistant.vision.matching import match  # noqa: E402
 from assistant.vision.network import runtime  # noqa: E402
@@ -198,13 +198,15 @@ def covering(pictures: list[tuple[Entry, np.ndarray]], most: int) -> list[tuple[
 
 
 def calibrated(kind: str, pictures: list[tuple[Entry, np.ndarray]]) -> tuple[DiceReader, float]:
-    """A reader with the profile `nova-table dice learn` makes of `pictures`, and the seconds learning took."""
+    """A reader with the profile `nova-table dice learn` makes of `pictures` (its check, then the profile), and the
+    seconds learning took; the check's line is printed."""
     start = time.perf_counter()
     found = Examples()
     finder = Finder()
     for item, image in pictures:
         found.add(item, image, finder)
-    profile = learn_examples(found, ["calibration pictures"])
+    profile, _ = checked(Path("calibration pictures"), [item for item, _ in pictures], found, report=lambda _s: None)
+    print(f"    check: {profile.check}", flush=True)
     return DiceReader(kind, profile), time.perf_counter() - start
 
 

@@ -28,7 +28,7 @@ def seen_words(seen: Seen) -> str:
 
 
 def check_words(check: Comparison | None) -> tuple[str, str]:
-    """What the held-out check found, and its verdict ("helps", "same", "worse", or "" where there was none)."""
+    """What the held-out check found, and its verdict ("helps", "same", "worse", "unsure", or "" where none)."""
     if check is None:
         return "Too few views to check it on views it did not learn from.", ""
     mine, none = check.with_profile, check.without
@@ -40,6 +40,7 @@ def check_words(check: Comparison | None) -> tuple[str, str]:
     judged = check.judged
     verdict = {"helps": "It reads your dice better: use it.",
                "same": "It reads them about as well as without it.",
+               "unsure": "Too few dice to say whether it reads them better: show each face more times to be sure.",
                "worse": "It reads them worse than without it: discard it, then show every face again, your own "
                         "dice on your own tray."}[judged]
     return f"{said}. {verdict}", judged

@@ -186,18 +186,22 @@ def loss_of(net: Any, views: Sequence[tuple[np.ndarray, np.ndarray]]) -> Any:
 
 
 def tune(pictures: Sequence[tuple[np.ndarray, np.ndarray]], steps: int | None = None,
-         progress: Callable[[float], None] = lambda share: None, seed: int = 0) -> bytes:
-    """The shipped finder fine-tuned on `pictures` (B, G, R working images, each with every die's whole box,
-    N x 4) for `steps` batches (None: STEPS), as ONNX bytes."""
+         progress: Callable[[float], None] = lambda share: None, seed: int = 0,
+         start: dict[str, Any] | None = None) -> tuple[bytes, dict[str, Any]]:
+    """The shipped finder (or the one of weights `start`, learned from some of these pictures: then tune.AGAIN of
+    the batches) fine-tuned on `pictures` (B, G, R working images, each with every die's whole box, N x 4) for
+    `steps` batches (None: STEPS), as ONNX bytes, and its weights."""
     import torch
 
-    from assistant.vision.tune import fit, weights
+    from assistant.vision.tune import AGAIN, fit, weights
 
     torch.manual_seed(seed)
     net, exported = network()
-    net.load_state_dict(weights(WEIGHTS))
+    net.load_state_dict(weights(WEIGHTS) if start is None else start)
     steps = steps or STEPS
+    if start is not None:
+        steps = max(1, round(steps * AGAIN))
     rng = np.random.default_rng(seed)
     fit(net, steps, RATE, lambda _step: loss_of(net, [view(*pictures[int(rng.integers(len(pictures)))], rng)
                                                       for _ in range(BATCH)]), progress)
-    return export(exported)
+    return export(exported), {k: v.detach().clone() for k, v in net.state_dict().items()}

@@ -11,6 +11,7 @@ unknowingly.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -22,7 +23,9 @@ from assistant.vision.profile import Profile
 from assistant.vision.reader import DiceReader
 
 HOLD = 5  # every this many-th picture is held out
-NOISE = 0.01  # a share of the dice under which two readings are the same
+SURE = 0.05  # a difference is sure where chance alone would make one as large this seldom (a sign test)
+ENOUGH = 20  # held-out dice under which no sure difference is too few dice to say, not "the same"
+RANK = {"misread": 0, "unread": 1, "right": 2}  # a wrong reading is worse than none
 
 
 @dataclass
@@ -33,6 +36,10 @@ class Tally:
     misread: int = 0
     unread: int = 0
 
+    @property
+    def dice(self) -> int:
+        return self.right + self.misread + self.unread
+
     def add(self, other: Tally) -> None:
         self.right += other.right
         self.misread += other.misread
@@ -42,9 +49,10 @@ class Tally:
         return f"{self.right} right, {self.misread} misread, {self.unread} not read"
 
 
-def tally(reader: DiceReader, entries: Sequence[Entry]) -> Tally:
-    """How `reader` reads the labelled dice of `entries` (a photo that cannot be loaded is left out)."""
-    out = Tally()
+def outcomes(reader: DiceReader, entries: Sequence[Entry]) -> list[str]:
+    """How `reader` reads each labelled die of `entries`, in order: "right", "misread" or "unread" (a photo that
+    cannot be loaded is left out)."""
+    out = []
     for entry in entries:
         try:
             dice = reader.read(load_image(entry.image)).dice
@@ -54,29 +62,73 @@ def tally(reader: DiceReader, entries: Sequence[Entry]) -> Tally:
         for i, label in enumerate(entry.dice):
             die = dice[pairs[i]] if i in pairs else None
             if die is None or die.value is None:
-                out.unread += 1
-            elif (die.kind, die.value) == (label.kind, label.value):
-                out.right += 1
+                out.append("unread")
             else:
-                out.misread += 1
+                out.append("right" if (die.kind, die.value) == (label.kind, label.value) else "misread")
     return out
+
+
+def tallied(read: Sequence[str]) -> Tally:
+    """The `outcomes` counted."""
+    return Tally(read.count("right"), read.count("misread"), read.count("unread"))
+
+
+def tally(reader: DiceReader, entries: Sequence[Entry]) -> Tally:
+    """How `reader` reads the labelled dice of `entries` (a photo that cannot be loaded is left out)."""
+    return tallied(outcomes(reader, entries))
+
+
+def chance(better: int, worse: int) -> float:
+    """How often chance alone parts `better + worse` changed dice as unevenly (a two-sided sign test)."""
+    n = better + worse
+    tail: float = sum(math.comb(n, k) for k in range(max(better, worse), n + 1)) / 2**n
+    return min(1.0, 2 * tail)
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """The held-out pictures of a check, read without a profile and with the one learned from the others."""
+    """The held-out pictures of a check, read without a profile and with the one learned from the others;
+    `better` and `worse`: the dice read better with it (right where they were not, not read where they were
+    misread) and worse."""
 
     held: int
     without: Tally
     with_profile: Tally
+    better: int
+    worse: int
+
+    @property
+    def sure(self) -> bool:
+        """Whether the dice read better and worse differ by more than chance (`chance` under SURE)."""
+        return chance(self.better, self.worse) < SURE
 
     @property
     def judged(self) -> str:
-        """"worse", "helps" or "same" (`verdict`)."""
-        return judged(self.without, self.with_profile)
+        """"helps" or "worse" where it is sure; else "same", or "unsure" on under ENOUGH dice."""
+        if self.sure:
+            return "helps" if self.better > self.worse else "worse"
+        return "same" if self.with_profile.dice >= ENOUGH else "unsure"
 
     def __str__(self) -> str:
-        return verdict(self.without, self.with_profile, self.held)
+        said = (f"{self.held} of its own pictures held out ({self.with_profile.dice} dice) and read by a profile "
+                f"learned from the others: {self.with_profile} with it; {self.without} without; {self.better} read "
+                f"better with it, {self.worse} worse")
+        judgement = self.judged
+        if judgement == "worse":
+            return (f"{said}: this profile reads worse than none; do not use it (photograph one set of "
+                    "dice, every face, on the table's own tray)")
+        if judgement == "helps":
+            return f"{said}: the profile helps"
+        if judgement == "same":
+            return f"{said}: about the same either way"
+        return f"{said}: too few dice to say (photograph every face more times to be sure)"
+
+
+def compared(without: Sequence[str], with_profile: Sequence[str], held: int) -> Comparison:
+    """The comparison of the same dice's `outcomes` read without and with a profile."""
+    better = sum(RANK[b] > RANK[a] for a, b in zip(without, with_profile))
+    worse = sum(RANK[b] < RANK[a] for a, b in zip(without, with_profile))
+    return Comparison(held, tallied(without), tallied(with_profile), better, worse)
 
 
 def compare(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile]) -> Comparison | None:
@@ -87,7 +139,7 @@ def compare(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile
     if not rest:
         return None
     profile = learn(rest)
-    return Comparison(len(held), tally(DiceReader(), held), tally(DiceReader(profile=profile), held))
+    return compared(outcomes(DiceReader(), held), outcomes(DiceReader(profile=profile), held), len(held))
 
 
 def check(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile]) -> str:
@@ -95,28 +147,3 @@ def check(entries: Sequence[Entry], learn: Callable[[Sequence[Entry]], Profile])
     ("" where there are too few to hold any out)."""
     comparison = compare(entries, learn)
     return "" if comparison is None else str(comparison)
-
-
-def judged(without: Tally, with_profile: Tally) -> str:
-    """"worse", "helps" or "same": a difference of under NOISE of the dice (and under 2 dice) is no difference;
-    fewer dice misread is a gain as much as more read right (a wrong reading is worse than none)."""
-    margin = max(2, round(NOISE * (without.right + without.misread + without.unread)))
-    more_right, fewer_wrong = with_profile.right - without.right, without.misread - with_profile.misread
-    if more_right <= -margin or fewer_wrong <= -margin:
-        return "worse"
-    if more_right >= margin or fewer_wrong >= margin:
-        return "helps"
-    return "same"
-
-
-def verdict(without: Tally, with_profile: Tally, held: int) -> str:
-    """What the held-out reading says of the profile (`judged`), in a line for the person calibrating."""
-    said = (f"{held} of its own pictures held out and read by a profile learned from the others: {with_profile} "
-            f"with it; {without} without")
-    judgement = judged(without, with_profile)
-    if judgement == "worse":
-        return (f"{said}: this profile reads worse than none; do not use it (photograph one set of "
-                "dice, every face, on the table's own tray)")
-    if judgement == "helps":
-        return f"{said}: the profile helps"
-    return f"{said}: about the same either way"

@@ -6,15 +6,18 @@
     -> find_tune.tune: the shipped finder fine-tuned on the pictures whose every die is labelled (whole boxes);
        the dice cut again where it finds them
     -> tune.tune: the shipped network fine-tuned on them -> a profile of both (profile.py)
-    -> the check: every CHECK-th picture held out, learned from the rest, then read with and without
-       (heldout.py), said in a line; then the profile is learned from every picture
+    -> the check: every HOLD-th picture held out, learned from the rest, then read with and without
+       (heldout.py), said in a line; then the profile is learned from every picture, going on from the
+       check's networks (a third of the batches)
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -129,22 +132,39 @@ def examples(entries: Iterable[Entry], report: Callable[[str], None] = say) -> E
     return out
 
 
-def learn_examples(found: Examples, learned_from: Sequence[str], progress: Callable[[float], None] = lambda s: None,
-                   steps: int | None = None) -> Profile:
+@dataclass(frozen=True)
+class Weights:
+    """What a learn ends with, in PyTorch: the face network's and the finder's weights (None: the shipped finder)."""
+
+    network: dict[str, Any]
+    finder: dict[str, Any] | None
+
+
+def learned(found: Examples, learned_from: Sequence[str], progress: Callable[[float], None] = lambda s: None,
+            steps: int | None = None, start: Weights | None = None) -> tuple[Profile, Weights]:
     """A profile of the finder fine-tuned on `found`'s pictures whose every die is labelled with its whole box
     (where there are any), then the face network on its dice (each for `steps` batches: as many as find_tune
-    and tune.plan say when None)."""
+    and tune.plan say when None; from `start`, learned from most of them, a third as many), and its weights."""
     if not found.faces:
         raise ProfileError(f"nothing to learn in {', '.join(learned_from)}: no usable labelled die")
     pytorch.check()
     pictures = found.whole()
-    finder = None
+    finder, finder_weights = None, None
     if pictures:  # the finder first, so that the dice are cut, and its look-alikes learned, as it will find them
-        finder = find_tune.tune(pictures, steps, lambda share: progress(FINDER_SHARE * share))
+        finder, finder_weights = find_tune.tune(pictures, steps, lambda share: progress(FINDER_SHARE * share),
+                                                start=start.finder if start else None)
         found = found.again(Finder(finder))
     share = FINDER_SHARE if pictures else 0.0
-    network = tune.tune(found.images, found.dice, found.complete, steps, lambda done: progress(share + (1 - share) * done))
-    return Profile(network, found.faces, list(learned_from), sources=list(found.sources), finder=finder)
+    network, weights = tune.tune(found.images, found.dice, found.complete, steps,
+                                 lambda done: progress(share + (1 - share) * done), start=start.network if start else None)
+    profile = Profile(network, found.faces, list(learned_from), sources=list(found.sources), finder=finder)
+    return profile, Weights(weights, finder_weights)
+
+
+def learn_examples(found: Examples, learned_from: Sequence[str], progress: Callable[[float], None] = lambda s: None,
+                   steps: int | None = None) -> Profile:
+    """A profile learned from `found` (`learned`)."""
+    return learned(found, learned_from, progress, steps)[0]
 
 
 def checked(manifest: Path, entries: Sequence[Entry], found: Examples, steps: int | None = None,
@@ -152,12 +172,19 @@ def checked(manifest: Path, entries: Sequence[Entry], found: Examples, steps: in
             report: Callable[[str], None] = say) -> tuple[Profile, Comparison | None]:
     """A profile learned from `found` (the dice of `entries`, lines of `manifest`), and first the check
     (heldout.py: learned without some of the pictures, reading those), reported; the profile's `check` says it.
-    `checking` and `learning`: each fine-tune's progress, 0 to 1."""
-    comparison = compare(entries, lambda part: learn_examples(examples(part, lambda _said: None), [str(manifest)],
-                                                              checking, steps))
+    The profile goes on from the check's networks (`learned`'s `start`). `checking` and `learning`: each
+    fine-tune's progress, 0 to 1."""
+    starts: list[Weights] = []
+
+    def without(part: Sequence[Entry]) -> Profile:
+        profile, weights = learned(examples(part, lambda _said: None), [str(manifest)], checking, steps)
+        starts.append(weights)
+        return profile
+
+    comparison = compare(entries, without)
     if comparison is not None:
         report(str(comparison))
-    profile = learn_examples(found, [str(manifest)], learning, steps)
+    profile, _ = learned(found, [str(manifest)], learning, steps, starts[0] if starts else None)
     profile.check = "" if comparison is None else str(comparison)
     profile.sources.append(manifest)
     return profile, comparison

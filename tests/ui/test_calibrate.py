@@ -162,10 +162,10 @@ def test_from_fix_to_a_profile_the_camera_reads_with(data: Path, shots: Path, mo
     kept = [m for m in messages if isinstance(m, Seen) and m.kept]
     assert [(a.kind, a.value, a.view) for a in asked] == [("d6", face, 1) for face in range(1, 7)]
     assert [seen.value for seen in kept] == [1, 2, 3, 4, 5, 6]
-    # each step of both learns moved the bar: the check's, then the profile's; each the finder's two steps (a fifth
-    # of the bar), then the face network's two
+    # each step of both learns moved the bar: the check's, the finder's two steps (a fifth of the bar), then the face
+    # network's two; then the profile's, going on from the check's networks: a third of each, one step
     assert [(m.phase, round(m.share, 6)) for m in messages if isinstance(m, Progress)] == [
-        (phase, share) for phase in (0, 1) for share in (0.1, 0.2, 0.6, 1.0)]
+        (0, 0.1), (0, 0.2), (0, 0.6), (0, 1.0), (1, 0.2), (1, 1.0)]
     assert screen.learned is not None and screen.learned.check is not None  # 6 views: one held out
     judged = check_words(screen.learned.check)[1]
     saved(app, shots, "d6-result")
@@ -309,8 +309,8 @@ def test_every_page_fits(size: tuple[int, int], shots: Path, tmp_path: Path, dat
     saved(app, shots, "not-kept")
     screen.page, screen.progress = "learn", Progress(1, 0.4)
     saved(app, shots, "learn")
-    for name, check in (("helps", Comparison(4, Tally(12, 3, 5), Tally(20, 0, 0))),
-                        ("worse", Comparison(4, Tally(20, 0, 0), Tally(11, 6, 3))), ("none", None)):
+    for name, check in (("helps", Comparison(4, Tally(12, 3, 5), Tally(20, 0, 0), 8, 0)),
+                        ("worse", Comparison(4, Tally(20, 0, 0), Tally(11, 6, 3), 0, 9)), ("none", None)):
         screen.work = Work()  # as the learning's thread says it is done
         screen.heard(app, screen.work, Learned(Profile(b""), check))
         assert screen.page == "result" and screen.work is None
@@ -321,13 +321,17 @@ def test_every_page_fits(size: tuple[int, int], shots: Path, tmp_path: Path, dat
 
 
 def test_the_check_in_players_words() -> None:
-    assert check_words(Comparison(4, Tally(12, 3, 5), Tally(20, 0, 0))) == (
+    assert check_words(Comparison(4, Tally(12, 3, 5), Tally(20, 0, 0), 8, 0)) == (
         "Checked on 4 views it did not learn from: 20 of 20 dice read right with it, 12 without it (0 read wrong "
         "with it, 3 without). It reads your dice better: use it.", "helps")
-    assert check_words(Comparison(1, Tally(5, 0, 0), Tally(5, 0, 0))) == (
-        "Checked on 1 view it did not learn from: 5 of 5 dice read right with it, 5 without it. It reads them "
+    assert check_words(Comparison(1, Tally(25, 0, 0), Tally(25, 0, 0), 0, 0)) == (
+        "Checked on 1 view it did not learn from: 25 of 25 dice read right with it, 25 without it. It reads them "
         "about as well as without it.", "same")
-    assert check_words(Comparison(4, Tally(20, 0, 0), Tally(11, 6, 3)))[1] == "worse"
+    assert check_words(Comparison(2, Tally(0, 1, 7), Tally(3, 3, 2), 3, 2)) == (  # 8 dice held out
+        "Checked on 2 views it did not learn from: 3 of 8 dice read right with it, 0 without it (3 read wrong with "
+        "it, 1 without). Too few dice to say whether it reads them better: show each face more times to be sure.",
+        "unsure")
+    assert check_words(Comparison(4, Tally(20, 0, 0), Tally(11, 6, 3), 0, 9))[1] == "worse"
     assert check_words(None) == ("Too few views to check it on views it did not learn from.", "")
 
 

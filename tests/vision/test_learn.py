@@ -12,8 +12,9 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant.vision.heldout import HOLD, Tally, check, tally, verdict
-from assistant.vision.learn import entries_of, examples, learn, learn_examples
+from assistant.vision.heldout import HOLD, Tally, check, tally
+from assistant.vision import learn as learning
+from assistant.vision.learn import checked, entries_of, examples, learn, learn_examples
 from assistant.vision.manifest import Entry
 from assistant.vision.profile import Profile, load
 from assistant.vision.pytorch import ADD
@@ -71,8 +72,31 @@ def test_the_check_learns_without_every_fifth_picture_and_reads_those(tmp_path: 
     held = [e.image for e in entries[HOLD - 1 :: HOLD]]
     assert len(learned_from) == 1 and sorted(learned_from[0] + held) == sorted(e.image for e in entries)
     assert not set(held) & set(learned_from[0])
-    assert said.startswith(f"{len(held)} of its own pictures held out and read by a profile learned from the others: ")
+    assert said.startswith(f"{len(held)} of its own pictures held out ({len(held)} dice) and read by a profile learned "
+                           "from the others: ")
     assert check(entries[:1], learn_from) == ""  # one picture: none to hold out and learn without
+
+
+def test_the_profile_goes_on_from_the_checks_networks_for_a_third_of_the_batches(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    manifest = write_tiles(tmp_path / "emblems", seed=14, per_face=1)
+    entries = entries_of(manifest, lambda _s: None)
+    starts: list[object] = []
+    tune_once = learning.tune.tune
+
+    def tune(*args: object, start: object = None, **kwargs: object) -> object:
+        starts.append(start)
+        return tune_once(*args, start=start, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(learning.tune, "tune", tune)
+    checking: list[float] = []
+    profiling: list[float] = []
+    profile, comparison = checked(manifest, entries, examples(entries, lambda _s: None), 6, checking.append,
+                                  profiling.append, lambda _s: None)
+    assert comparison is not None and comparison.held == 1
+    assert len(checking) == 6 and len(profiling) == 2  # tiles: no finder; 6 batches, then a third of them
+    assert starts[0] is None and isinstance(starts[1], dict)  # the check's from the shipped network, the profile's
+    assert profile.faces == {f"d6:{v}": 1 for v in range(1, 7)}  # from the check's, learning every picture
 
 
 def test_rendered_dice_in_each_batch_are_of_the_faces_the_table_did_not_show() -> None:
@@ -110,18 +134,6 @@ def test_views_of_upright_photos_stay_upright_and_a_tables_are_turned_any_way() 
     assert 0.3 < upper_lighter(180.0) < 0.7
 
 
-def test_the_verdict_weighs_a_misread_as_much_as_a_die_read_right_and_ignores_noise() -> None:
-    none = Tally(right=80, misread=5, unread=15)
-    assert verdict(none, Tally(81, 4, 15), 9).endswith("about the same either way")  # under 2 dice
-    assert verdict(none, Tally(79, 2, 19), 9).endswith("the profile helps")  # 3 fewer misread
-    assert verdict(none, Tally(83, 5, 12), 9).endswith("the profile helps")
-    assert "reads worse than none; do not use it" in verdict(none, Tally(78, 5, 17), 9)
-    assert "reads worse than none" in verdict(none, Tally(85, 7, 8), 9)  # more right, but more misread
-    big = Tally(right=900, misread=5, unread=95)  # a thousand dice: under 1 % is no difference
-    assert verdict(big, Tally(892, 5, 103), 9).endswith("about the same either way")
-    assert "reads worse" in verdict(big, Tally(890, 5, 105), 9)
-
-
 def test_learn_says_how_it_did_held_out_and_writes_one_profile_file(tmp_path: Path) -> None:
     manifest = write_tiles(tmp_path / "emblems", seed=14, per_face=2)
     out = tmp_path / "p.json"
@@ -129,7 +141,7 @@ def test_learn_says_how_it_did_held_out_and_writes_one_profile_file(tmp_path: Pa
                            "--steps", "3"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     said = done.stderr.splitlines()
-    held = [x for x in said if "held out and read by a profile learned from the others" in x]
+    held = [x for x in said if "dice) and read by a profile learned from the others" in x]
     assert len(held) == 1 and " right, " in held[0] and held[0].count("misread") == 2, done.stderr
     assert "nova-table dice: learning: 100 %" in said
     assert said[-1] == f"nova-table dice: learned 12 dice (d6:1 x2, d6:2 x2, d6:3 x2, d6:4 x2, d6:5 x2, d6:6 x2) from {manifest} into {out}"
