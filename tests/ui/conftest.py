@@ -15,6 +15,8 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from assistant.ui.app import App  # noqa: E402
+from assistant.ui.form import Choice, Form  # noqa: E402
+from assistant.ui.inputs import Action, translate  # noqa: E402
 from assistant.ui.table import MemoryGame  # noqa: E402
 from tests.ui.demo import demo_scenario  # noqa: E402
 
@@ -70,3 +72,17 @@ def feed(app: App, *events: pygame.event.Event) -> App:
         pygame.event.post(event)
     app.pump()
     return app
+
+
+def choice(form: Form, key: str) -> Choice:
+    """The field `key` of `form`, a Choice."""
+    field = form.get(key)
+    assert isinstance(field, Choice), field
+    return field
+
+
+def action(event: pygame.event.Event) -> Action:
+    """The Action of `event`, which has one."""
+    done = translate(event)
+    assert done is not None, event
+    return done

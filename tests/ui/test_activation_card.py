@@ -12,6 +12,8 @@ import pygame
 import pytest
 
 from assistant.ui.answers import answering
+from assistant.ui.app import App
+from assistant.ui.screens import TableScreen
 from tests.ui.conftest import click, key, make_app, play
 from tests.ui.table_driver import step
 
@@ -27,6 +29,13 @@ def until(app: Any, met: Callable[[Any], bool], limit: int = 120) -> Any:
             return screen
         step(app)
     pytest.fail("the demo never came to that screen")
+
+
+def table(app: App) -> TableScreen:
+    """The screen shown, the table's."""
+    screen = app.machine.current
+    assert isinstance(screen, TableScreen), screen
+    return screen
 
 
 def texts(lines: list[Any]) -> list[str]:
@@ -87,8 +96,8 @@ def test_the_question_is_asked_in_the_card_after_what_it_follows(size: tuple[int
     assert seen(asks, goal) and (seen(asks, title) or small and title in texts(asks.told[0])), (asks.told, asks.logged)
     step(app)
     app.draw()
-    screen = app.machine.current
-    assert screen.advice.attack is not None and seen(screen, "Attack 1: Sling, 1 hit")
+    screen = table(app)
+    assert screen.advice is not None and screen.advice.attack is not None and seen(screen, "Attack 1: Sling, 1 hit")
     assert seen(screen, goal) or not small and goal in texts(screen.told[0])  # at 720x1280 the roll's eight buttons
     # leave the log no line: the goal is its newest entry, a tap on it
     assert seen(screen, title) or title in texts(screen.told[0])  # with the roll's buttons, the log's entry before
@@ -100,13 +109,13 @@ def test_the_answers_of_one_kind_of_question_keep_their_places(size: tuple[int, 
     its rows as many as the AP left and the card's lines made room for). Through the demo's first 70 screens, every
     answer of a question of one kind is where it was the first time."""
     app = make_app(size)
-    first: dict[tuple[str, str], tuple[int, int, int, int]] = {}
+    first: dict[tuple[str, int], tuple[int, ...]] = {}
     seen = 0
     for _ in range(70):
         app.draw()
         screen = app.machine.current
-        question = screen.advice.question if screen.name == "table" and screen.advice is not None else None
-        if question is not None and question.kind in ("reach", "closest", "in_area"):
+        question = screen.advice.question if isinstance(screen, TableScreen) and screen.advice is not None else None
+        if isinstance(screen, TableScreen) and question is not None and question.kind in ("reach", "closest", "in_area"):
             answers = [hit for hit in app.hits if hit.target[0] == "item" and answering(screen.items[hit.target[1]])]
             for slot, hit in enumerate(answers):  # the first answer, the second...
                 place = first.setdefault((question.kind, slot), tuple(hit.rect))
@@ -136,14 +145,15 @@ def test_nothing_is_drawn_over_the_heroes_the_header_or_the_loot(size: tuple[int
             app.game.apply({"type": "damage", "group": "alchemist", "model": 1, "wounds": 4, "by": "valerio"})
         play(app, key("m"))
         app.draw()
-        assert app.machine.current.advice.question is not None  # who is adjacent
+        advice = table(app).advice
+        assert advice is not None and advice.question is not None  # who is adjacent
         pygame.image.save(app.surface, shots / f"card-move-question{'-loot' if loot else ''}-{size[0]}x{size[1]}.png")
-        assert overlaps(app) == [], (loot, app.machine.current.regions)
+        assert overlaps(app) == [], (loot, table(app).regions)
     play(app, key("escape"))
     for number in range(60):
         app.draw()
         if app.machine.current.name == "table":
-            assert overlaps(app) == [], (number, app.machine.current.regions)
+            assert overlaps(app) == [], (number, table(app).regions)
             if number == 30:
                 pygame.image.save(app.surface, shots / f"card-loot-{size[0]}x{size[1]}.png")
         step(app)
@@ -159,8 +169,10 @@ def test_a_roll_where_only_its_successes_count_is_one_tap() -> None:
     assert labels[:3] == ["0 saved", "1 saved", "Defence roll"], labels
     before = app.game.state
     play(app, click(next(h.rect.center for h in app.hits if h.target[0] == "item" and screen.items[h.target[1]].label == "1 saved")))
-    made = app.game.state.turn.attacks[-1]
-    assert (made.hero, made.wounds) == ("valerio", 0) and len(app.game.state.turn.attacks) == len(before.turn.attacks) + 1
+    turn, was = app.game.state.turn, before.turn
+    assert turn is not None and was is not None
+    made = turn.attacks[-1]
+    assert (made.hero, made.wounds) == ("valerio", 0) and len(turn.attacks) == len(was.attacks) + 1
     assert app.game.events()[-1]["dice"] == [8, 1, 1, 1][: order.dice]  # a success on the d8's top face, the rest 1
 
 
@@ -171,11 +183,16 @@ def test_the_faces_of_a_defence_roll_are_one_tap_a_die_and_the_last_applies_it()
     until(app, lambda advice: advice.attack is not None)
     play(app, key("d"))
     app.draw()
-    dice = app.form.dice()
+    form = app.form
+    assert form is not None
+    dice = form.dice()
+    assert dice is not None
     for die in range(len(dice.values)):
         faces = {h.target[1]: h.rect for h in app.hits if h.target[0] == "face"}
         assert faces, die  # open at once, no tap on the die
         play(app, click(faces[5 if die == 0 else 2].center))
         app.draw()
     assert app.form is None and app.machine.current.name == "table"
-    assert app.game.events()[-1]["dice"] == [5, 2, 2, 2] and app.game.state.turn.attacks[-1].wounds == 0
+    turn = app.game.state.turn
+    assert turn is not None
+    assert app.game.events()[-1]["dice"] == [5, 2, 2, 2] and turn.attacks[-1].wounds == 0

@@ -10,13 +10,13 @@ import pygame
 import pytest
 
 from assistant.session.games import StateFile
-from assistant.ui.campaign_app import CampaignApp
+from assistant.ui.campaign_app import CampaignApp, CampaignScreen
 from assistant.ui.form import APPLY, Stop
 from assistant.ui.mission.builder import MissionBuilder, campaign_sheet
 from assistant.ui.mission.carry import MissionEnd
 from assistant.ui.status_app import app_for
 from assistant.ui.table import open_campaign, open_saved_game
-from tests.ui.conftest import click, feed, key
+from tests.ui.conftest import choice, click, feed, key
 from tests.ui.test_mission_builder import campaign
 from tests.ui.test_start import pygame_again  # noqa: F401  (a fixture)
 
@@ -25,7 +25,7 @@ def built(state: Path) -> Path:
     """A mission of the campaign's three Heroes and 2 Papal Guards, every other answer as it stands."""
     builder = MissionBuilder(state, sheet=campaign_sheet(state))
     builder.advance()
-    builder.form.get("group0").turn(2)  # type: ignore[union-attr]
+    choice(builder.form, "group0").turn(2)
     while builder.form.name != "review":
         builder.advance()
     went, path = builder.advance()
@@ -61,7 +61,8 @@ def test_a_campaign_mission_s_end_goes_onto_the_sheet_with_undo(tmp_path: Path, 
     assert isinstance(sheet, CampaignApp)
     before = sheet.sheet.experience
     sheet.carry(end)
-    assert sheet.form is not None and sheet.form.value("reagent:Pecunia") == 2
+    form = sheet.form
+    assert form is not None and form.value("reagent:Pecunia") == 2
     sheet.draw()
     right = next(hit.rect for hit in sheet.hits if hit.target[:3] == ("stop", Stop(0), 1))
     feed(sheet, *[click(right.center)] * 3)
@@ -74,9 +75,12 @@ def test_a_campaign_mission_s_end_goes_onto_the_sheet_with_undo(tmp_path: Path, 
     assert (after.experience - before, dict(after.reagents)["Pecunia"]) == (3, 2) and sheet.form is None
     assert after.missions == ((game.game_id, "A new mission", "victory"),)
     sheet.draw()
-    assert any(line.text == "Missions played: A new mission (victory)" for line in sheet.machine.current.lines)  # type: ignore[attr-defined]
+    screen = sheet.machine.current
+    assert isinstance(screen, CampaignScreen), screen
+    assert any(line.text == "Missions played: A new mission (victory)" for line in screen.lines)
     feed(sheet, key("u"))
-    assert sheet.sheet.missions == () and sheet.sheet.experience == before and "Pecunia" not in dict(sheet.sheet.reagents)
+    undone = sheet.sheet  # a name of its own: mypy would keep `sheet.sheet.missions == ()` past the redo
+    assert undone.missions == () and undone.experience == before and "Pecunia" not in dict(undone.reagents)
     feed(sheet, key("y"))
     assert sheet.sheet.missions == after.missions
     sheet.carry(end)
@@ -110,9 +114,9 @@ def test_the_sheet_s_new_mission_builds_one_of_its_heroes_and_plays_it(tmp_path:
 
     state = campaign(tmp_path)
     real_open, real_app = display.open_screen, status_app.app_for
-    steps = [("turn", -2)] + [("confirm", None)] * 2 + [("turn", 9), ("confirm", None)]  # Campaign sheet; New mission
-    building = ([("confirm", None)] * 2 + [("turn", -1)] + [("confirm", None)] * 6  # the title's keyboard: Done; Next
-                + [("turn", 1)] + [("confirm", None)] * 5 + [("confirm", None)] * 16)  # Group 1; the rest; Start
+    steps = [("turn", -2)] + [("confirm", 0)] * 2 + [("turn", 9), ("confirm", 0)]  # Campaign sheet; New mission
+    building = ([("confirm", 0)] * 2 + [("turn", -1)] + [("confirm", 0)] * 6  # the title's keyboard: Done; Next
+                + [("turn", 1)] + [("confirm", 0)] * 5 + [("confirm", 0)] * 16)  # Group 1; the rest; Start
     kinds: list[str] = []
 
     def seen(*args: Any, **kwargs: Any) -> display.Screen:

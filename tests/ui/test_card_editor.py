@@ -13,10 +13,9 @@ from assistant.rules.game import new_game
 from assistant.session.card_library import CardLibrary, EXAMPLES
 from assistant.session.scenario_file import parse_scenario
 from assistant.ui.form import APPLY, Stop
-from assistant.ui.inputs import translate
 from assistant.ui.mission.card_editor import CardEditor
 from assistant.ui import theme
-from tests.ui.conftest import click
+from tests.ui.conftest import action, click
 from tests.ui.test_start import pygame_again  # noqa: F401  (a fixture)
 from tests.ui.test_type_scale import record
 
@@ -86,7 +85,7 @@ class Screen:
         assert self.editor.fonts.squeezed == [], self.editor.fonts.squeezed
         rect = next(hit.rect for hit in self.editor.hits if hit.target[: len(target)] == target)
         self.taps += 1
-        return self.editor.handle(translate(click(rect.center)))
+        return self.editor.handle(action(click(rect.center)))
 
     def field(self, key: str, side: int = 0, times: int = 1) -> None:
         stop = Stop(next(n for n, f in enumerate(self.editor.form.fields) if f.key == key))
@@ -221,12 +220,12 @@ def test_play_new_s_cards_saves_a_card_and_shows_the_start_screen_again(tmp_path
 
     state = tmp_path / "table.db"
     keys = [KEYS.index(c) for c in "ADA"]
-    typing = [("turn", keys[0]), ("confirm", None), ("turn", keys[1] - keys[0]), ("confirm", None),
-              ("turn", keys[2] - keys[1]), ("confirm", None), ("turn", KEYS.index("Done") - keys[2]), ("confirm", None)]
-    steps = ([("turn", -4)] + [("confirm", None)] * 2  # the start screen: Cards, Start
-             + [("turn", 1), ("confirm", None), ("confirm", None)]  # a new hero sheet; Next
-             + [("confirm", None)] + typing + [("confirm", None)] + typing + [("confirm", None)] * 2  # Name, Class; Next
-             + [("confirm", None)] * 7 + [("confirm", None)])  # the numbers; Save
+    typing = [("turn", keys[0]), ("confirm", 0), ("turn", keys[1] - keys[0]), ("confirm", 0),
+              ("turn", keys[2] - keys[1]), ("confirm", 0), ("turn", KEYS.index("Done") - keys[2]), ("confirm", 0)]
+    steps = ([("turn", -4)] + [("confirm", 0)] * 2  # the start screen: Cards, Start
+             + [("turn", 1), ("confirm", 0), ("confirm", 0)]  # a new hero sheet; Next
+             + [("confirm", 0)] + typing + [("confirm", 0)] + typing + [("confirm", 0)] * 2  # Name, Class; Next
+             + [("confirm", 0)] * 7 + [("confirm", 0)])  # the numbers; Save
     real_open, real_choose = display.open_screen, new_game.choose_game
     shown: list[int] = []
 

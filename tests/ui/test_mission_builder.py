@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pygame
 import pytest
 
 from assistant.session.games import StateFile
 from assistant.ui import theme
-from assistant.ui.form import APPLY, Stop
+from assistant.ui.form import APPLY, Choice, Stop
 from assistant.ui.inputs import translate
 from assistant.ui.mission.builder import MissionBuilder, campaign_sheet
 from assistant.ui.new_game import draw_chooser, handle
@@ -21,7 +21,7 @@ from assistant.ui.status_app import app_for
 from assistant.ui.status_forms import new_game_form
 from assistant.ui.table import load_scenario, open_saved_game
 from assistant.ui.theme import Fonts
-from tests.ui.conftest import click, feed
+from tests.ui.conftest import action, choice, click, feed
 from tests.ui.missions import FOLDER as SCENARIOS
 from tests.ui.test_start import pygame_again, quit_after_start  # noqa: F401  (a fixture)
 from tests.ui.test_type_scale import record
@@ -93,7 +93,7 @@ def test_a_mission_of_the_campaign_s_heroes_is_built_by_taps_started_and_played(
         assert builder.fonts.squeezed == [], builder.fonts.squeezed
         return builder.handle(taps.on(builder.hits, target))
 
-    assert [f.words for f in builder.form.fields[2:]] == ["Valerio (campaign)", "Sofia (campaign)", "Eleonora (campaign)", "nobody"]
+    assert [cast(Choice, f).words for f in builder.form.fields[2:]] == ["Valerio (campaign)", "Sofia (campaign)", "Eleonora (campaign)", "nobody"]
     tap("stop", APPLY)
     assert builder.form.name == "enemies"
     tap("stop", field(builder, "group0"), 1)  # the library's enemies by name: Venetian Alchemist, Papal Guard, Slingers
@@ -107,7 +107,7 @@ def test_a_mission_of_the_campaign_s_heroes_is_built_by_taps_started_and_played(
     dial = next(hit.rect for hit in builder.hits if hit.target == ("dial",))
     six = (dial.centerx, dial.bottom - dial.height // 6)  # sector VI, below the hub
     taps.count += 1
-    builder.handle(translate(click(six)))
+    builder.handle(action(click(six)))
     assert builder.form.value("token:papal_guard") == 6 and builder.form.fields[builder.form.focus.field].key == "mystery"
     tap("stop", field(builder, "mystery"), 1)
     builder.draw(surface)
@@ -170,7 +170,7 @@ def test_the_builder_s_pages_read_at_the_table_s_type(size: tuple[int, int], tmp
     marks = {"H", "ESC", "ENTER", "<", ">", "_"} | {token for token in ("Va", "So", "El", "VE", "PG", "SL", "?", "=")}
     for page in ("mission", "enemies", "horologium", "end", "review"):
         if page == "enemies":
-            builder.form.get("group0").turn(1)  # type: ignore[union-attr]
+            choice(builder.form, "group0").turn(1)
         drawn = record(builder.fonts)
         builder.draw(surface)
         pygame.image.save(surface, shots / f"mission-{page}-{size[0]}x{size[1]}.png")
@@ -196,10 +196,10 @@ def test_play_new_builds_a_mission_with_the_encoder_and_starts_it(tmp_path: Path
 
     state = campaign(tmp_path)
     real_open = display.open_screen
-    steps = ([("turn", -3)] + [("confirm", None)] * 2  # the start screen: New mission, Start
-             + [("confirm", None)] * 2 + [("turn", -1)] + [("confirm", None)] * 6  # the title's keyboard: Done; Next
-             + [("turn", 1)] + [("confirm", None)] * 5  # Group 1: the first card; Next
-             + [("confirm", None)] * 8 + [("confirm", None)] * 7 + [("confirm", None)])  # the Horologium, the end, Start
+    steps = ([("turn", -3)] + [("confirm", 0)] * 2  # the start screen: New mission, Start
+             + [("confirm", 0)] * 2 + [("turn", -1)] + [("confirm", 0)] * 6  # the title's keyboard: Done; Next
+             + [("turn", 1)] + [("confirm", 0)] * 5  # Group 1: the first card; Next
+             + [("confirm", 0)] * 8 + [("confirm", 0)] * 7 + [("confirm", 0)])  # the Horologium, the end, Start
 
     def seen(*args: Any, **kwargs: Any) -> display.Screen:
         opened = real_open(*args, **kwargs)
@@ -224,13 +224,13 @@ def test_a_card_picked_twice_is_said_and_the_page_stays(tmp_path: Path) -> None:
     three pages on)."""
     state = campaign(tmp_path)
     builder = MissionBuilder(state, sheet=campaign_sheet(state))
-    builder.form.get("hero1").select(builder.form.value("hero0"))  # type: ignore[union-attr]
+    choice(builder.form, "hero1").select(builder.form.value("hero0"))
     with pytest.raises(ValueError, match="Hero 2: Valerio is Hero 1 already"):
         builder.advance()
-    builder.form.get("hero1").select(None)  # type: ignore[union-attr]
+    choice(builder.form, "hero1").select(None)
     builder.advance()
     for n in (0, 1):
-        builder.form.get(f"group{n}").turn(2)  # type: ignore[union-attr]
+        choice(builder.form, f"group{n}").turn(2)
     with pytest.raises(ValueError, match="Group 2: Papal Guard is Group 1 already: one card is one group"):
         builder.advance()
     assert builder.form.name == "enemies"

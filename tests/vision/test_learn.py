@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -14,6 +15,7 @@ import pytest
 
 from assistant.vision.heldout import HOLD, Tally, check, tally
 from assistant.vision import learn as learning
+from assistant.vision import tune as tuning
 from assistant.vision.learn import checked, entries_of, examples, learn, learn_examples
 from assistant.vision.manifest import Entry
 from assistant.vision.profile import Profile, load
@@ -82,13 +84,13 @@ def test_the_profile_goes_on_from_the_checks_networks_for_a_third_of_the_batches
     manifest = write_tiles(tmp_path / "emblems", seed=14, per_face=1)
     entries = entries_of(manifest, lambda _s: None)
     starts: list[object] = []
-    tune_once = learning.tune.tune
+    tune_once = tuning.tune
 
-    def tune(*args: object, start: object = None, **kwargs: object) -> object:
-        starts.append(start)
-        return tune_once(*args, start=start, **kwargs)  # type: ignore[arg-type]
+    def tune(*args: Any, **kwargs: Any) -> tuple[bytes, dict[str, Any]]:
+        starts.append(kwargs.get("start"))
+        return tune_once(*args, **kwargs)
 
-    monkeypatch.setattr(learning.tune, "tune", tune)
+    monkeypatch.setattr(tuning, "tune", tune)
     checking: list[float] = []
     profiling: list[float] = []
     profile, comparison = checked(manifest, entries, examples(entries, lambda _s: None), 6, checking.append,

@@ -58,7 +58,7 @@ def test_a_rendered_nova_d8_is_learned_with_its_symbol_and_a_numeral_die_with_no
     (tmp_path / "manifest.jsonl").write_text(json.dumps({"image": "images/a.png", "dice": dice}) + "\n")
     images, found, complete = t.labelled(tmp_path, lazy=True)
     assert complete == [True] and images[0].shape == shot.image.shape
-    boxes = [d["box"] for d in dice]
+    boxes = [d["box"] for d in shot.dice]  # the same boxes as `dice`, typed
     for d in found:
         i = min(range(len(boxes)), key=lambda k: (boxes[k][0] + boxes[k][2] / 2 - d.centre[0]) ** 2 +
                 (boxes[k][1] + boxes[k][3] / 2 - d.centre[1]) ** 2)
