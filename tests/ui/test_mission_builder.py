@@ -93,7 +93,8 @@ def test_a_mission_of_the_campaign_s_heroes_is_built_by_taps_started_and_played(
         assert builder.fonts.squeezed == [], builder.fonts.squeezed
         return builder.handle(taps.on(builder.hits, target))
 
-    assert [cast(Choice, f).words for f in builder.form.fields[2:]] == ["Valerio (campaign)", "Sofia (campaign)", "Eleonora (campaign)", "nobody"]
+    seats = [cast(Choice, f) for f in builder.form.fields[2:]]  # the heroes' seats
+    assert [f.words for f in seats] == ["Valerio (campaign)", "Sofia (campaign)", "Eleonora (campaign)", "nobody"]
     tap("stop", APPLY)
     assert builder.form.name == "enemies"
     tap("stop", field(builder, "group0"), 1)  # the library's enemies by name: Venetian Alchemist, Papal Guard, Slingers

@@ -48,9 +48,10 @@ def test_face_up_for_known_turns() -> None:
     assert faces.up_value("d6", np.diag([1.0, -1, -1])) == faces.NUMERALS["d6"][5]  # half a turn: -z up
     r1, r2, r3 = np.array([1, -1, 0]) / np.sqrt(2), np.array([1, 1, -2]) / np.sqrt(6), np.ones(3) / np.sqrt(3)
     d8 = [frozenset(f) for f in faces.D8_FACES]
-    assert faces.up_value("d8", np.array([r1, r2, r3])) == faces.NUMERALS["d8"][d8.index(frozenset({0, 2, 4}))]  # (+,+,+) up
-    assert faces.up_value("d8", np.array([r1, -r2, -r3])) == faces.NUMERALS["d8"][d8.index(frozenset({1, 3, 5}))]  # (-,-,-)
-    assert faces.NUMERALS["d8"][d8.index(frozenset({0, 2, 4}))] + faces.NUMERALS["d8"][d8.index(frozenset({1, 3, 5}))] == 9
+    top, bottom = d8.index(frozenset({0, 2, 4})), d8.index(frozenset({1, 3, 5}))
+    assert faces.up_value("d8", np.array([r1, r2, r3])) == faces.NUMERALS["d8"][top]  # (+,+,+) up
+    assert faces.up_value("d8", np.array([r1, -r2, -r3])) == faces.NUMERALS["d8"][bottom]  # (-,-,-)
+    assert faces.NUMERALS["d8"][top] + faces.NUMERALS["d8"][bottom] == 9
 
 
 @settings(max_examples=60, deadline=None)
