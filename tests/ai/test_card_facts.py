@@ -5,9 +5,24 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from assistant.rules import game as rules
-from assistant.rules.instructions import plan
+from assistant.rules.instructions import Plan, plan
+from assistant.rules.state import GameState
 from assistant.rules.traits import trait_effect
 from tests.ui.demo import demo_scenario
+
+
+def played_on(state: GameState, made: Plan) -> GameState:
+    """The next step a table takes where the test wants nothing else: the AI's first answer, the event due, the tie
+    in its order, the event queued, else the activation ended."""
+    if made.question is not None:
+        return rules.apply(state, {"type": "ai_answer", "question": made.question.key, "answer": made.question.options[0]})
+    if state.due:
+        return rules.apply(state, {"type": "resolve_event", "event": state.due[0]})
+    if state.turn is None and state.ties:
+        return rules.apply(state, {"type": "order", "ids": list(state.ties[0])})
+    if state.turn is None and state.queue:
+        return rules.apply(state, {"type": "resolve_event", "event": state.queue[0]})
+    return rules.apply(state, {"type": "end_activation"})
 
 
 def test_a_model_s_ap_left_follows_its_move_and_attacks() -> None:
@@ -20,16 +35,8 @@ def test_a_model_s_ap_left_follows_its_move_and_attacks() -> None:
             model = f"slingers/{made.attack.model}"
             seen.append((model, dict(made.ap_left)[model]))
             state = rules.apply(state, made.attack.event([1] * made.attack.dice))
-        elif made.question is not None:
-            state = rules.apply(state, {"type": "ai_answer", "question": made.question.key, "answer": made.question.options[0]})
-        elif state.due:
-            state = rules.apply(state, {"type": "resolve_event", "event": state.due[0]})
-        elif state.turn is None and state.ties:
-            state = rules.apply(state, {"type": "order", "ids": list(state.ties[0])})
-        elif state.turn is None and state.queue:
-            state = rules.apply(state, {"type": "resolve_event", "event": state.queue[0]})
         else:
-            state = rules.apply(state, {"type": "end_activation"})
+            state = played_on(state, made)
         if len(seen) >= 3:
             break
     assert seen == [("slingers/1", 5), ("slingers/1", 3), ("slingers/2", 5)]
@@ -63,16 +70,8 @@ def test_after_no_to_the_control_area_no_move_of_0_is_offered() -> None:
             state = rules.apply(state, {"type": "ai_answer", "question": question.key, "answer": answer})
             if question.kind == "reach":
                 break
-        elif question is not None:
-            state = rules.apply(state, {"type": "ai_answer", "question": question.key, "answer": question.options[0]})
-        elif state.due:
-            state = rules.apply(state, {"type": "resolve_event", "event": state.due[0]})
-        elif state.turn is None and state.ties:
-            state = rules.apply(state, {"type": "order", "ids": list(state.ties[0])})
-        elif state.turn is None and state.queue:
-            state = rules.apply(state, {"type": "resolve_event", "event": state.queue[0]})
         else:
-            state = rules.apply(state, {"type": "end_activation"})
+            state = played_on(state, made)
     kinds = [kind for kind, _ in asked]
     assert "in_area" in kinds and kinds[-1] == "reach", asked
     assert asked[-1][1] == ("1", "2", "3", "4", "5", "more"), asked
