@@ -14,8 +14,6 @@ from assistant.ui.panel import FILLS, Hit, _button
 from assistant.ui.theme import Fonts
 
 NUMBER_ROWS = 2  # the rows kept for numbers (0 to 6 and More) or Heroes (more where they need them)
-
-
 SHORT = 6  # letters of an answer that fits a quarter of the panel's width at every size ("More", "1 of 2")
 
 
@@ -36,17 +34,16 @@ def places(items: Sequence[Item]) -> list[tuple[int, int, int, int]]:
     """(row, column, columns of its row, span) of each item: the answers first, then the rest two a row."""
     answers = [n for n, item in enumerate(items) if answering(item)]
     across_ = across([items[n] for n in answers])
-    out: list[tuple[int, int, int, int]] = []
+    out = [(0, 0, 0, 0)] * len(items)
+    for position, n in enumerate(answers):
+        out[n] = (position // across_, position % across_, across_, 1)
     rest = [n for n in range(len(items)) if n not in answers]
     first_rest = -(-len(answers) // across_)
-    for position, n in enumerate(answers):
-        out.append((position // across_, position % across_, across_, 1))
     for position, n in enumerate(rest):
         row, column = divmod(position, 2)
         alone = position == len(rest) - 1 and column == 0
-        out.append((first_rest + row, column, 2, 2 if alone else 1))
-    order = answers + rest
-    return [out[order.index(n)] for n in range(len(items))]
+        out[n] = (first_rest + row, column, 2, 2 if alone else 1)
+    return out
 
 
 def rows_of(items: Sequence[Item]) -> int:

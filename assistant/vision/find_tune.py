@@ -193,15 +193,15 @@ def tune(pictures: Sequence[tuple[np.ndarray, np.ndarray]], steps: int | None = 
     `steps` batches (None: STEPS), as ONNX bytes, and its weights."""
     import torch
 
-    from assistant.vision.tune import AGAIN, fit, weights
+    from assistant.vision.tune import again, fit, held, weights
 
     torch.manual_seed(seed)
     net, exported = network()
     net.load_state_dict(weights(WEIGHTS) if start is None else start)
     steps = steps or STEPS
     if start is not None:
-        steps = max(1, round(steps * AGAIN))
+        steps = again(steps)
     rng = np.random.default_rng(seed)
     fit(net, steps, RATE, lambda _step: loss_of(net, [view(*pictures[int(rng.integers(len(pictures)))], rng)
                                                       for _ in range(BATCH)]), progress)
-    return export(exported), {k: v.detach().clone() for k, v in net.state_dict().items()}
+    return export(exported), held(net)

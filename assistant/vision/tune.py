@@ -249,6 +249,16 @@ def fit(net: Any, steps: int, peak: float, loss_at: Callable[[int], Any], progre
         progress((step + 1) / steps)
 
 
+def again(steps: int) -> int:
+    """The batches of a fine-tune that goes on from a network learned from most of the same dice (AGAIN of them)."""
+    return max(1, round(steps * AGAIN))
+
+
+def held(net: Any) -> dict[str, Any]:
+    """A copy of `net`'s weights, to go on from."""
+    return {k: v.detach().clone() for k, v in net.state_dict().items()}
+
+
 def tune(images: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Sequence[bool], steps: int | None = None,
          progress: Callable[[float], None] = lambda share: None, seed: int = 0,
          start: dict[str, Any] | None = None) -> tuple[bytes, dict[str, Any]]:
@@ -264,7 +274,7 @@ def tune(images: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Seque
     steps = steps or planned
     if start is not None:
         net.load_state_dict(start)
-        steps = max(1, round(steps * AGAIN))
+        steps = again(steps)
     rng = np.random.default_rng(seed)
     crops, labels = views(rng, images, dice, complete, steps * BATCH)
     shown = frozenset(d.label for d in dice if d.label)
@@ -276,4 +286,4 @@ def tune(images: Sequence[np.ndarray], dice: Sequence[Labelled], complete: Seque
         return loss_of(net, crops[part], labels[part])
 
     fit(net, steps, peak, batch, progress)
-    return export(net), {k: v.detach().clone() for k, v in net.state_dict().items()}
+    return export(net), held(net)
